@@ -1,0 +1,29 @@
+/**
+ * Why an agent call failed, decided where the process runs:
+ * - resume-failed: the session to resume is gone or unusable (the turn can run fresh)
+ * - timeout: the call ran past its time limit
+ * - cancelled: the job was cancelled; never retried
+ * - transient: rate limit, overload, network; worth retrying after a pause
+ * - spawn: the agent could not be started at all
+ * - parse: the agent's output could not be read
+ * - other: anything else
+ */
+export type AgentErrorKind = "resume-failed" | "timeout" | "cancelled" | "transient" | "spawn" | "parse" | "other";
+
+export class AgentError extends Error {
+  constructor(
+    readonly kind: AgentErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "AgentError";
+  }
+}
+
+/** Any thrown value as an AgentError (unknown errors become `other`). */
+export function toAgentError(error: unknown): AgentError {
+  if (error instanceof AgentError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AgentError("other", message, { cause: error });
+}

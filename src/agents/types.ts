@@ -1,0 +1,49 @@
+/** A session is never shared between roles. */
+export type Role = "reviewer" | "fixer";
+
+export interface AgentUsage {
+  tokensIn: number;
+  tokensOut: number;
+  /** Dollars, when the agent reports it. */
+  costUsd?: number;
+}
+
+export interface AgentRunOptions {
+  prompt: string;
+  /** The workspace the agent works in. */
+  cwd: string;
+  role: Role;
+  /** Resume this session; absent = start a new one. */
+  sessionId?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface AgentResult {
+  /** The agent's final message. */
+  text: string;
+  /** The final message parsed as JSON, when it holds a JSON value. */
+  json?: unknown;
+  /** The session id the agent reports after the call (the latest always wins). */
+  sessionId?: string;
+  /** True when the call continued the session it was asked to resume. */
+  resumed: boolean;
+  usage: AgentUsage;
+}
+
+/** Session state an adapter can carry between machines (transcript, rollout file). */
+export interface PortableSessions {
+  /** The state of a session after a turn, or undefined when there is nothing to export. */
+  exportSession(sessionId: string, cwd: string): Promise<Uint8Array | undefined>;
+  /** Puts exported state back before a resume, when the local copy is missing. */
+  importSession(sessionId: string, cwd: string, state: Uint8Array): Promise<void>;
+}
+
+export interface Agent {
+  /** Stored with every session it mints: a session id means nothing to another adapter. */
+  readonly name: string;
+  readonly supportsResume: boolean;
+  /** Present when the adapter can export and re-import its sessions. */
+  readonly portable?: PortableSessions;
+  run(options: AgentRunOptions): Promise<AgentResult>;
+}

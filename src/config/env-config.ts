@@ -1,0 +1,166 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ConfigError } from "./config-error.js";
+
+const AGENTS = ["fake", "claude", "codex"] as const;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
+
+/** Accepts seconds ("900"), or a number with a unit ("90s", "15m", "1h"); returns milliseconds. */
+const duration = (fallbackMs: number) =>
+  optionalString.transform((value, ctx) => {
+    if (value === undefined) return fallbackMs;
+    const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+    if (!match) {
+      ctx.addIssue({ code: "custom", message: `"${value}" is not a duration; write 900, 90s, 15m or 1h` });
+      return z.NEVER;
+    }
+    const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? "s"]!;
+    return Math.round(Number(match[1]) * factor);
+  });
+
+const port = (fallback: number) =>
+  optionalString.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) {
+      ctx.addIssue({ code: "custom", message: `"${value}" is not a port number (1-65535)` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const positiveInt = (fallback: number) =>
+  optionalString.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) {
+      ctx.addIssue({ code: "custom", message: `"${value}" is not a positive whole number` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const envSchema = z.object({
+  APP_ID: optionalString.refine((v) => v === undefined || /^\d+$/.test(v), "must be the numeric App ID"),
+  PRIVATE_KEY: optionalString,
+  PRIVATE_KEY_PATH: optionalString,
+  WEBHOOK_SECRET: optionalString,
+  WEBHOOK_PATH: optionalString.transform((v) => v ?? "/api/github/webhooks"),
+  WEBHOOK_PROXY_URL: optionalString,
+  PORT: port(3000),
+  HOST: optionalString.transform((v) => v ?? "localhost"),
+  DATABASE_URL: optionalString.refine(
+    (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
+    "must start with postgres:// or postgresql:// (leave it unset to use the embedded database)",
+  ),
+  DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
+  LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
+  LOG_FORMAT: optionalString.pipe(z.enum(["json", "pretty"]).optional()).transform((v) => v ?? "json"),
+  AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "fake"),
+  AGENT_TIMEOUT: duration(15 * 60_000),
+  AGENT_MODEL: optionalString,
+  AGENT_ARGS: optionalString.transform((v) => (v ? v.split(/\s+/).filter(Boolean) : [])),
+  FAKE_AGENT_SCENARIO: optionalString,
+  FAKE_AGENT_HOME: optionalString,
+  FAKE_AGENT_LOG: optionalString,
+  WORKER_CONCURRENCY: positiveInt(2),
+  GHE_HOST: optionalString,
+  GHE_PROTOCOL: optionalString.pipe(z.enum(["https", "http"]).optional()).transform((v) => v ?? "https"),
+  NODE_ENV: optionalString,
+});
+
+export type EnvConfig = {
+  /** `undefined` until the app is registered: the server then runs GitHub's setup (manifest) flow. */
+  app?: { appId: number; privateKey: string; webhookSecret: string };
+  webhookPath: string;
+  webhookProxyUrl?: string;
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  logFormat: "json" | "pretty";
+  agent: {
+    name: (typeof AGENTS)[number];
+    timeoutMs: number;
+    model?: string;
+    extraArgs: string[];
+    fake: { scenario?: string; home?: string; log?: string };
+  };
+  workerConcurrency: number;
+  github: { baseUrl?: string; host: string; protocol: "https" | "http" };
+  production: boolean;
+  /** Every secret value found in the environment, for log and output redaction. */
+  secrets: string[];
+};
+
+/** Parses the environment once; every problem is reported together, in words a newcomer understands. */
+export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  if (!parsed.success) throw new ConfigError("The environment", problems);
+  const e = parsed.data;
+
+  let privateKey = e.PRIVATE_KEY?.replace(/\\n/g, "\n");
+  if (!privateKey && e.PRIVATE_KEY_PATH) {
+    try {
+      privateKey = readFileSync(e.PRIVATE_KEY_PATH, "utf8");
+    } catch (error) {
+      problems.push(`PRIVATE_KEY_PATH: cannot read "${e.PRIVATE_KEY_PATH}" (${(error as Error).message})`);
+    }
+  }
+  if (privateKey && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
+    problems.push("PRIVATE_KEY: is not a PEM private key (it should start with -----BEGIN RSA PRIVATE KEY-----)");
+  }
+  const production = e.NODE_ENV === "production";
+  let app: EnvConfig["app"];
+  if (e.APP_ID) {
+    if (!privateKey && !problems.some((p) => p.startsWith("PRIVATE_KEY")))
+      problems.push("PRIVATE_KEY or PRIVATE_KEY_PATH: required when APP_ID is set (the .pem file GitHub gave you)");
+    if (!e.WEBHOOK_SECRET)
+      problems.push("WEBHOOK_SECRET: required when APP_ID is set (the secret you entered in the App's webhook settings)");
+    if (privateKey && e.WEBHOOK_SECRET) app = { appId: Number(e.APP_ID), privateKey, webhookSecret: e.WEBHOOK_SECRET };
+  } else if (production) {
+    problems.push("APP_ID: required when NODE_ENV=production (run once without NODE_ENV to register the App)");
+  }
+  if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
+    problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");
+  }
+  if (problems.length > 0) throw new ConfigError("The environment", problems);
+
+  const secrets = [privateKey, e.WEBHOOK_SECRET, env.ANTHROPIC_API_KEY, env.OPENAI_API_KEY, env.CODEX_API_KEY, e.DATABASE_URL]
+    .filter((s): s is string => typeof s === "string" && s.length >= 8);
+  const github = e.GHE_HOST
+    ? { baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`, host: e.GHE_HOST, protocol: e.GHE_PROTOCOL }
+    : { host: "github.com", protocol: "https" as const };
+
+  return {
+    app,
+    webhookPath: e.WEBHOOK_PATH,
+    webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    agent: {
+      name: e.AGENT,
+      timeoutMs: e.AGENT_TIMEOUT,
+      model: e.AGENT_MODEL,
+      extraArgs: e.AGENT_ARGS,
+      fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
+    },
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    github,
+    production,
+    secrets,
+  };
+}

@@ -1,0 +1,38 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Role } from "../agents/types.js";
+import type { Database } from "./database.js";
+import { runAgentSessions, type RunAgentSession } from "./schema.js";
+
+export async function loadRunAgentSession(db: Database, runId: number, role: Role): Promise<RunAgentSession | undefined> {
+  const rows = await db
+    .select()
+    .from(runAgentSessions)
+    .where(and(eq(runAgentSessions.runId, runId), eq(runAgentSessions.role, role)))
+    .limit(1);
+  return rows[0];
+}
+
+export async function listRunAgentSessions(db: Database, runId: number): Promise<RunAgentSession[]> {
+  return db.select().from(runAgentSessions).where(eq(runAgentSessions.runId, runId));
+}
+
+/** Upsert on (run, role): the latest session id an agent reports always wins. */
+export async function saveRunAgentSession(
+  db: Database,
+  row: { runId: number; role: Role; agent: string; sessionId: string; state: Buffer | null },
+): Promise<void> {
+  await db
+    .insert(runAgentSessions)
+    .values({ ...row, updatedAt: new Date() })
+    .onConflictDoUpdate({
+      target: [runAgentSessions.runId, runAgentSessions.role],
+      set: { agent: row.agent, sessionId: row.sessionId, state: row.state, updatedAt: sql`now()` },
+    });
+}
+
+/** Forgets a (run, role) session; without a role, every session of the run. */
+export async function deleteRunAgentSession(db: Database, runId: number, role?: Role): Promise<void> {
+  await db
+    .delete(runAgentSessions)
+    .where(role ? and(eq(runAgentSessions.runId, runId), eq(runAgentSessions.role, role)) : eq(runAgentSessions.runId, runId));
+}

@@ -1,0 +1,149 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/** Binary column (exported agent session state, gzip-compressed). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+/** One pull request's life in the bot: unique per (repository, PR number). */
+export const runs = pgTable(
+  "runs",
+  {
+    id: serial("id").primaryKey(),
+    installationId: bigint("installation_id", { mode: "number" }).notNull(),
+    repositoryId: bigint("repository_id", { mode: "number" }).notNull(),
+    repositoryFullName: text("repository_full_name").notNull(),
+    prNumber: integer("pr_number").notNull(),
+    baseRef: text("base_ref").notNull(),
+    baseSha: text("base_sha").notNull(),
+    headRef: text("head_ref").notNull(),
+    headSha: text("head_sha").notNull(),
+    headRepoFullName: text("head_repo_full_name"),
+    headCloneUrl: text("head_clone_url"),
+    maintainerCanModify: boolean("maintainer_can_modify").notNull().default(false),
+    draft: boolean("draft").notNull().default(false),
+    lastReviewedSha: text("last_reviewed_sha"),
+    /** open | closed | paused */
+    state: text("state").notNull().default("open"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("runs_repository_pr_unique").on(t.repositoryId, t.prNumber)],
+);
+
+/** One agent invocation inside a run. */
+export const turns = pgTable(
+  "turns",
+  {
+    id: serial("id").primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** reviewer | fixer */
+    role: text("role").notNull(),
+    /** opened | push | command | auto-fix | rerequested | ... */
+    trigger: text("trigger").notNull(),
+    headSha: text("head_sha").notNull(),
+    agent: text("agent").notNull(),
+    /** cold | started | resumed | fallback; null while the turn is still starting */
+    sessionMode: text("session_mode"),
+    sessionId: text("session_id"),
+    fallbackReason: text("fallback_reason"),
+    /** running | succeeded | failed | cancelled */
+    status: text("status").notNull().default("running"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    tokensIn: integer("tokens_in").notNull().default(0),
+    tokensOut: integer("tokens_out").notNull().default(0),
+    costUsd: numeric("cost_usd", { precision: 12, scale: 6, mode: "number" }).notNull().default(0),
+    error: text("error"),
+    /** The agent's raw final message when it could not be used (kept for debugging). */
+    rawAnswer: text("raw_answer"),
+  },
+  (t) => [index("turns_run_idx").on(t.runId, t.id)],
+);
+
+/** The agent's own resumable context, one per (run, role). */
+export const runAgentSessions = pgTable(
+  "run_agent_sessions",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    agent: text("agent").notNull(),
+    sessionId: text("session_id").notNull(),
+    /** gzip of the adapter's exported session state, when it has one and it fits the cap */
+    state: bytea("state"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.role] })],
+);
+
+/** One problem the reviewer reported; the run's ledger. */
+export const findings = pgTable(
+  "findings",
+  {
+    id: serial("id").primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** stable within the run: NM-<number> */
+    number: integer("number").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    path: text("path"),
+    line: integer("line"),
+    endLine: integer("end_line"),
+    /** error | warning | info */
+    severity: text("severity").notNull(),
+    /** auto-fix | ask-user | no-op */
+    action: text("action").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    suggestion: text("suggestion"),
+    /** open | fix-pushed | fixed | dismissed | outdated */
+    status: text("status").notNull().default("open"),
+    dismissReason: text("dismiss_reason"),
+    commentId: bigint("comment_id", { mode: "number" }),
+    threadId: text("thread_id"),
+    introducedTurnId: integer("introduced_turn_id").references(() => turns.id, { onDelete: "set null" }),
+    resolvedTurnId: integer("resolved_turn_id").references(() => turns.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("findings_run_number_unique").on(t.runId, t.number),
+    uniqueIndex("findings_run_fingerprint_unique").on(t.runId, t.fingerprint),
+  ],
+);
+
+/** Webhook deliveries already accepted: a redelivered id is a no-op. */
+export const webhookDeliveries = pgTable("webhook_deliveries", {
+  deliveryId: text("delivery_id").primaryKey(),
+  event: text("event").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+export type Run = typeof runs.$inferSelect;
+export type Turn = typeof turns.$inferSelect;
+export type RunAgentSession = typeof runAgentSessions.$inferSelect;
+export type Finding = typeof findings.$inferSelect;

@@ -1,0 +1,40 @@
+import { asc, eq } from "drizzle-orm";
+import type { Role } from "../agents/types.js";
+import type { Database } from "./database.js";
+import { turns, type Turn } from "./schema.js";
+
+export type SessionMode = "cold" | "started" | "resumed" | "fallback";
+export type TurnStatus = "running" | "succeeded" | "failed" | "cancelled";
+
+export async function startTurn(
+  db: Database,
+  row: { runId: number; role: Role; trigger: string; headSha: string; agent: string },
+): Promise<number> {
+  const [inserted] = await db.insert(turns).values(row).returning({ id: turns.id });
+  return inserted!.id;
+}
+
+export async function finishTurn(
+  db: Database,
+  id: number,
+  outcome: {
+    status: Exclude<TurnStatus, "running">;
+    sessionMode?: SessionMode;
+    sessionId?: string | null;
+    fallbackReason?: string | null;
+    tokensIn?: number;
+    tokensOut?: number;
+    costUsd?: number;
+    error?: string | null;
+    rawAnswer?: string | null;
+  },
+): Promise<void> {
+  await db
+    .update(turns)
+    .set({ ...outcome, finishedAt: new Date() })
+    .where(eq(turns.id, id));
+}
+
+export async function listTurns(db: Database, runId: number): Promise<Turn[]> {
+  return db.select().from(turns).where(eq(turns.runId, runId)).orderBy(asc(turns.id));
+}

@@ -1,0 +1,31 @@
+/** Token shapes that must never be printed, whoever's they are. */
+const TOKEN_PATTERNS: RegExp[] = [
+  /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens (installation tokens are ghs_)
+  /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
+  /\bv1\.[0-9a-f]{40}\b/g, // legacy installation tokens
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+  /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}\b/g, // Anthropic / OpenAI keys
+  /(authorization:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi,
+  /(x-access-token:)[^@\s"']+(@)/gi, // credentials in clone URLs
+];
+
+export const REDACTED = "[redacted]";
+
+/** Returns a function that replaces known secret values and token shapes in a string. */
+export function createSecretRedactor(secrets: readonly string[]): (text: string) => string {
+  const known = [...new Set(secrets.filter((s) => s.length >= 8))].sort((a, b) => b.length - a.length);
+  return (text: string) => {
+    let out = text;
+    for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const pattern of TOKEN_PATTERNS) {
+      out = out.replace(pattern, (match, prefix?: string, suffix?: string) =>
+        typeof prefix === "string" && typeof suffix === "string"
+          ? `${prefix}${REDACTED}${suffix}`
+          : typeof prefix === "string"
+            ? `${prefix}${REDACTED}`
+            : REDACTED,
+      );
+    }
+    return out;
+  };
+}

@@ -1,0 +1,227 @@
+import { gunzipSync, gzipSync } from "node:zlib";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { AgentError, toAgentError } from "../agents/agent-error.js";
+import type { Agent, AgentResult, Role } from "../agents/types.js";
+import type { Database } from "../db/database.js";
+import { deleteRunAgentSession, loadRunAgentSession, saveRunAgentSession } from "../db/run-agent-sessions.js";
+import type { RunAgentSession } from "../db/schema.js";
+import { finishTurn, startTurn, type SessionMode } from "../db/turns.js";
+
+export interface TurnRequest {
+  /** What started the turn: opened, push, command, auto-fix, rerequested, ... */
+  trigger: string;
+  headSha: string;
+  prompt: string;
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Start a new session even when one is stored (review --full, `review.session: cold`). */
+  fresh?: boolean;
+}
+
+export interface TurnOutcome {
+  /** The `turns` row, when it could be recorded. */
+  turnId?: number;
+  result: AgentResult;
+  mode: SessionMode;
+  fallbackReason?: string;
+}
+
+export interface RunSessionsOptions {
+  db: Database;
+  agent: Agent;
+  log: Logger;
+  /** Exported session state larger than this (compressed) is not stored. Default 8 MiB. */
+  maxStateBytes?: number;
+  /** Transient agent failures are retried this many times, with exponential backoff. */
+  transientRetries?: number;
+  retryBaseDelayMs?: number;
+}
+
+/**
+ * Runs agent turns for one role of one run, keeping that role's session:
+ * load the (run, role) row → attach its id when the adapter can resume → persist the id the agent
+ * reports. A failed resume (not a cancellation) forgets the row and runs the same turn fresh.
+ * A broken session store makes the turn run cold; it never loses the turn.
+ */
+export class RunSessions {
+  readonly #db: Database;
+  readonly #agent: Agent;
+  readonly #log: Logger;
+  readonly #maxStateBytes: number;
+  readonly #transientRetries: number;
+  readonly #retryBaseDelayMs: number;
+
+  constructor(options: RunSessionsOptions) {
+    this.#db = options.db;
+    this.#agent = options.agent;
+    this.#log = options.log;
+    this.#maxStateBytes = options.maxStateBytes ?? 8 * 1024 * 1024;
+    this.#transientRetries = options.transientRetries ?? 2;
+    this.#retryBaseDelayMs = options.retryBaseDelayMs ?? 2000;
+  }
+
+  async run(runId: number, role: Role, turn: TurnRequest): Promise<TurnOutcome> {
+    const log = this.#log.child({ runId, role });
+    const turnId = await this.#startTurn(runId, role, turn, log);
+    let mode: SessionMode = "started";
+    let fallbackReason: string | undefined;
+    try {
+      // 1. Load.
+      let stored: RunAgentSession | undefined;
+      if (!this.#agent.supportsResume) {
+        mode = "cold";
+      } else if (turn.fresh) {
+        mode = "started";
+      } else {
+        try {
+          stored = await loadRunAgentSession(this.#db, runId, role);
+        } catch (error) {
+          mode = "cold";
+          fallbackReason = `session store unavailable: ${(error as Error).message}`;
+          log.warn({ err: error }, "session load failed; running cold");
+        }
+        if (stored && stored.agent !== this.#agent.name) {
+          log.info({ storedAgent: stored.agent }, "stored session belongs to another agent; starting fresh");
+          stored = undefined;
+        }
+      }
+
+      // 2. Attach (and restore exported state when the adapter can).
+      let result: AgentResult;
+      if (stored) {
+        try {
+          await this.#restoreState(stored, turn.cwd);
+          result = await this.#call(role, turn, stored.sessionId, log);
+          if (result.resumed && result.sessionId !== undefined) {
+            mode = "resumed";
+          } else {
+            mode = "fallback";
+            fallbackReason = `the agent started a new session instead of resuming ${stored.sessionId}`;
+            log.warn({ sessionId: stored.sessionId, newSessionId: result.sessionId }, "session silently replaced");
+          }
+        } catch (error) {
+          const failure = toAgentError(error);
+          if (failure.kind === "cancelled" || turn.signal?.aborted) throw failure;
+          // 4. Fallback: forget the dead session, run the same turn fresh.
+          mode = "fallback";
+          fallbackReason = `resume of ${stored.sessionId} failed (${failure.kind}): ${failure.message}`;
+          log.warn({ sessionId: stored.sessionId, kind: failure.kind, reason: failure.message }, "resume failed; running the turn in a fresh session");
+          await this.#forget(runId, role, log);
+          result = await this.#call(role, turn, undefined, log);
+        }
+      } else {
+        result = await this.#call(role, turn, undefined, log);
+      }
+
+      // 3. Persist (the latest id always wins).
+      if (this.#agent.supportsResume && result.sessionId) {
+        const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log);
+        if (!saved && mode !== "fallback") {
+          fallbackReason ??= "session could not be saved; the next turn starts fresh";
+        }
+      }
+
+      await this.#finishTurn(turnId, log, {
+        status: "succeeded",
+        sessionMode: mode,
+        sessionId: result.sessionId ?? null,
+        fallbackReason: fallbackReason ?? null,
+        tokensIn: result.usage.tokensIn,
+        tokensOut: result.usage.tokensOut,
+        costUsd: result.usage.costUsd ?? 0,
+      });
+      log.info({ turnId, mode, sessionId: result.sessionId }, "agent turn finished");
+      return { turnId, result, mode, fallbackReason };
+    } catch (error) {
+      const failure = toAgentError(error);
+      const cancelled = failure.kind === "cancelled" || turn.signal?.aborted === true;
+      await this.#finishTurn(turnId, log, {
+        status: cancelled ? "cancelled" : "failed",
+        sessionMode: mode,
+        fallbackReason: fallbackReason ?? null,
+        error: `${failure.kind}: ${failure.message}`,
+      });
+      log.warn({ turnId, kind: failure.kind, err: failure }, cancelled ? "agent turn cancelled" : "agent turn failed");
+      throw cancelled && failure.kind !== "cancelled" ? new AgentError("cancelled", failure.message, { cause: failure }) : failure;
+    }
+  }
+
+  /** Forgets the stored session(s) of a run: the next turn of that role starts fresh. */
+  async reset(runId: number, role?: Role): Promise<void> {
+    await deleteRunAgentSession(this.#db, runId, role);
+  }
+
+  /** One agent call; transient failures are retried with backoff, all else is thrown as classified. */
+  async #call(role: Role, turn: TurnRequest, sessionId: string | undefined, log: Logger): Promise<AgentResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#agent.run({
+          prompt: turn.prompt,
+          cwd: turn.cwd,
+          role,
+          sessionId,
+          timeoutMs: turn.timeoutMs,
+          signal: turn.signal,
+        });
+      } catch (error) {
+        const failure = toAgentError(error);
+        if (failure.kind !== "transient" || attempt >= this.#transientRetries || turn.signal?.aborted) throw failure;
+        const delay = this.#retryBaseDelayMs * 2 ** attempt;
+        log.warn({ attempt: attempt + 1, delayMs: delay, reason: failure.message }, "transient agent failure; retrying");
+        await sleep(delay, undefined, turn.signal ? { signal: turn.signal } : undefined).catch(() => {
+          throw new AgentError("cancelled", "cancelled while waiting to retry");
+        });
+      }
+    }
+  }
+
+  async #restoreState(stored: RunAgentSession, cwd: string): Promise<void> {
+    if (!stored.state || !this.#agent.portable) return;
+    await this.#agent.portable.importSession(stored.sessionId, cwd, gunzipSync(stored.state));
+  }
+
+  async #persist(runId: number, role: Role, sessionId: string, cwd: string, log: Logger): Promise<boolean> {
+    try {
+      let state: Buffer | null = null;
+      const exported = await this.#agent.portable?.exportSession(sessionId, cwd);
+      if (exported) {
+        const compressed = gzipSync(exported);
+        if (compressed.length <= this.#maxStateBytes) state = compressed;
+        else log.warn({ sessionId, bytes: compressed.length, cap: this.#maxStateBytes }, "session state over the cap; not exported");
+      }
+      await saveRunAgentSession(this.#db, { runId, role, agent: this.#agent.name, sessionId, state });
+      return true;
+    } catch (error) {
+      log.warn({ err: error, sessionId }, "session could not be saved");
+      return false;
+    }
+  }
+
+  async #forget(runId: number, role: Role, log: Logger): Promise<void> {
+    try {
+      await deleteRunAgentSession(this.#db, runId, role);
+    } catch (error) {
+      log.warn({ err: error }, "dead session could not be deleted; it will be replaced");
+    }
+  }
+
+  async #startTurn(runId: number, role: Role, turn: TurnRequest, log: Logger): Promise<number | undefined> {
+    try {
+      return await startTurn(this.#db, { runId, role, trigger: turn.trigger, headSha: turn.headSha, agent: this.#agent.name });
+    } catch (error) {
+      log.warn({ err: error }, "turn could not be recorded; running it anyway");
+      return undefined;
+    }
+  }
+
+  async #finishTurn(turnId: number | undefined, log: Logger, outcome: Parameters<typeof finishTurn>[2]): Promise<void> {
+    if (turnId === undefined) return;
+    try {
+      await finishTurn(this.#db, turnId, outcome);
+    } catch (error) {
+      log.warn({ err: error, turnId }, "turn outcome could not be recorded");
+    }
+  }
+}
