@@ -1,0 +1,64 @@
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { Probot, ProbotOctokit, Server } from "probot";
+import { createApp } from "../app.js";
+import { createAgent } from "../agents/create-agent.js";
+import type { EnvConfig } from "../config/env-config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { migrateDatabase } from "../db/migrate-database.js";
+import { openDatabase } from "../db/open-database.js";
+import { VERSION } from "../version.js";
+import { createHealthHandler } from "./health-handler.js";
+import { loadSetupAppFactory } from "./load-setup-app.js";
+
+export interface RunningServer {
+  server: Server;
+  database: DatabaseHandle;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Opens and migrates the database, then serves the app (or GitHub's setup flow without APP_ID). */
+export async function startServer(config: EnvConfig, log: Logger): Promise<RunningServer> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, "pglite") });
+  await migrateDatabase(database);
+  log.info({ database: database.kind }, "database ready");
+
+  const mode = config.app ? "app" : "setup";
+  const probotOptions = config.app
+    ? { appId: config.app.appId, privateKey: config.app.privateKey, secret: config.app.webhookSecret }
+    : { appId: 1, privateKey: "unused in setup mode", secret: "development" };
+  const server = new Server({
+    host: config.host,
+    port: config.port,
+    webhookPath: config.webhookPath,
+    webhookProxy: config.webhookProxyUrl,
+    log,
+    Probot: Probot.defaults({ ...probotOptions, baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
+  });
+  server.addHandler(createHealthHandler({ version: VERSION, mode, database }));
+
+  if (config.app) {
+    const agent = createAgent(config);
+    await server.load(createApp({ config, database, agent, log }));
+  } else {
+    // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
+    process.env.NO_SMEE_SETUP ??= "true";
+    const setupAppFactory = await loadSetupAppFactory();
+    await server.loadHandlerFactory(setupAppFactory({ host: config.host, port: config.port, log: log.child({ name: "setup" }) }));
+  }
+  const httpServer = await server.start();
+  const address = httpServer.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  log.info({ port, mode, version: VERSION }, "no-mistakes listening");
+
+  return {
+    server,
+    database,
+    port,
+    async stop() {
+      await server.stop();
+      await database.close();
+    },
+  };
+}

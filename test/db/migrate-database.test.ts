@@ -1,0 +1,41 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "../../src/db/migrate-database.js";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
+
+const kinds = await databaseKinds();
+
+describe.each(kinds)("migrations on %s", (kind) => {
+  let database: TestDatabase;
+  afterAll(() => database?.dispose());
+
+  it("creates every table once and is a no-op when run again", async () => {
+    database = await createTestDatabase(kind); // migrated once already
+    await migrateDatabase(database.handle);
+    await migrateDatabase(database.handle);
+
+    const tables = await database.handle.executeSql(
+      "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
+    );
+    expect(tables.rows.map((r) => r.table_name)).toEqual(["findings", "run_agent_sessions", "runs", "turns", "webhook_deliveries"]);
+    const applied = await database.handle.executeSql("select count(*)::int as n from drizzle.__drizzle_migrations");
+    expect(applied.rows[0]!.n).toBe(1);
+    const pk = await database.handle.executeSql(
+      `select a.attname from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+       where i.indrelid = 'run_agent_sessions'::regclass and i.indisprimary order by a.attname`,
+    );
+    expect(pk.rows.map((r) => r.attname)).toEqual(["role", "run_id"]);
+  });
+
+  it.runIf(kind === "postgres")("lets replicas that start together migrate one at a time", async () => {
+    const fresh = await createTestDatabase("postgres");
+    try {
+      // the helper migrated once; drop everything and race three migrators on the empty database
+      await fresh.handle.executeSql("drop schema public cascade; create schema public; drop schema drizzle cascade");
+      await Promise.all([migrateDatabase(fresh.handle), migrateDatabase(fresh.handle), migrateDatabase(fresh.handle)]);
+      const applied = await fresh.handle.executeSql("select count(*)::int as n from drizzle.__drizzle_migrations");
+      expect(applied.rows[0]!.n).toBe(1);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
