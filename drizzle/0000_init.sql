@@ -13,7 +13,9 @@ CREATE TABLE "findings" (
 	"suggestion" text,
 	"status" text DEFAULT 'open' NOT NULL,
 	"dismiss_reason" text,
+	"review_id" bigint,
 	"comment_id" bigint,
+	"comment_node_id" text,
 	"thread_id" text,
 	"introduced_turn_id" integer,
 	"resolved_turn_id" integer,
@@ -46,6 +48,7 @@ CREATE TABLE "runs" (
 	"maintainer_can_modify" boolean DEFAULT false NOT NULL,
 	"draft" boolean DEFAULT false NOT NULL,
 	"last_reviewed_sha" text,
+	"summary_comment_id" bigint,
 	"state" text DEFAULT 'open' NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL

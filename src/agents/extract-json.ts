@@ -1,3 +1,6 @@
+/** A fenced code block: an opening ``` line (with its language) and a closing ``` line. */
+const FENCE = /^[ \t]*```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)^[ \t]*```[ \t]*\r?$/gm;
+
 /**
  * Finds the JSON value in an agent's final message: the whole text, else a fenced ```json block,
  * else the last balanced {...} object in the text. Returns undefined when there is none.
@@ -6,9 +9,11 @@ export function extractJson(text: string): unknown {
   const trimmed = text.trim();
   const whole = tryParse(trimmed);
   if (whole !== undefined) return whole;
-  const fences = [...trimmed.matchAll(/```(?:json)?\s*\n([\s\S]*?)\n?```/g)];
+  // Every fence is matched, whatever its language, so that the closing ``` of one block is never
+  // taken for the opening of the next; only ```json and bare ``` blocks are then read.
+  const fences = [...trimmed.matchAll(FENCE)].filter((f) => f[1] === "" || f[1]!.toLowerCase() === "json");
   for (let i = fences.length - 1; i >= 0; i--) {
-    const parsed = tryParse(fences[i]![1]!.trim());
+    const parsed = tryParse(fences[i]![2]!.trim());
     if (parsed !== undefined) return parsed;
   }
   return lastBalancedObject(trimmed);

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve, isAbsolute } from "node:path";
+import { dirname, join, relative, resolve, isAbsolute, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AgentError } from "./agent-error.js";
 import { extractJson } from "./extract-json.js";
@@ -40,7 +40,13 @@ export class FakeAgent implements Agent {
   constructor(private readonly options: FakeAgentOptions) {
     this.#scenario = options.scenarioPath ? loadFakeScenario(options.scenarioPath) : undefined;
     this.portable = {
-      exportSession: async (sessionId) => readFile(this.#sessionPath(sessionId)).catch(() => undefined),
+      exportSession: async (sessionId) => {
+        try {
+          return await readFile(this.#sessionPath(sessionId));
+        } catch {
+          return undefined; // no such session (or not a session id): nothing to export
+        }
+      },
       importSession: async (sessionId, _cwd, state) => {
         const path = this.#sessionPath(sessionId);
         if (await readFile(path).then(() => true, () => false)) return;
@@ -51,18 +57,24 @@ export class FakeAgent implements Agent {
   }
 
   async run(options: AgentRunOptions): Promise<AgentResult> {
-    const step = await this.#pickStep(options);
-    let session: SessionFile;
-    if (options.sessionId) {
-      if (step?.failResume) throw resumeFailed(options.sessionId);
-      session = await this.#readSession(options.sessionId);
-      if (session.role !== options.role) {
-        throw new AgentError("other", `fake agent: session ${session.id} belongs to the ${session.role}, not the ${options.role}`);
+    if (options.signal?.aborted) throw new AgentError("cancelled", "fake agent: cancelled");
+    // Picking a step and counting its use happen under one lock: two calls at once must not both
+    // take the last use of a `times` step.
+    const { step, session } = await withLock(this.#usesPath(), async () => {
+      const step = await this.#pickStep(options);
+      let session: SessionFile;
+      if (options.sessionId) {
+        if (step?.failResume) throw resumeFailed(options.sessionId);
+        session = await this.#readSession(options.sessionId);
+        if (session.role !== options.role) {
+          throw new AgentError("other", `fake agent: session ${session.id} belongs to the ${session.role}, not the ${options.role}`);
+        }
+      } else {
+        session = { id: randomUUID(), role: options.role, prompts: [] };
       }
-    } else {
-      session = { id: randomUUID(), role: options.role, prompts: [] };
-    }
-    if (step) await this.#consume(step);
+      if (step) await this.#consume(step);
+      return { step, session };
+    });
     if (step?.delayMs) await wait(step.delayMs, options);
     if (step?.exitCode) throw new AgentError("other", `fake agent exited with code ${step.exitCode}`);
     for (const edit of step?.edits ?? []) await writeInside(options.cwd, edit.path, edit.content);
@@ -145,8 +157,26 @@ export class FakeAgent implements Agent {
   }
 
   #usesPath(): string {
-    const key = Buffer.from(resolve(this.options.scenarioPath ?? "none")).toString("base64url").slice(-40);
+    const key = createHash("sha256").update(resolve(this.options.scenarioPath ?? "none")).digest("hex").slice(0, 32);
     return join(this.options.home, `uses-${key}.json`);
+  }
+}
+
+const locks = new Map<string, Promise<void>>();
+
+/** Runs `fn` after every earlier call for the same key has finished (within this process). */
+async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve();
+  const current = previous.then(fn);
+  const done = current.then(
+    () => undefined,
+    () => undefined,
+  );
+  locks.set(key, done);
+  try {
+    return await current;
+  } finally {
+    if (locks.get(key) === done) locks.delete(key);
   }
 }
 
@@ -168,7 +198,7 @@ async function wait(ms: number, options: AgentRunOptions): Promise<void> {
 async function writeInside(cwd: string, path: string, content: string): Promise<void> {
   const target = resolve(cwd, path);
   const rel = relative(resolve(cwd), target);
-  if (rel.startsWith("..") || isAbsolute(rel)) throw new AgentError("other", `fake agent: refusing to write outside the workspace: ${path}`);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new AgentError("other", `fake agent: refusing to write outside the workspace: ${path}`);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, content);
 }

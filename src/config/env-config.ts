@@ -60,7 +60,6 @@ const envSchema = z.object({
   ),
   DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
-  LOG_FORMAT: optionalString.pipe(z.enum(["json", "pretty"]).optional()).transform((v) => v ?? "json"),
   AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "fake"),
   AGENT_TIMEOUT: duration(15 * 60_000),
   AGENT_MODEL: optionalString,
@@ -84,7 +83,6 @@ export type EnvConfig = {
   databaseUrl?: string;
   dataDir: string;
   logLevel: (typeof LOG_LEVELS)[number];
-  logFormat: "json" | "pretty";
   agent: {
     name: (typeof AGENTS)[number];
     timeoutMs: number;
@@ -99,14 +97,25 @@ export type EnvConfig = {
   secrets: string[];
 };
 
+type ParsedEnv = z.infer<typeof envSchema>;
+
 /** Parses the environment once; every problem is reported together, in words a newcomer understands. */
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
-  const parsed = envSchema.safeParse(env);
-  const problems: string[] = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-  if (!parsed.success) throw new ConfigError("The environment", problems);
-  const e = parsed.data;
+  // Each variable is parsed on its own so that one bad value does not hide the cross-variable
+  // checks below (APP_ID without a key, production without APP_ID): all are reported in one throw.
+  const problems: string[] = [];
+  const invalid = new Set<string>();
+  const values: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(envSchema.shape)) {
+    const result = schema.safeParse(env[key]);
+    if (result.success) {
+      values[key] = result.data;
+    } else {
+      invalid.add(key);
+      problems.push(...result.error.issues.map((issue) => `${key}: ${issue.message}`));
+    }
+  }
+  const e = values as ParsedEnv;
 
   let privateKey = e.PRIVATE_KEY?.replace(/\\n/g, "\n");
   if (!privateKey && e.PRIVATE_KEY_PATH) {
@@ -121,12 +130,12 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   }
   const production = e.NODE_ENV === "production";
   let app: EnvConfig["app"];
-  if (e.APP_ID) {
+  if (e.APP_ID || invalid.has("APP_ID")) {
     if (!privateKey && !problems.some((p) => p.startsWith("PRIVATE_KEY")))
       problems.push("PRIVATE_KEY or PRIVATE_KEY_PATH: required when APP_ID is set (the .pem file GitHub gave you)");
     if (!e.WEBHOOK_SECRET)
       problems.push("WEBHOOK_SECRET: required when APP_ID is set (the secret you entered in the App's webhook settings)");
-    if (privateKey && e.WEBHOOK_SECRET) app = { appId: Number(e.APP_ID), privateKey, webhookSecret: e.WEBHOOK_SECRET };
+    if (e.APP_ID && privateKey && e.WEBHOOK_SECRET) app = { appId: Number(e.APP_ID), privateKey, webhookSecret: e.WEBHOOK_SECRET };
   } else if (production) {
     problems.push("APP_ID: required when NODE_ENV=production (run once without NODE_ENV to register the App)");
   }
@@ -150,7 +159,6 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
-    logFormat: e.LOG_FORMAT,
     agent: {
       name: e.AGENT,
       timeoutMs: e.AGENT_TIMEOUT,

@@ -10,7 +10,7 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** The connection URL (postgres only). */
   url?: string;
-  /** Raw SQL with positional parameters ($1, $2, ...); used by the queue library. */
+  /** Raw SQL with positional parameters ($1, $2, ...); without parameters it may hold several statements. */
   executeSql(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   /** Round trip to the database; throws when it is unreachable. */
   ping(): Promise<void>;

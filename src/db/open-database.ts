@@ -59,8 +59,10 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
     kind: "pglite",
     pglite: client,
     async executeSql(text, params = []) {
-      const result = await client.query<Record<string, unknown>>(text, params);
-      return { rows: result.rows };
+      if (params.length > 0) return { rows: (await client.query<Record<string, unknown>>(text, params)).rows };
+      // No parameters: may be a script of several statements (the queue library sends those).
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
     async ping() {
       await client.query("select 1");

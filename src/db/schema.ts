@@ -42,6 +42,7 @@ export const runs = pgTable(
     maintainerCanModify: boolean("maintainer_can_modify").notNull().default(false),
     draft: boolean("draft").notNull().default(false),
     lastReviewedSha: text("last_reviewed_sha"),
+    summaryCommentId: bigint("summary_comment_id", { mode: "number" }),
     /** open | closed | paused */
     state: text("state").notNull().default("open"),
     createdAt: createdAt(),
@@ -123,7 +124,10 @@ export const findings = pgTable(
     /** open | fix-pushed | fixed | dismissed | outdated */
     status: text("status").notNull().default("open"),
     dismissReason: text("dismiss_reason"),
+    /** The review that carried it (inline or in the body); null until posted. */
+    reviewId: bigint("review_id", { mode: "number" }),
     commentId: bigint("comment_id", { mode: "number" }),
+    commentNodeId: text("comment_node_id"),
     threadId: text("thread_id"),
     introducedTurnId: integer("introduced_turn_id").references(() => turns.id, { onDelete: "set null" }),
     resolvedTurnId: integer("resolved_turn_id").references(() => turns.id, { onDelete: "set null" }),

@@ -5,15 +5,21 @@ const TOKEN_PATTERNS: RegExp[] = [
   /\bv1\.[0-9a-f]{40}\b/g, // legacy installation tokens
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
   /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}\b/g, // Anthropic / OpenAI keys
-  /(authorization:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi,
+  /(authorization"?\s*[:=]\s*"?(?:bearer|token|basic)\s+)[^\s"'\\]+/gi, // also `"authorization":"token x"` in a JSON line
   /(x-access-token:)[^@\s"']+(@)/gi, // credentials in clone URLs
 ];
 
 export const REDACTED = "[redacted]";
 
-/** Returns a function that replaces known secret values and token shapes in a string. */
+/**
+ * Returns a function that replaces known secret values and token shapes in a string. A secret is
+ * also found in its JSON-escaped form (a PEM key's newlines become `\n`), so the function can
+ * scrub a finished JSON log line as well as a plain string.
+ */
 export function createSecretRedactor(secrets: readonly string[]): (text: string) => string {
-  const known = [...new Set(secrets.filter((s) => s.length >= 8))].sort((a, b) => b.length - a.length);
+  const long = secrets.filter((s) => s.length >= 8);
+  const escaped = long.map((s) => JSON.stringify(s).slice(1, -1));
+  const known = [...new Set([...long, ...escaped])].sort((a, b) => b.length - a.length);
   return (text: string) => {
     let out = text;
     for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);

@@ -1,0 +1,63 @@
+/** What the pipeline needs from GitHub, in our own types. Implementations classify errors as GitHubError. */
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export interface InlineComment {
+  path: string;
+  line: number;
+  startLine?: number;
+  side: "RIGHT";
+  body: string;
+}
+
+export interface ReviewComment {
+  id: number;
+  nodeId: string;
+  body: string;
+  path: string;
+  line: number | null;
+  inReplyToId?: number;
+}
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  authorLogin: string;
+  authorType: string;
+}
+
+export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required";
+
+export interface CheckRunUpdate {
+  status?: "queued" | "in_progress" | "completed";
+  conclusion?: CheckConclusion;
+  title?: string;
+  summary?: string;
+  text?: string;
+  detailsUrl?: string;
+}
+
+export interface GitHubClient {
+  /** A file's text on the repository's default branch; undefined when it does not exist. */
+  readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined>;
+  /** A short-lived installation token, for git's command line only. */
+  installationToken(): Promise<string>;
+  /** The check run named `name` on a commit, newest first, if any. */
+  findCheckRun(ref: RepoRef, headSha: string, name: string): Promise<number | undefined>;
+  createCheckRun(ref: RepoRef, headSha: string, name: string, update: CheckRunUpdate): Promise<number>;
+  updateCheckRun(ref: RepoRef, checkRunId: number, update: CheckRunUpdate): Promise<void>;
+  /** One review (event COMMENT) with inline comments; a 422 throws GitHubError kind `unprocessable`. */
+  createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[] }): Promise<{ id: number }>;
+  /** The review's inline comments (to learn their ids after posting). */
+  listReviewComments(ref: RepoRef, pr: number, reviewId: number): Promise<ReviewComment[]>;
+  replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<void>;
+  /** The GraphQL id of the review thread holding a comment, if found. */
+  findReviewThreadId(ref: RepoRef, pr: number, commentNodeId: string): Promise<string | undefined>;
+  resolveReviewThread(threadId: string): Promise<void>;
+  listIssueComments(ref: RepoRef, issue: number): Promise<IssueComment[]>;
+  createIssueComment(ref: RepoRef, issue: number, body: string): Promise<number>;
+  updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void>;
+}

@@ -1,0 +1,165 @@
+import type { ProbotOctokit } from "probot";
+import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, RepoRef, ReviewComment } from "./github-client.js";
+import { toGitHubError } from "./github-error.js";
+
+type Octokit = InstanceType<typeof ProbotOctokit>;
+
+interface ThreadsPage {
+  repository: {
+    pullRequest: {
+      reviewThreads: {
+        nodes: { id: string; comments: { nodes: { id: string }[] } }[];
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
+    } | null;
+  } | null;
+}
+
+/** GitHubClient over an installation-authenticated Octokit; every failure becomes a GitHubError. */
+export class OctokitGitHubClient implements GitHubClient {
+  constructor(private readonly octokit: Octokit) {}
+
+  async readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined> {
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({ ...ref, path });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
+      return Buffer.from(data.content, "base64").toString("utf8");
+    } catch (error) {
+      const failure = toGitHubError(error, `read ${path}`);
+      if (failure.kind === "not-found") return undefined;
+      throw failure;
+    }
+  }
+
+  async installationToken(): Promise<string> {
+    const auth = (await call("installation token", () => this.octokit.auth({ type: "installation" }))) as { token: string };
+    return auth.token;
+  }
+
+  async findCheckRun(ref: RepoRef, headSha: string, name: string): Promise<number | undefined> {
+    const { data } = await call("list check runs", () =>
+      this.octokit.rest.checks.listForRef({ ...ref, ref: headSha, check_name: name, filter: "latest", per_page: 10 }),
+    );
+    return data.check_runs[0]?.id;
+  }
+
+  async createCheckRun(ref: RepoRef, headSha: string, name: string, update: CheckRunUpdate): Promise<number> {
+    const { data } = await call("create check run", () =>
+      this.octokit.rest.checks.create({ ...ref, head_sha: headSha, name, ...checkBody(update) }),
+    );
+    return data.id;
+  }
+
+  async updateCheckRun(ref: RepoRef, checkRunId: number, update: CheckRunUpdate): Promise<void> {
+    await call("update check run", () => this.octokit.rest.checks.update({ ...ref, check_run_id: checkRunId, ...checkBody(update) }));
+  }
+
+  async createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[] }): Promise<{ id: number }> {
+    const comments = review.comments.map((c) => ({
+      path: c.path,
+      line: c.line,
+      side: c.side,
+      ...(c.startLine !== undefined ? { start_line: c.startLine, start_side: c.side } : {}),
+      body: c.body,
+    }));
+    const { data } = await call("create review", () =>
+      this.octokit.rest.pulls.createReview({ ...ref, pull_number: pr, commit_id: review.commitId, event: "COMMENT", body: review.body, comments }),
+    );
+    return { id: data.id };
+  }
+
+  async listReviewComments(ref: RepoRef, pr: number, reviewId: number): Promise<ReviewComment[]> {
+    const data = await call("list review comments", () =>
+      this.octokit.paginate(this.octokit.rest.pulls.listCommentsForReview, { ...ref, pull_number: pr, review_id: reviewId, per_page: 100 }),
+    );
+    return data.map((c) => ({
+      id: c.id,
+      nodeId: c.node_id,
+      body: c.body,
+      path: c.path,
+      line: (c as { line?: number | null }).line ?? null,
+      inReplyToId: c.in_reply_to_id ?? undefined,
+    }));
+  }
+
+  async replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<void> {
+    await call("reply to review comment", () =>
+      this.octokit.rest.pulls.createReplyForReviewComment({ ...ref, pull_number: pr, comment_id: commentId, body }),
+    );
+  }
+
+  async findReviewThreadId(ref: RepoRef, pr: number, commentNodeId: string): Promise<string | undefined> {
+    let cursor: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const result: ThreadsPage = await call("list review threads", () =>
+        this.octokit.graphql<ThreadsPage>(
+          `query($owner: String!, $repo: String!, $pr: Int!, $cursor: String) {
+            repository(owner: $owner, name: $repo) {
+              pullRequest(number: $pr) {
+                reviewThreads(first: 100, after: $cursor) {
+                  nodes { id comments(first: 1) { nodes { id } } }
+                  pageInfo { hasNextPage endCursor }
+                }
+              }
+            }
+          }`,
+          { owner: ref.owner, repo: ref.repo, pr, cursor },
+        ),
+      );
+      const threads = result.repository?.pullRequest?.reviewThreads;
+      if (!threads) return undefined;
+      const match = threads.nodes.find((t) => t.comments.nodes[0]?.id === commentNodeId);
+      if (match) return match.id;
+      if (!threads.pageInfo.hasNextPage) return undefined;
+      cursor = threads.pageInfo.endCursor;
+    }
+    return undefined;
+  }
+
+  async resolveReviewThread(threadId: string): Promise<void> {
+    await call("resolve review thread", () =>
+      this.octokit.graphql(`mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }`, { id: threadId }),
+    );
+  }
+
+  async listIssueComments(ref: RepoRef, issue: number): Promise<IssueComment[]> {
+    const data = await call("list issue comments", () =>
+      this.octokit.paginate(this.octokit.rest.issues.listComments, { ...ref, issue_number: issue, per_page: 100 }),
+    );
+    return data.map((c) => ({ id: c.id, body: c.body ?? "", authorLogin: c.user?.login ?? "", authorType: c.user?.type ?? "" }));
+  }
+
+  async createIssueComment(ref: RepoRef, issue: number, body: string): Promise<number> {
+    const { data } = await call("create comment", () => this.octokit.rest.issues.createComment({ ...ref, issue_number: issue, body }));
+    return data.id;
+  }
+
+  async updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void> {
+    await call("update comment", () => this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body }));
+  }
+}
+
+function checkBody(update: CheckRunUpdate) {
+  const output =
+    update.title !== undefined && update.summary !== undefined
+      ? { output: { title: update.title, summary: truncate(update.summary, 65_000), ...(update.text ? { text: truncate(update.text, 65_000) } : {}) } }
+      : {};
+  return {
+    ...(update.status ? { status: update.status } : {}),
+    ...(update.conclusion ? { conclusion: update.conclusion, completed_at: new Date().toISOString() } : {}),
+    ...(update.detailsUrl ? { details_url: update.detailsUrl } : {}),
+    ...output,
+  };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 40)}\n\n… (truncated)`;
+}
+
+async function call<T>(action: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw toGitHubError(error, action);
+  }
+}

@@ -1,0 +1,188 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/config-error.js";
+import { readEnvConfig } from "../../src/config/env-config.js";
+import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+
+/** A PEM-looking key as it is usually pasted into .env: on one line, with "\n" escapes. */
+const ESCAPED_KEY = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAfakefakefake\\n-----END RSA PRIVATE KEY-----\\n";
+const KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAfakefakefake\n-----END RSA PRIVATE KEY-----\n";
+const WEBHOOK_SECRET = "webhook-secret-123";
+
+/** The problems a bad environment is rejected with; fails the test if it is accepted. */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    readEnvConfig(env as NodeJS.ProcessEnv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error("expected readEnvConfig to reject this environment");
+}
+
+afterAll(removeTempDirs);
+
+describe("readEnvConfig", () => {
+  it("runs with sensible defaults when nothing is set, waiting to be registered as an App", () => {
+    const config = readEnvConfig({});
+
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("localhost");
+    expect(config.dataDir).toBe("./.data");
+    expect(config.webhookPath).toBe("/api/github/webhooks");
+    expect(config.logLevel).toBe("info");
+    expect(config.agent).toEqual({ name: "fake", timeoutMs: 15 * 60_000, model: undefined, extraArgs: [], fake: {} });
+    expect(config.workerConcurrency).toBe(2);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.github).toEqual({ host: "github.com", protocol: "https" });
+    expect(config.production).toBe(false);
+    expect(config.app).toBeUndefined();
+    expect(config.secrets).toEqual([]);
+  });
+
+  it("treats blank values like unset ones", () => {
+    const config = readEnvConfig({ PORT: "", APP_ID: "  ", DATABASE_URL: "" });
+    expect(config.port).toBe(3000);
+    expect(config.app).toBeUndefined();
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it("no longer knows LOG_FORMAT (nothing reads it)", () => {
+    expect(readEnvConfig({ LOG_FORMAT: "pretty" })).not.toHaveProperty("logFormat");
+  });
+
+  it("sets up the App from APP_ID, PRIVATE_KEY with \\n escapes, and WEBHOOK_SECRET", () => {
+    const config = readEnvConfig({ APP_ID: "12345", PRIVATE_KEY: ESCAPED_KEY, WEBHOOK_SECRET });
+    expect(config.app).toEqual({ appId: 12345, privateKey: KEY, webhookSecret: WEBHOOK_SECRET });
+  });
+
+  it("reads the private key from PRIVATE_KEY_PATH", () => {
+    const path = join(tempDir(), "app.pem");
+    writeFileSync(path, KEY);
+    const config = readEnvConfig({ APP_ID: "7", PRIVATE_KEY_PATH: path, WEBHOOK_SECRET });
+    expect(config.app?.privateKey).toBe(KEY);
+  });
+
+  it("prefers PRIVATE_KEY over PRIVATE_KEY_PATH", () => {
+    const config = readEnvConfig({ APP_ID: "7", PRIVATE_KEY: ESCAPED_KEY, PRIVATE_KEY_PATH: "/does/not/exist.pem", WEBHOOK_SECRET });
+    expect(config.app?.privateKey).toBe(KEY);
+  });
+
+  it("reports every problem at once, in one throw", () => {
+    const problems = problemsOf({
+      PORT: "70000",
+      DATABASE_URL: "mysql://db/app",
+      APP_ID: "12345",
+      AGENT_TIMEOUT: "soon",
+      LOG_LEVEL: "loud",
+    });
+
+    expect(problems).toEqual([
+      expect.stringMatching(/^PORT: "70000" is not a port number/),
+      expect.stringMatching(/^DATABASE_URL: must start with postgres:\/\//),
+      expect.stringMatching(/^LOG_LEVEL: /),
+      expect.stringMatching(/^AGENT_TIMEOUT: "soon" is not a duration/),
+      expect.stringMatching(/^PRIVATE_KEY or PRIVATE_KEY_PATH: required when APP_ID is set/),
+      expect.stringMatching(/^WEBHOOK_SECRET: required when APP_ID is set/),
+    ]);
+  });
+
+  it("still asks for the key and secret when APP_ID itself is malformed", () => {
+    const problems = problemsOf({ APP_ID: "my-app" });
+    expect(problems).toEqual([
+      "APP_ID: must be the numeric App ID",
+      expect.stringMatching(/^PRIVATE_KEY or PRIVATE_KEY_PATH: required/),
+      expect.stringMatching(/^WEBHOOK_SECRET: required/),
+    ]);
+  });
+
+  it("puts every problem in the error message too, one per line", () => {
+    expect(() => readEnvConfig({ PORT: "x", WORKER_CONCURRENCY: "0" })).toThrow(
+      /The environment is invalid:\n {2}- PORT: .*\n {2}- WORKER_CONCURRENCY: "0" is not a positive whole number/,
+    );
+  });
+
+  it.each([
+    ["PORT", "0", /^PORT: "0" is not a port number/],
+    ["PORT", "80.5", /^PORT: "80.5" is not a port number/],
+    ["WORKER_CONCURRENCY", "two", /^WORKER_CONCURRENCY: "two" is not a positive whole number/],
+    ["AGENT", "gpt", /^AGENT: /],
+    ["GHE_PROTOCOL", "ftp", /^GHE_PROTOCOL: /],
+    ["PRIVATE_KEY", "not-a-pem-key", /^PRIVATE_KEY: is not a PEM private key/],
+    ["PRIVATE_KEY_PATH", "/does/not/exist.pem", /^PRIVATE_KEY_PATH: cannot read "\/does\/not\/exist.pem"/],
+  ])("rejects %s=%s", (name, value, problem) => {
+    expect(problemsOf({ [name]: value })).toEqual([expect.stringMatching(problem)]);
+  });
+
+  it.each([
+    ["900", 900_000],
+    ["90s", 90_000],
+    ["15m", 900_000],
+    ["1h", 3_600_000],
+    ["1.5m", 90_000],
+    ["250ms", 250],
+    [undefined, 900_000],
+  ])("reads AGENT_TIMEOUT=%s as %i ms", (value, ms) => {
+    expect(readEnvConfig({ AGENT_TIMEOUT: value }).agent.timeoutMs).toBe(ms);
+  });
+
+  it("refuses to run in production without an App", () => {
+    expect(problemsOf({ NODE_ENV: "production", AGENT: "claude" })).toEqual([
+      expect.stringMatching(/^APP_ID: required when NODE_ENV=production/),
+    ]);
+  });
+
+  it("refuses the unscripted fake agent in production", () => {
+    expect(problemsOf({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET })).toEqual([
+      expect.stringMatching(/^AGENT: the fake agent is for tests and demos/),
+    ]);
+  });
+
+  it("runs in production with an App and a real agent", () => {
+    const config = readEnvConfig({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, AGENT: "codex" });
+    expect(config.production).toBe(true);
+    expect(config.agent.name).toBe("codex");
+  });
+
+  it.each([
+    [{ GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "http" }, { baseUrl: "http://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "http" }],
+    [{ GHE_HOST: "ghe.example.com" }, { baseUrl: "https://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "https" }],
+    [{}, { host: "github.com", protocol: "https" }],
+  ])("points GitHub at %j", (env, github) => {
+    expect(readEnvConfig(env).github).toEqual(github);
+  });
+
+  it("reads the agent settings", () => {
+    const config = readEnvConfig({
+      AGENT: "claude",
+      AGENT_MODEL: "opus",
+      AGENT_ARGS: "  --verbose   --max-turns 5 ",
+      FAKE_AGENT_SCENARIO: "s.json",
+      FAKE_AGENT_HOME: "home",
+      FAKE_AGENT_LOG: "fake.log",
+    });
+    expect(config.agent).toEqual({
+      name: "claude",
+      timeoutMs: 900_000,
+      model: "opus",
+      extraArgs: ["--verbose", "--max-turns", "5"],
+      fake: { scenario: "s.json", home: "home", log: "fake.log" },
+    });
+  });
+
+  it("lists every secret value so logs can redact them", () => {
+    const config = readEnvConfig({
+      APP_ID: "1",
+      PRIVATE_KEY: ESCAPED_KEY,
+      WEBHOOK_SECRET,
+      ANTHROPIC_API_KEY: "sk-ant-api03-abcdefgh",
+      DATABASE_URL: "postgres://app:hunter22@db/app",
+      PORT: "8080",
+    });
+    expect(config.secrets).toEqual(
+      expect.arrayContaining([KEY, WEBHOOK_SECRET, "sk-ant-api03-abcdefgh", "postgres://app:hunter22@db/app"]),
+    );
+    expect(config.secrets).not.toContain("8080");
+  });
+});
