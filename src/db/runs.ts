@@ -1,12 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "./database.js";
 import { runs, type Run } from "./schema.js";
 
 export type RunIdentity = Pick<
   Run,
-  "installationId" | "repositoryId" | "repositoryFullName" | "prNumber" | "baseRef" | "baseSha" | "headRef" | "headSha"
+  "installationId" | "repositoryId" | "repositoryFullName" | "cloneUrl" | "prNumber" | "baseRef" | "baseSha" | "headRef" | "headSha"
 > &
-  Partial<Pick<Run, "headRepoFullName" | "headCloneUrl" | "maintainerCanModify" | "draft">>;
+  Partial<Pick<Run, "headRepoFullName" | "headCloneUrl" | "maintainerCanModify" | "draft" | "title" | "body" | "authorLogin">>;
 
 /** The PR's one run: created on first sight, refreshed (refs, SHAs) on every later event. */
 export async function upsertRun(db: Database, pr: RunIdentity): Promise<Run> {
@@ -18,6 +18,7 @@ export async function upsertRun(db: Database, pr: RunIdentity): Promise<Run> {
       set: {
         installationId: pr.installationId,
         repositoryFullName: pr.repositoryFullName,
+        cloneUrl: pr.cloneUrl,
         baseRef: pr.baseRef,
         baseSha: pr.baseSha,
         headRef: pr.headRef,
@@ -26,6 +27,9 @@ export async function upsertRun(db: Database, pr: RunIdentity): Promise<Run> {
         headCloneUrl: pr.headCloneUrl ?? null,
         maintainerCanModify: pr.maintainerCanModify ?? false,
         draft: pr.draft ?? false,
+        title: pr.title ?? "",
+        body: pr.body ?? "",
+        authorLogin: pr.authorLogin ?? "",
         updatedAt: sql`now()`,
       },
     })
@@ -35,5 +39,30 @@ export async function upsertRun(db: Database, pr: RunIdentity): Promise<Run> {
 
 export async function getRun(db: Database, id: number): Promise<Run | undefined> {
   const rows = await db.select().from(runs).where(eq(runs.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function updateRun(db: Database, id: number, patch: Partial<Omit<Run, "id" | "createdAt">>): Promise<void> {
+  await db
+    .update(runs)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(runs.id, id));
+}
+
+export async function findRun(db: Database, repositoryId: number, prNumber: number): Promise<Run | undefined> {
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(and(eq(runs.repositoryId, repositoryId), eq(runs.prNumber, prNumber)))
+    .limit(1);
+  return rows[0];
+}
+
+export async function findRunByHead(db: Database, repositoryId: number, headSha: string): Promise<Run | undefined> {
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(and(eq(runs.repositoryId, repositoryId), eq(runs.headSha, headSha)))
+    .limit(1);
   return rows[0];
 }

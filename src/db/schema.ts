@@ -32,7 +32,12 @@ export const runs = pgTable(
     installationId: bigint("installation_id", { mode: "number" }).notNull(),
     repositoryId: bigint("repository_id", { mode: "number" }).notNull(),
     repositoryFullName: text("repository_full_name").notNull(),
+    /** The base repository's clone URL (GitHub or GitHub Enterprise). */
+    cloneUrl: text("clone_url").notNull(),
     prNumber: integer("pr_number").notNull(),
+    title: text("title").notNull().default(""),
+    body: text("body").notNull().default(""),
+    authorLogin: text("author_login").notNull().default(""),
     baseRef: text("base_ref").notNull(),
     baseSha: text("base_sha").notNull(),
     headRef: text("head_ref").notNull(),

@@ -38,3 +38,8 @@ export async function finishTurn(
 export async function listTurns(db: Database, runId: number): Promise<Turn[]> {
   return db.select().from(turns).where(eq(turns.runId, runId)).orderBy(asc(turns.id));
 }
+
+/** Keeps an agent answer that could not be used, for debugging. */
+export async function setTurnRawAnswer(db: Database, id: number, rawAnswer: string): Promise<void> {
+  await db.update(turns).set({ rawAnswer }).where(eq(turns.id, id));
+}

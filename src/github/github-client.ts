@@ -51,6 +51,10 @@ export interface GitHubClient {
   updateCheckRun(ref: RepoRef, checkRunId: number, update: CheckRunUpdate): Promise<void>;
   /** One review (event COMMENT) with inline comments; a 422 throws GitHubError kind `unprocessable`. */
   createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[] }): Promise<{ id: number }>;
+  /** One inline comment outside a review (used one by one when a whole review got a 422). */
+  createReviewComment(ref: RepoRef, pr: number, commitId: string, comment: InlineComment): Promise<{ id: number; nodeId: string }>;
+  /** Every review comment on the PR (to find what an earlier attempt already posted). */
+  listPullReviewComments(ref: RepoRef, pr: number): Promise<ReviewComment[]>;
   /** The review's inline comments (to learn their ids after posting). */
   listReviewComments(ref: RepoRef, pr: number, reviewId: number): Promise<ReviewComment[]>;
   replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<void>;

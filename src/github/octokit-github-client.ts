@@ -68,18 +68,34 @@ export class OctokitGitHubClient implements GitHubClient {
     return { id: data.id };
   }
 
+  async createReviewComment(ref: RepoRef, pr: number, commitId: string, c: InlineComment): Promise<{ id: number; nodeId: string }> {
+    const { data } = await call("create review comment", () =>
+      this.octokit.rest.pulls.createReviewComment({
+        ...ref,
+        pull_number: pr,
+        commit_id: commitId,
+        path: c.path,
+        line: c.line,
+        side: c.side,
+        ...(c.startLine !== undefined ? { start_line: c.startLine, start_side: c.side } : {}),
+        body: c.body,
+      }),
+    );
+    return { id: data.id, nodeId: data.node_id };
+  }
+
+  async listPullReviewComments(ref: RepoRef, pr: number): Promise<ReviewComment[]> {
+    const data = await call("list pull review comments", () =>
+      this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, { ...ref, pull_number: pr, per_page: 100 }),
+    );
+    return data.map(toReviewComment);
+  }
+
   async listReviewComments(ref: RepoRef, pr: number, reviewId: number): Promise<ReviewComment[]> {
     const data = await call("list review comments", () =>
       this.octokit.paginate(this.octokit.rest.pulls.listCommentsForReview, { ...ref, pull_number: pr, review_id: reviewId, per_page: 100 }),
     );
-    return data.map((c) => ({
-      id: c.id,
-      nodeId: c.node_id,
-      body: c.body,
-      path: c.path,
-      line: (c as { line?: number | null }).line ?? null,
-      inReplyToId: c.in_reply_to_id ?? undefined,
-    }));
+    return data.map(toReviewComment);
   }
 
   async replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<void> {
@@ -137,6 +153,17 @@ export class OctokitGitHubClient implements GitHubClient {
   async updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void> {
     await call("update comment", () => this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body }));
   }
+}
+
+function toReviewComment(c: { id: number; node_id: string; body: string; path: string; in_reply_to_id?: number }): ReviewComment {
+  return {
+    id: c.id,
+    nodeId: c.node_id,
+    body: c.body,
+    path: c.path,
+    line: (c as { line?: number | null }).line ?? null,
+    inReplyToId: c.in_reply_to_id ?? undefined,
+  };
 }
 
 function checkBody(update: CheckRunUpdate) {

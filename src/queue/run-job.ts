@@ -6,6 +6,9 @@ export interface RunJob {
   /** Review the whole PR in a fresh reviewer session. */
   full?: boolean;
   deliveryId?: string;
+  /** Who caused the event: pushes by other bots are skipped unless the repository opts in. */
+  senderLogin?: string;
+  senderType?: string;
 }
 
 export const RUN_QUEUE = "no-mistakes-run";

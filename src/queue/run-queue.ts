@@ -11,7 +11,8 @@ export interface RunQueueOptions {
   pollingIntervalSeconds?: number;
 }
 
-export type RunJobHandler = (job: RunJob, signal: AbortSignal) => Promise<void>;
+/** `lastAttempt`: the queue will not retry this job again if it throws. */
+export type RunJobHandler = (job: RunJob, signal: AbortSignal, lastAttempt: boolean) => Promise<void>;
 
 /**
  * The run queue on pg-boss (policy `stately`, keyed by run): at most one waiting and one active job
@@ -54,14 +55,14 @@ export class RunQueue {
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<RunJob>(
         RUN_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
+        { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
         async ([job]) => {
           if (!job) return;
           // pg-boss stops waiting at expiry but does not stop the handler: abort it a little before.
           const controller = new AbortController();
           const timer = setTimeout(() => controller.abort(new Error("job expired")), Math.max(1000, expireMs - 5000));
           try {
-            await handler(job.data, controller.signal);
+            await handler(job.data, controller.signal, job.retryCount >= job.retryLimit);
           } finally {
             clearTimeout(timer);
           }

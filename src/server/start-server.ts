@@ -7,6 +7,7 @@ import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
+import { RunQueue } from "../queue/run-queue.js";
 import { VERSION } from "../version.js";
 import { createHealthHandler } from "./health-handler.js";
 import { loadSetupAppFactory } from "./load-setup-app.js";
@@ -38,9 +39,12 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   });
   server.addHandler(createHealthHandler({ version: VERSION, mode, database }));
 
+  let queue: RunQueue | undefined;
   if (config.app) {
     const agent = createAgent(config);
-    await server.load(createApp({ config, database, agent, log }));
+    // A review may call the agent up to three times (answer, repair, fresh fallback): expire well after that.
+    queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
+    await server.load(createApp({ config, database, agent, queue, log }));
   } else {
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
     process.env.NO_SMEE_SETUP ??= "true";
@@ -58,6 +62,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     port,
     async stop() {
       await server.stop();
+      await queue?.stop();
       await database.close();
     },
   };

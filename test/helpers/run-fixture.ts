@@ -10,6 +10,7 @@ export async function createRun(db: Database): Promise<number> {
     installationId: 1,
     repositoryId: 4242,
     repositoryFullName: "octo/repo",
+    cloneUrl: "https://github.com/octo/repo.git",
     prNumber,
     baseRef: "main",
     baseSha: "a".repeat(40),

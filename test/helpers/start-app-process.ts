@@ -34,7 +34,7 @@ export function startAppProcess(env: Record<string, string>): AppProcess {
 }
 
 /** Polls a URL until it answers (any status) or the process dies / time runs out. */
-export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 30_000): Promise<Response> {
+export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 120_000): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (app.child.exitCode !== null) throw new Error(`app exited with ${app.child.exitCode}:\n${app.output()}`);

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 afterAll(() => removeTempDirs());
 
-describe("npm start", () => {
+describe("npm start", { timeout: 180_000 }, () => {
   it("serves /health and GitHub's setup flow on the embedded database when no App is registered", async () => {
     const port = await freePort();
     const dataDir = join(tempDir(), "data"); // a parent that does not exist yet

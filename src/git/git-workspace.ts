@@ -1,0 +1,289 @@
+import { existsSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { ChangedFile } from "./changed-file.js";
+import { GitError } from "./git-error.js";
+import { parseChangedFiles } from "./parse-changed-files.js";
+import { runGit } from "./run-git.js";
+import type { GitResult, RunGitOptions } from "./run-git.js";
+
+export interface GitWorkspaceOptions {
+  /** Time limit of each git command; default 10 minutes. */
+  timeoutMs?: number;
+}
+
+/**
+ * The only config the workspace keeps. It is rewritten before every command that fetches, pushes,
+ * checks out or commits, so nothing written into .git/config in between (by an agent working in
+ * the tree, say) can redirect a URL, add a proxy or run a program while a token is on the line.
+ */
+const CONFIG = `[core]
+\trepositoryformatversion = 0
+\tfilemode = true
+\tbare = false
+\tlogallrefupdates = true
+`;
+
+/** Left behind by an interrupted merge, cherry-pick, rebase or killed command. */
+const LEFTOVER_STATE = [
+  "index.lock",
+  "MERGE_HEAD",
+  "MERGE_MSG",
+  "MERGE_MODE",
+  "CHERRY_PICK_HEAD",
+  "REVERT_HEAD",
+  "rebase-merge",
+  "rebase-apply",
+  "sequencer",
+];
+
+/**
+ * The bot's git checkout for one pull request run, in a fixed directory. Every command runs with
+ * an explicit --git-dir (so it never falls through to an enclosing repository), hooks off and
+ * fsmonitor off. Tokens are only ever given per command (see `runGit`).
+ */
+export class GitWorkspace {
+  readonly dir: string;
+  private readonly gitDir: string;
+  private readonly timeoutMs: number | undefined;
+
+  constructor(dir: string, options: GitWorkspaceOptions = {}) {
+    this.dir = resolve(dir);
+    this.gitDir = join(this.dir, ".git");
+    this.timeoutMs = options.timeoutMs;
+  }
+
+  /** Creates the directory and an empty repository in it unless one is there. Idempotent. */
+  async ensure(): Promise<void> {
+    if (!existsSync(this.gitDir)) {
+      await mkdir(this.dir, { recursive: true });
+      await runGit(["init", "-q", this.dir], { cwd: this.dir, timeoutMs: this.timeoutMs });
+    }
+    await this.resetConfig();
+  }
+
+  /**
+   * `git fetch --no-tags --force` of `refspecs` (e.g. `+<sha>:refs/nm/head`) from `url`: https,
+   * http, a file:// URL or a local path. Neither the URL nor the token is stored in the repository.
+   */
+  async fetch(url: string, refspecs: readonly string[], options: { token?: string; depth?: number } = {}): Promise<void> {
+    assertArgument("url", url);
+    if (refspecs.length === 0) throw new TypeError("fetch needs at least one refspec");
+    for (const refspec of refspecs) assertArgument("refspec", refspec);
+    const depth = options.depth;
+    if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) throw new TypeError(`invalid depth: ${depth}`);
+    await this.resetConfig();
+    await this.git(
+      [
+        "fetch",
+        "--no-tags",
+        "--force",
+        "--quiet",
+        "--no-write-fetch-head",
+        "--no-recurse-submodules",
+        ...(depth === undefined ? [] : [`--depth=${depth}`]),
+        url,
+        ...refspecs,
+      ],
+      { token: options.token },
+    );
+  }
+
+  /** Checks out `sha` detached, discarding local changes and untracked (also ignored) files. */
+  async checkout(sha: string): Promise<void> {
+    assertArgument("sha", sha);
+    await this.resetConfig();
+    await Promise.all(LEFTOVER_STATE.map((name) => rm(join(this.gitDir, name), { recursive: true, force: true })));
+    await this.git(["checkout", "--quiet", "--force", "--detach", sha]);
+    await this.git(["clean", "-ffdxq"]);
+  }
+
+  /** The commit `ref` names; throws GitError `not-found` when there is none. */
+  async revParse(ref: string): Promise<string> {
+    assertArgument("ref", ref);
+    const { stdout } = await this.git(["rev-parse", "--verify", `${ref}^{commit}`]);
+    return stdout.trim();
+  }
+
+  headSha(): Promise<string> {
+    return this.revParse("HEAD");
+  }
+
+  /** The best common ancestor of `a` and `b`, or undefined when they share no history. */
+  async mergeBase(a: string, b: string): Promise<string | undefined> {
+    assertArgument("commit", a);
+    assertArgument("commit", b);
+    const { stdout, exitCode } = await this.git(["merge-base", a, b], { okExitCodes: [1] });
+    return exitCode === 0 ? stdout.trim() : undefined;
+  }
+
+  /** Whether `a` is `b` or an ancestor of it (false after a force-push rewrote `a` away). */
+  async isAncestor(a: string, b: string): Promise<boolean> {
+    assertArgument("commit", a);
+    assertArgument("commit", b);
+    const { exitCode } = await this.git(["merge-base", "--is-ancestor", a, b], { okExitCodes: [1] });
+    return exitCode === 0;
+  }
+
+  /** Whether the commit is in the local object database. */
+  async hasCommit(sha: string): Promise<boolean> {
+    assertArgument("sha", sha);
+    const { exitCode } = await this.git(["cat-file", "-e", `${sha}^{commit}`], { okExitCodes: [1, 128] });
+    return exitCode === 0;
+  }
+
+  /** Unified diff from `from` to `to`, without the paths matching `excludeGlobs` (pathspec globs from the root). */
+  async diff(from: string, to: string, options: { excludeGlobs?: readonly string[] } = {}): Promise<string> {
+    assertArgument("commit", from);
+    assertArgument("commit", to);
+    const { stdout } = await this.git([
+      "diff",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "-M",
+      "--unified=3",
+      from,
+      to,
+      "--",
+      ...pathspecs(options.excludeGlobs),
+    ]);
+    return stdout;
+  }
+
+  /** Every file changed from `from` to `to`, with line counts (renames detected). */
+  async changedFiles(from: string, to: string, options: { excludeGlobs?: readonly string[] } = {}): Promise<ChangedFile[]> {
+    assertArgument("commit", from);
+    assertArgument("commit", to);
+    const common = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "-z"];
+    const tail = [from, to, "--", ...pathspecs(options.excludeGlobs)];
+    const [numstat, nameStatus] = await Promise.all([
+      this.git([...common, "--numstat", ...tail]),
+      this.git([...common, "--name-status", ...tail]),
+    ]);
+    return parseChangedFiles(numstat.stdout, nameStatus.stdout);
+  }
+
+  /** The file's content at `sha`, or undefined when the commit has no such file. */
+  async readFile(sha: string, path: string): Promise<string | undefined> {
+    assertArgument("sha", sha);
+    const result = await this.git(["cat-file", "blob", `${sha}:${path}`], { okExitCodes: [128] });
+    if (result.exitCode === 0) return result.stdout;
+    if (await this.hasCommit(sha)) return undefined;
+    throw new GitError("not-found", `git cat-file: commit ${sha} not found`, {
+      subcommand: "cat-file",
+      exitCode: result.exitCode,
+      stderr: result.stderr.trim(),
+    });
+  }
+
+  /** Number of lines of the file at `sha` (a last line without a newline counts), or undefined when absent. */
+  async lineCount(sha: string, path: string): Promise<number | undefined> {
+    const text = await this.readFile(sha, path);
+    if (text === undefined) return undefined;
+    if (text === "") return 0;
+    let lines = 0;
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+    return text.endsWith("\n") ? lines : lines + 1;
+  }
+
+  /** `git status --porcelain` lines (untracked files listed one by one). */
+  async status(): Promise<string[]> {
+    const { stdout } = await this.git(["status", "--porcelain=v1", "--untracked-files=all"]);
+    return stdout.split("\n").filter((line) => line !== "");
+  }
+
+  /**
+   * Stages everything (new, changed and deleted files) and commits it on the detached HEAD as
+   * `name <email>`, hooks skipped. Returns the new commit, or undefined when nothing changed.
+   */
+  async commitAll(message: string, author: { name: string; email: string }): Promise<string | undefined> {
+    await this.resetConfig();
+    await this.git(["add", "--all"]);
+    const staged = await this.git(["diff", "--cached", "--quiet", "--no-ext-diff"], { okExitCodes: [1] });
+    if (staged.exitCode === 0) return undefined;
+    await this.git(
+      [
+        "-c",
+        `user.name=${author.name}`,
+        "-c",
+        `user.email=${author.email}`,
+        "-c",
+        "commit.gpgSign=false",
+        "commit",
+        "--no-verify",
+        "--quiet",
+        "--cleanup=whitespace",
+        "--file=-",
+      ],
+      { input: message },
+    );
+    return this.headSha();
+  }
+
+  /**
+   * Pushes `sha` to `refs/heads/<branch>` at `url`, fast-forward only (never forced). A branch that
+   * moved on the remote meanwhile fails with GitError kind `rejected`.
+   */
+  async push(url: string, sha: string, branch: string, options: { token?: string } = {}): Promise<void> {
+    assertArgument("url", url);
+    assertArgument("sha", sha);
+    assertArgument("branch", branch);
+    if (sha.startsWith("+") || sha.includes(":")) throw new TypeError(`invalid sha: ${sha}`);
+    if (/[\s:~^?*[\\]|\.\.|@\{|^\/|\/$|\.lock$/.test(branch)) throw new TypeError(`invalid branch name: ${branch}`);
+    await this.resetConfig();
+    await this.git(["push", "--quiet", "--no-verify", "--no-recurse-submodules", url, `${sha}:refs/heads/${branch}`], {
+      token: options.token,
+    });
+  }
+
+  /** A patch from `from` to `to` that `git apply` can replay, binary files included. */
+  async formatPatch(from: string, to: string): Promise<string> {
+    assertArgument("commit", from);
+    assertArgument("commit", to);
+    const { stdout } = await this.git([
+      "diff",
+      "--binary",
+      "--full-index",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      from,
+      to,
+    ]);
+    return stdout;
+  }
+
+  private git(args: readonly string[], options: Omit<RunGitOptions, "cwd"> = {}): Promise<GitResult> {
+    return runGit(
+      [
+        `--git-dir=${this.gitDir}`,
+        `--work-tree=${this.dir}`,
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-c",
+        "core.fsmonitor=false",
+        ...args,
+      ],
+      { timeoutMs: this.timeoutMs, ...options, cwd: this.dir },
+    );
+  }
+
+  private async resetConfig(): Promise<void> {
+    if (!existsSync(this.gitDir)) {
+      throw new GitError("other", `no repository in ${this.dir}: call ensure() first`, { subcommand: "(none)", stderr: "" });
+    }
+    await writeFile(join(this.gitDir, "config"), CONFIG);
+  }
+}
+
+function pathspecs(excludeGlobs: readonly string[] | undefined): string[] {
+  return [".", ...(excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`)];
+}
+
+/** Rejects what git would read as an option (or a forced refspec where it matters). */
+function assertArgument(what: string, value: string): void {
+  if (value === "" || value.startsWith("-") || value.includes("\0") || value.includes("\n")) {
+    throw new TypeError(`invalid ${what}: ${JSON.stringify(value)}`);
+  }
+}

@@ -1,0 +1,107 @@
+import type { Finding } from "../db/schema.js";
+import type { GitHubClient, InlineComment, RepoRef } from "../github/github-client.js";
+import { GitHubError } from "../github/github-error.js";
+import type { DiffIndex } from "../github/parse-diff.js";
+import { canSuggest, placeFinding, type BodyReason } from "../github/place-finding.js";
+import { suggestionBlock } from "../github/suggestion-block.js";
+import { findingId } from "./finding-id.js";
+import { findingMarkerPattern } from "./render/labels.js";
+import { renderFindingComment } from "./render/render-finding-comment.js";
+
+export interface PostReviewInput {
+  github: GitHubClient;
+  ref: RepoRef;
+  pr: number;
+  headSha: string;
+  /** Open findings not yet on GitHub. */
+  findings: Finding[];
+  /** The PR's diff as GitHub shows it (merge-base..head): only its lines take inline comments. */
+  diff: DiffIndex;
+  maxComments: number;
+  /** Renders the review body from the findings that could not be inline. */
+  renderBody: (inBody: { finding: Finding; reason: string }[]) => string;
+}
+
+export interface PostedReview {
+  reviewId: number;
+  /** Finding number → its inline comment. */
+  comments: Map<number, { id: number; nodeId: string }>;
+  inBody: { finding: Finding; reason: string }[];
+}
+
+const REASON_TEXT: Record<BodyReason, string> = {
+  "no-line": "no line given",
+  "file-not-in-diff": "file not changed in this PR",
+  "line-not-in-diff": "line not part of the diff",
+  "deleted-file": "file deleted in this PR",
+  binary: "binary file",
+};
+
+const RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * Posts one review (event COMMENT): findings on diff lines inline (with a suggestion block when the
+ * replacement fits the lines), the rest in the body. Comments an earlier attempt already posted are
+ * recognised by their hidden marker and not posted again. On a 422 the comments go one by one and
+ * the refused ones move into the body: nothing is dropped silently.
+ */
+export async function postReview(input: PostReviewInput): Promise<PostedReview> {
+  const { github, ref, pr } = input;
+  const comments = new Map<number, { id: number; nodeId: string }>();
+  const already = new Map<string, { id: number; nodeId: string }>();
+  for (const c of await github.listPullReviewComments(ref, pr)) {
+    const marker = findingMarkerPattern().exec(c.body)?.[1];
+    if (marker && !c.inReplyToId) already.set(marker, { id: c.id, nodeId: c.nodeId });
+  }
+
+  const inline: { finding: Finding; comment: InlineComment }[] = [];
+  const inBody: { finding: Finding; reason: string }[] = [];
+  const ordered = [...input.findings].sort((a, b) => (RANK[a.severity] ?? 3) - (RANK[b.severity] ?? 3) || a.number - b.number);
+  for (const finding of ordered) {
+    const posted = already.get(findingId(finding.number));
+    if (posted) {
+      comments.set(finding.number, posted);
+      continue;
+    }
+    const location = { path: finding.path ?? "", line: finding.line ?? undefined, endLine: finding.endLine ?? undefined };
+    const placement = placeFinding(input.diff, location);
+    if (placement.kind === "body") {
+      inBody.push({ finding, reason: REASON_TEXT[placement.reason] });
+      continue;
+    }
+    if (inline.length >= input.maxComments) {
+      inBody.push({ finding, reason: "over the inline comment limit" });
+      continue;
+    }
+    const suggestion = finding.suggestion !== null && canSuggest(placement, location) ? suggestionBlock(finding.suggestion) : undefined;
+    inline.push({
+      finding,
+      comment: { path: placement.path, line: placement.line, startLine: placement.startLine, side: "RIGHT", body: renderFindingComment(finding, suggestion) },
+    });
+  }
+
+  let reviewId: number;
+  try {
+    ({ id: reviewId } = await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: inline.map((i) => i.comment) }));
+    if (inline.length > 0) {
+      for (const c of await github.listReviewComments(ref, pr, reviewId)) {
+        const marker = findingMarkerPattern().exec(c.body)?.[1];
+        const match = marker && inline.find((i) => findingId(i.finding.number) === marker);
+        if (match) comments.set(match.finding.number, { id: c.id, nodeId: c.nodeId });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof GitHubError) || error.kind !== "unprocessable" || inline.length === 0) throw error;
+    // GitHub refused the review as a whole: place each comment on its own, and keep every refusal.
+    for (const { finding, comment } of inline) {
+      try {
+        comments.set(finding.number, await github.createReviewComment(ref, pr, input.headSha, comment));
+      } catch (single) {
+        if (!(single instanceof GitHubError) || single.kind !== "unprocessable") throw single;
+        inBody.push({ finding, reason: "GitHub refused the inline comment" });
+      }
+    }
+    ({ id: reviewId } = await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: [] }));
+  }
+  return { reviewId, comments, inBody };
+}

@@ -1,0 +1,42 @@
+import type { Run } from "../db/schema.js";
+import type { GitWorkspace } from "../git/git-workspace.js";
+
+export interface PreparedWorkspace {
+  headSha: string;
+  mergeBase: string;
+  /** What this review covers: the whole PR, the commits since the last review, or the whole PR after a rewrite. */
+  mode: "full" | "incremental" | "rewritten";
+  from: string;
+}
+
+const BASE_REF = "refs/no-mistakes/base";
+const HEAD_REF = "refs/no-mistakes/head";
+
+/**
+ * Fetches the PR's base branch and head into the run's workspace (the token on git's command line
+ * only), checks out the head, and decides the review range.
+ */
+export async function prepareWorkspace(
+  workspace: GitWorkspace,
+  run: Run,
+  token: string,
+  options: { full: boolean },
+): Promise<PreparedWorkspace> {
+  await workspace.ensure();
+  await workspace.fetch(run.cloneUrl, [`+refs/heads/${run.baseRef}:${BASE_REF}`, `+refs/pull/${run.prNumber}/head:${HEAD_REF}`], { token });
+  let headSha = run.headSha;
+  if (!(await workspace.hasCommit(headSha))) {
+    // The head moved again after this job read it; review the newest head GitHub has.
+    headSha = await workspace.revParse(HEAD_REF);
+  }
+  await workspace.checkout(headSha);
+  const mergeBase = await workspace.mergeBase(BASE_REF, headSha);
+  if (!mergeBase) throw new Error(`the head ${headSha} shares no history with ${run.baseRef}`);
+
+  const last = run.lastReviewedSha;
+  if (options.full || !last || last === headSha) return { headSha, mergeBase, mode: "full", from: mergeBase };
+  if ((await workspace.hasCommit(last)) && (await workspace.isAncestor(last, headSha))) {
+    return { headSha, mergeBase, mode: "incremental", from: last };
+  }
+  return { headSha, mergeBase, mode: "rewritten", from: mergeBase };
+}

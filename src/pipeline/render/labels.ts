@@ -1,0 +1,30 @@
+export const SEVERITY_ICON: Record<string, string> = { error: "🔴", warning: "🟡", info: "🔵" };
+
+export const STATUS_LABEL: Record<string, string> = {
+  open: "open",
+  "fix-pushed": "fix pushed",
+  fixed: "resolved",
+  dismissed: "dismissed",
+  outdated: "outdated",
+};
+
+export const SUMMARY_MARKER = "<!-- no-mistakes:summary -->";
+
+/** Hidden in each inline comment so a retried turn recognises what it already posted. */
+export function findingMarker(id: string): string {
+  return `<!-- no-mistakes:${id} -->`;
+}
+
+export function findingMarkerPattern(): RegExp {
+  return /<!-- no-mistakes:(NM-\d+) -->/;
+}
+
+export function shortSha(sha: string): string {
+  return sha.slice(0, 7);
+}
+
+export function where(path: string | null, line: number | null, endLine?: number | null): string {
+  if (!path) return "—";
+  if (!line) return `\`${path}\``;
+  return endLine && endLine > line ? `\`${path}:${line}-${endLine}\`` : `\`${path}:${line}\``;
+}

@@ -1,0 +1,46 @@
+import type { Finding } from "../../db/schema.js";
+import { findingId } from "../finding-id.js";
+import { SEVERITY_ICON, shortSha, where } from "./labels.js";
+import { sanitizeMarkdown } from "./sanitize-markdown.js";
+
+export interface ReviewBodyInput {
+  headSha: string;
+  /** What was reviewed: the whole PR, the new commits since `from`, or the whole PR after a rewrite. */
+  mode: "full" | "incremental" | "rewritten";
+  from: string;
+  summary: string;
+  /** Findings posted in the body rather than inline, with why. */
+  inBody: { finding: Finding; reason: string }[];
+  resolved: Finding[];
+  dropped: { title: string; path: string; reason: string }[];
+  notes: string[];
+}
+
+const MODE_LINE = {
+  full: () => "the whole pull request",
+  incremental: (from: string) => `the commits since ${shortSha(from)}`,
+  rewritten: () => "the whole pull request again (its history was rewritten)",
+};
+
+/** The review's body: the reviewer's summary, and every finding that could not be an inline comment. */
+export function renderReviewBody(input: ReviewBodyInput): string {
+  const lines = [`### no-mistakes reviewed ${MODE_LINE[input.mode](input.from)} at ${shortSha(input.headSha)}`, "", sanitizeMarkdown(input.summary)];
+  if (input.inBody.length > 0) {
+    lines.push("", `**Findings outside the diff (${input.inBody.length})**`, "");
+    for (const { finding: f, reason } of input.inBody) {
+      lines.push(
+        `- ${SEVERITY_ICON[f.severity] ?? ""} **${findingId(f.number)}** ${where(f.path, f.line, f.endLine)} — **${sanitizeMarkdown(f.title)}**: ${sanitizeMarkdown(f.body).replace(/\n+/g, " ")} _(${reason})_`,
+      );
+    }
+  }
+  if (input.resolved.length > 0) {
+    lines.push("", `**Resolved:** ${input.resolved.map((f) => findingId(f.number)).join(", ")}`);
+  }
+  if (input.dropped.length > 0) {
+    lines.push("", `<details><summary>${input.dropped.length} reported finding(s) could not be placed and were not posted</summary>`, "");
+    for (const d of input.dropped) lines.push(`- \`${sanitizeMarkdown(d.path)}\` — ${sanitizeMarkdown(d.title)}: ${d.reason}`);
+    lines.push("", "</details>");
+  }
+  for (const note of input.notes) lines.push("", `> ${note}`);
+  return lines.join("\n");
+}

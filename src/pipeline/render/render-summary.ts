@@ -1,0 +1,57 @@
+import type { Finding, Turn } from "../../db/schema.js";
+import { findingId } from "../finding-id.js";
+import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "./labels.js";
+import { tableCell } from "./sanitize-markdown.js";
+
+export interface SummaryInput {
+  findings: Finding[];
+  turns: Turn[];
+  lastReviewedSha: string | null;
+  notes?: string[];
+}
+
+/** The PR's one summary comment: the ledger, the turns with their session modes, and spend. */
+export function renderSummary(input: SummaryInput): string {
+  const count = (status: string) => input.findings.filter((f) => f.status === status).length;
+  const open = input.findings.filter((f) => f.status === "open" || f.status === "fix-pushed");
+  const lines = [
+    SUMMARY_MARKER,
+    "## no-mistakes",
+    "",
+    `**${open.length} open** · ${count("fixed")} resolved · ${count("dismissed")} dismissed` +
+      (input.lastReviewedSha ? ` · last reviewed ${shortSha(input.lastReviewedSha)}` : ""),
+  ];
+  if (input.findings.length > 0) {
+    lines.push("", "| id | severity | where | finding | status |", "| --- | --- | --- | --- | --- |");
+    const ordered = [...open, ...input.findings.filter((f) => !open.includes(f))];
+    for (const f of ordered) {
+      lines.push(
+        `| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine)} | ${tableCell(f.title)} | ${STATUS_LABEL[f.status] ?? f.status} |`,
+      );
+    }
+  }
+  for (const note of input.notes ?? []) lines.push("", `> ${tableCell(note, 500)}`);
+  if (input.turns.length > 0) {
+    const tokens = input.turns.reduce((sum, t) => sum + t.tokensIn + t.tokensOut, 0);
+    const cost = input.turns.reduce((sum, t) => sum + Number(t.costUsd), 0);
+    lines.push(
+      "",
+      `<details><summary>${input.turns.length} agent turn${input.turns.length === 1 ? "" : "s"} · ${formatTokens(tokens)} tokens · $${cost.toFixed(2)}</summary>`,
+      "",
+      "| # | role | trigger | commit | session | outcome | tokens | cost |",
+      "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    );
+    input.turns.forEach((t, i) => {
+      lines.push(
+        `| ${i + 1} | ${t.role} | ${t.trigger} | ${shortSha(t.headSha)} | ${t.sessionMode ?? "—"}${t.fallbackReason && t.sessionMode === "fallback" ? " ⚠️" : ""} | ${t.status} | ${formatTokens(t.tokensIn + t.tokensOut)} | $${Number(t.costUsd).toFixed(2)} |`,
+      );
+    });
+    lines.push("", "</details>");
+  }
+  lines.push("", "<sub>Comment `/no-mistakes help` for commands.</sub>");
+  return lines.join("\n");
+}
+
+function formatTokens(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}

@@ -1,0 +1,26 @@
+import type { Logger } from "pino";
+import type { Finding } from "../db/schema.js";
+import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import { shortSha } from "./render/labels.js";
+
+/** Replies "Resolved in <sha>" on each resolved finding's thread and resolves it; if resolving fails, the reply stands alone. */
+export async function resolveFindingThreads(
+  github: GitHubClient,
+  ref: RepoRef,
+  pr: number,
+  headSha: string,
+  resolved: Finding[],
+  log: Logger,
+): Promise<void> {
+  for (const finding of resolved) {
+    if (finding.commentId === null) continue;
+    await github.replyToReviewComment(ref, pr, finding.commentId, `Resolved in ${shortSha(headSha)}.`);
+    if (!finding.commentNodeId) continue;
+    try {
+      const threadId = await github.findReviewThreadId(ref, pr, finding.commentNodeId);
+      if (threadId) await github.resolveReviewThread(threadId);
+    } catch (error) {
+      log.warn({ err: error, finding: finding.number }, "review thread could not be resolved; the reply stands alone");
+    }
+  }
+}

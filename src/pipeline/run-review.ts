@@ -1,0 +1,210 @@
+import type { Logger } from "pino";
+import { REPO_CONFIG_PATH, parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
+import type { Database } from "../db/database.js";
+import { insertFindings, listFindings, updateFinding } from "../db/findings.js";
+import { getRun, updateRun } from "../db/runs.js";
+import type { Finding, Run } from "../db/schema.js";
+import { listTurns, setTurnRawAnswer } from "../db/turns.js";
+import type { GitWorkspace } from "../git/git-workspace.js";
+import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import { parseDiff } from "../github/parse-diff.js";
+import type { RunJob } from "../queue/run-job.js";
+import { classifyFailure } from "./classify-failure.js";
+import { ensureCheckRun } from "./ensure-check-run.js";
+import { findingId } from "./finding-id.js";
+import { limitDiff } from "./limit-diff.js";
+import { postReview } from "./post-review.js";
+import { prepareWorkspace } from "./prepare-workspace.js";
+import { reconcileFindings } from "./reconcile-findings.js";
+import { checkConclusion, renderCheckOutput } from "./render/render-check-output.js";
+import { renderReviewBody } from "./render/render-review-body.js";
+import { renderSummary } from "./render/render-summary.js";
+import { resolveFindingThreads } from "./resolve-finding-threads.js";
+import { buildRepairPrompt } from "./review/build-repair-prompt.js";
+import { buildReviewPrompt } from "./review/build-review-prompt.js";
+import { fingerprint } from "./review/fingerprint.js";
+import { normalizePath } from "./review/normalize-path.js";
+import { parseReviewerAnswer } from "./review/parse-reviewer-answer.js";
+import type { RunSessions } from "./run-sessions.js";
+import { upsertSummaryComment } from "./upsert-summary-comment.js";
+
+export interface ReviewDeps {
+  db: Database;
+  sessions: RunSessions;
+  log: Logger;
+  github: (installationId: number) => Promise<GitHubClient>;
+  workspace: (run: Run) => GitWorkspace;
+  agentTimeoutMs: number;
+  /** True when `login` is this app's own bot (its fixer pushes are reviewed). */
+  isOwnBot: (login: string) => Promise<boolean>;
+}
+
+const EXPLICIT_TRIGGERS = new Set(["rerequested", "command"]);
+
+/** A review job: decide whether to review, then run one reviewer turn and post it. Failures are reported on the check run. */
+export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSignal, lastAttempt = true): Promise<void> {
+  const log = deps.log.child({ runId: job.runId, role: "reviewer", deliveryId: job.deliveryId });
+  const run = await getRun(deps.db, job.runId);
+  if (!run || run.state === "closed") return log.info({ state: run?.state }, "run closed; nothing to review");
+  const [owner, repo] = run.repositoryFullName.split("/") as [string, string];
+  const ref: RepoRef = { owner, repo };
+  const github = await deps.github(run.installationId);
+
+  // 1. Repository config, from the default branch.
+  const { config, problems } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+  const skip = await skipReason(deps, run, job, config);
+  if (skip) return log.info({ reason: skip }, "review skipped");
+
+  // 2. The check run, then the review; any failure ends on the check run in words.
+  const checkRunId = await ensureCheckRun(github, ref, run.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." });
+  try {
+    await review(deps, { run, ref, github, config, configProblems: problems, job, signal, checkRunId, log });
+  } catch (error) {
+    const decision = classifyFailure(error);
+    log.warn({ err: error, retry: decision.retry && !lastAttempt }, "review failed");
+    if (decision.retry && !lastAttempt) {
+      await github.updateCheckRun(ref, checkRunId, { status: "queued", title: "Retrying", summary: `${decision.title}. The review will be retried.` }).catch(() => undefined);
+      throw error;
+    }
+    await github.updateCheckRun(ref, checkRunId, {
+      status: "completed",
+      conclusion: "failure",
+      title: decision.title,
+      summary: `The review could not be completed.\n\n> ${decision.detail}`,
+    });
+  }
+}
+
+async function skipReason(deps: ReviewDeps, run: Run, job: RunJob, config: RepoConfig): Promise<string | undefined> {
+  if (EXPLICIT_TRIGGERS.has(job.trigger)) return undefined;
+  if (run.state === "paused") return "automatic reviews are paused on this PR";
+  if (!config.review.auto) return "review.auto is off";
+  if (run.draft && !config.review.drafts) return "draft PR (review.drafts is off)";
+  if (run.lastReviewedSha === run.headSha && !job.full) return "this head was already reviewed";
+  if (job.senderType === "Bot" && job.senderLogin && !config.review.bots && !(await deps.isOwnBot(job.senderLogin))) {
+    return `push by another bot (${job.senderLogin}; review.bots is off)`;
+  }
+  return undefined;
+}
+
+interface ReviewContext {
+  run: Run;
+  ref: RepoRef;
+  github: GitHubClient;
+  config: RepoConfig;
+  configProblems: string[];
+  job: RunJob;
+  signal: AbortSignal;
+  checkRunId: number;
+  log: Logger;
+}
+
+async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
+  const { run, ref, github, config, log } = ctx;
+  const notes = ctx.configProblems.map((p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`);
+
+  // 3. Workspace: fetch, check out the head, decide the range.
+  const workspace = deps.workspace(run);
+  const ws = await prepareWorkspace(workspace, run, await github.installationToken(), { full: ctx.job.full === true });
+  const reviewDiff = limitDiff(await workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore }), config.review.max_diff_bytes);
+  if (reviewDiff.omittedFiles.length > 0) {
+    notes.push(
+      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${reviewDiff.omittedFiles.length} file(s) were not reviewed: ${reviewDiff.omittedFiles.slice(0, 20).map((f) => `\`${f}\``).join(", ")}${reviewDiff.omittedFiles.length > 20 ? ", …" : ""}.`,
+    );
+  }
+
+  // 4. Reviewer turn, resumed from the run's reviewer session; one repair request if the answer is unreadable.
+  const before = await listFindings(deps.db, run.id);
+  const open = before.filter((f) => f.status === "open" || f.status === "fix-pushed");
+  const prompt = buildReviewPrompt({
+    repository: run.repositoryFullName,
+    pr: { number: run.prNumber, title: run.title, body: run.body, author: run.authorLogin, baseRef: run.baseRef, headRef: run.headRef },
+    mode: ws.mode,
+    range: { from: ws.from, to: ws.headSha },
+    diff: reviewDiff.diff,
+    truncated: reviewDiff.omittedFiles.length > 0 ? { omittedFiles: reviewDiff.omittedFiles, reason: "the diff is over the size limit" } : undefined,
+    openFindings: open.map((f) => ({ id: findingId(f.number), path: f.path ?? "", line: f.line ?? undefined, severity: f.severity, title: f.title, body: f.body })),
+    instructions: config.review.instructions,
+    maxComments: config.review.max_comments,
+  });
+  const turn = { trigger: ctx.job.trigger, headSha: ws.headSha, cwd: workspace.dir, timeoutMs: deps.agentTimeoutMs, signal: ctx.signal };
+  const first = await deps.sessions.run(run.id, "reviewer", { ...turn, prompt, fresh: ctx.job.full === true || config.review.session === "cold" });
+  let parsed = readAnswer(first.result.json);
+  let turnId = first.turnId;
+  if (!parsed.ok) {
+    log.warn({ problems: parsed.problems }, "reviewer answer unreadable; asking for a repair");
+    const repair = await deps.sessions.run(run.id, "reviewer", { ...turn, trigger: "repair", prompt: buildRepairPrompt(parsed.problems) });
+    turnId = repair.turnId ?? turnId;
+    parsed = readAnswer(repair.result.json);
+    if (!parsed.ok) {
+      if (first.turnId !== undefined) await setTurnRawAnswer(deps.db, first.turnId, first.result.text);
+      if (repair.turnId !== undefined) await setTurnRawAnswer(deps.db, repair.turnId, repair.result.text);
+      await github.updateCheckRun(ref, ctx.checkRunId, {
+        status: "completed",
+        conclusion: "failure",
+        title: "The reviewer's answer could not be read",
+        summary: `The reviewer answered twice without the expected JSON, so nothing was posted. Its raw answers are kept with the run's turns.\n\n${parsed.problems.map((p) => `- ${p}`).join("\n")}`,
+      });
+      return;
+    }
+  }
+  const answer = parsed.answer;
+
+  // 5. Ledger: stable ids, fingerprints, no duplicates; paths and lines checked against the head.
+  const lineCounts = new Map<string, number | undefined>();
+  for (const f of answer.findings) {
+    const path = normalizePath(f.path);
+    if (path !== undefined && !lineCounts.has(path)) lineCounts.set(path, await workspace.lineCount(ws.headSha, path));
+  }
+  const rec = reconcileFindings({
+    existing: before,
+    reported: answer.findings,
+    resolvedIds: answer.resolved,
+    normalizePath: (p) => normalizePath(p),
+    lineCount: (p) => lineCounts.get(p),
+    fingerprint,
+    turnId,
+  });
+  await insertFindings(deps.db, run.id, rec.added);
+  for (const n of rec.resolved) await updateFinding(deps.db, run.id, n, { status: "fixed", resolvedTurnId: turnId ?? null });
+  for (const n of rec.reopened) await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null });
+  const ledger = await listFindings(deps.db, run.id);
+  log.info({ added: rec.added.length, restated: rec.restated.length, resolved: rec.resolved.length, dropped: rec.dropped.length }, "findings reconciled");
+
+  // 6. Post one review: inline where GitHub allows it, the rest in the body.
+  const toPost = ledger.filter((f) => f.status === "open" && f.reviewId === null);
+  const resolved = ledger.filter((f) => rec.resolved.includes(f.number));
+  const posted = await postReview({
+    github,
+    ref,
+    pr: run.prNumber,
+    headSha: ws.headSha,
+    findings: toPost,
+    diff: parseDiff(await workspace.diff(ws.mergeBase, ws.headSha)),
+    maxComments: config.review.max_comments,
+    renderBody: (inBody) =>
+      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, summary: answer.summary, inBody, resolved, dropped: rec.dropped, notes }),
+  });
+  for (const f of toPost) {
+    const comment = posted.comments.get(f.number);
+    await updateFinding(deps.db, run.id, f.number, { reviewId: posted.reviewId, commentId: comment?.id ?? null, commentNodeId: comment?.nodeId ?? null });
+  }
+  await resolveFindingThreads(github, ref, run.prNumber, ws.headSha, resolved, log);
+
+  // 7. Summary, check run, and only then the reviewed head moves.
+  const final = await listFindings(deps.db, run.id);
+  await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: final, turns: await listTurns(deps.db, run.id), lastReviewedSha: ws.headSha, notes }));
+  const output = renderCheckOutput(final, notes);
+  await github.updateCheckRun(ref, ctx.checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...output });
+  await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });
+  log.info({ reviewId: posted.reviewId, mode: ws.mode, headSha: ws.headSha, open: openCount(final) }, "review posted");
+}
+
+function readAnswer(json: unknown): ReturnType<typeof parseReviewerAnswer> {
+  if (json === undefined) return { ok: false, problems: ["the final message holds no JSON object"] };
+  return parseReviewerAnswer(json);
+}
+
+function openCount(findings: Finding[]): number {
+  return findings.filter((f) => f.status === "open" || f.status === "fix-pushed").length;
+}

@@ -1,0 +1,30 @@
+import type { Database } from "../db/database.js";
+import { updateRun } from "../db/runs.js";
+import type { Run } from "../db/schema.js";
+import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import { GitHubError } from "../github/github-error.js";
+import { SUMMARY_MARKER } from "./render/labels.js";
+
+/** One summary comment per PR: found by its stored id or hidden marker, edited in place only when it changed. */
+export async function upsertSummaryComment(db: Database, github: GitHubClient, ref: RepoRef, run: Run, body: string): Promise<void> {
+  let commentId = run.summaryCommentId ?? undefined;
+  let current: string | undefined;
+  if (commentId === undefined) {
+    const ours = (await github.listIssueComments(ref, run.prNumber)).find((c) => c.authorType === "Bot" && c.body.startsWith(SUMMARY_MARKER));
+    commentId = ours?.id;
+    current = ours?.body;
+  }
+  if (commentId !== undefined && current === body) return;
+  if (commentId !== undefined) {
+    try {
+      await github.updateIssueComment(ref, commentId, body);
+      if (run.summaryCommentId !== commentId) await updateRun(db, run.id, { summaryCommentId: commentId });
+      return;
+    } catch (error) {
+      if (!(error instanceof GitHubError) || error.kind !== "not-found") throw error;
+      // someone deleted it: post a new one
+    }
+  }
+  const id = await github.createIssueComment(ref, run.prNumber, body);
+  await updateRun(db, run.id, { summaryCommentId: id });
+}
