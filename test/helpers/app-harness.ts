@@ -1,0 +1,126 @@
+import { generateKeyPairSync } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import nock from "nock";
+import { Probot, ProbotOctokit } from "probot";
+import { createApp } from "../../src/app.js";
+import { FakeAgent } from "../../src/agents/fake.js";
+import type { EnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env-config.js";
+import type { DatabaseHandle } from "../../src/db/database.js";
+import { RunQueue } from "../../src/queue/run-queue.js";
+import { captureLogger } from "./capture-logger.js";
+import { GitHubStandIn, INSTALLATION_TOKEN } from "./github-stand-in.js";
+
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
+
+export interface AgentCall {
+  role: string;
+  sessionAsked: string | null;
+  sessionReturned: string;
+  resumed: boolean;
+  turnsInSession: number;
+  cwd: string;
+  prompt: string;
+}
+
+export interface AppHarness {
+  probot: Probot;
+  queue: RunQueue;
+  config: EnvConfig;
+  logs: ReturnType<typeof captureLogger>;
+  /** Delivers a webhook as GitHub would (through Probot's verification-free receive). */
+  receive(name: string, payload: Record<string, any>, id?: string): Promise<void>;
+  /** Waits until the queue has nothing waiting or running. */
+  idle(timeoutMs?: number): Promise<void>;
+  /** Replaces the fake agent's scenario steps. */
+  scenario(steps: unknown[]): void;
+  agentCalls(): AgentCall[];
+  stop(): Promise<void>;
+}
+
+let deliveries = 0;
+
+/**
+ * The real app (handlers, queue, worker, pipeline) on a real database, with the fake agent and
+ * GitHub's HTTP API answered by a GitHubStandIn.
+ */
+export async function startAppHarness(options: { database: DatabaseHandle; dataDir: string; env?: Record<string, string> }): Promise<AppHarness> {
+  const scenarioPath = join(options.dataDir, "scenario.json");
+  const agentLog = join(options.dataDir, "agent.log");
+  mkdirSync(options.dataDir, { recursive: true });
+  writeFileSync(scenarioPath, JSON.stringify({ steps: [] }));
+  const config = readEnvConfig({
+    APP_ID: "1",
+    PRIVATE_KEY: privateKey,
+    WEBHOOK_SECRET: "test-webhook-secret",
+    DATA_DIR: options.dataDir,
+    AGENT: "fake",
+    FAKE_AGENT_SCENARIO: scenarioPath,
+    FAKE_AGENT_LOG: agentLog,
+    WORKER_CONCURRENCY: "2",
+    ...options.env,
+  });
+  const logs = captureLogger([...config.secrets, INSTALLATION_TOKEN], "debug");
+  const probot = new Probot({
+    appId: 1,
+    privateKey,
+    secret: "test-webhook-secret",
+    log: logs.log,
+    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+  });
+  const queue = await RunQueue.start({ database: options.database, log: logs.log, expireInSeconds: 120, pollingIntervalSeconds: 0.5 });
+  let agent = new FakeAgent({ scenarioPath, home: join(options.dataDir, "fake-agent"), logPath: agentLog });
+  const agentProxy = {
+    name: "fake",
+    supportsResume: true,
+    get portable() {
+      return agent.portable;
+    },
+    run: (o: Parameters<FakeAgent["run"]>[0]) => agent.run(o),
+  };
+  await probot.load(createApp({ config, database: options.database, agent: agentProxy, queue, log: logs.log }), {
+    cwd: process.cwd(),
+    addHandler: () => {},
+  });
+
+  return {
+    probot,
+    queue,
+    config,
+    logs,
+    async receive(name, payload, id = `delivery-${++deliveries}`) {
+      await probot.receive({ name, id, payload } as Parameters<Probot["receive"]>[0]);
+    },
+    async idle(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      await sleep(50);
+      while ((await queue.pending()) > 0) {
+        if (Date.now() > deadline) throw new Error(`queue not idle after ${timeoutMs} ms\n${logs.text().slice(-3000)}`);
+        await sleep(100);
+      }
+    },
+    scenario(steps) {
+      writeFileSync(scenarioPath, JSON.stringify({ steps }));
+      agent = new FakeAgent({ scenarioPath, home: join(options.dataDir, "fake-agent"), logPath: agentLog });
+    },
+    agentCalls() {
+      try {
+        return readFileSync(agentLog, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as AgentCall);
+      } catch {
+        return [];
+      }
+    },
+    async stop() {
+      await queue.stop();
+      nock.cleanAll();
+    },
+  };
+}
+
+export { GitHubStandIn };

@@ -1,0 +1,224 @@
+import { execFileSync } from "node:child_process";
+import nock from "nock";
+
+/** The installation token the stand-in hands out; tests assert it never leaks. */
+export const INSTALLATION_TOKEN = "ghs_TestInstallationToken0123456789abcdef";
+export const APP_SLUG = "no-mistakes";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: any;
+}
+
+export interface StoredReviewComment {
+  id: number;
+  node_id: string;
+  review_id: number | null;
+  path: string;
+  line: number;
+  start_line: number | null;
+  side: string;
+  body: string;
+  in_reply_to_id?: number;
+  commit_id: string;
+}
+
+export interface StandInOptions {
+  owner: string;
+  repo: string;
+  installationId: number;
+  /** The bare repository holding the PR, used to decide which lines are on the PR's diff. */
+  bareRepo: string;
+  baseRef: string;
+  /** `.github/no-mistakes.yml` on the default branch; undefined = 404. */
+  configYaml?: string;
+  /** Lines GitHub should refuse although they look commentable ("path:line"). */
+  refuse?: string[];
+}
+
+/**
+ * GitHub's REST and GraphQL API as nock interceptors that keep state and record every request.
+ * Review comments off the PR's diff get a 422, as on github.com; the diff is computed here with
+ * plain `git diff` hunk ranges, independently of the app's own diff parser.
+ */
+export class GitHubStandIn {
+  readonly requests: RecordedRequest[] = [];
+  readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string; output?: any }>();
+  readonly reviews: { id: number; commit_id: string; body: string; event: string; comments: any[] }[] = [];
+  readonly reviewComments: StoredReviewComment[] = [];
+  readonly issueComments: { id: number; body: string; user: { login: string; type: string } }[] = [];
+  readonly resolvedThreads: string[] = [];
+  private nextId = 1000;
+
+  constructor(private readonly options: StandInOptions) {}
+
+  get configYaml(): string | undefined {
+    return this.options.configYaml;
+  }
+
+  set configYaml(value: string | undefined) {
+    this.options.configYaml = value;
+  }
+
+  /** Requests matching method and a path fragment. */
+  sent(method: string, pathPart: string | RegExp): RecordedRequest[] {
+    return this.requests.filter(
+      (r) => r.method === method && (typeof pathPart === "string" ? r.path.includes(pathPart) : pathPart.test(r.path)),
+    );
+  }
+
+  install(): void {
+    const { owner, repo, installationId } = this.options;
+    const base = `/repos/${owner}/${repo}`;
+    const api = nock("https://api.github.com").persist();
+    const record = (method: string) => (uri: string, body: any) => {
+      this.requests.push({ method, path: uri, body: typeof body === "string" && body.startsWith("{") ? JSON.parse(body) : body });
+      return this.requests.at(-1)!;
+    };
+
+    api.post(`/app/installations/${installationId}/access_tokens`).reply((uri, body) => {
+      record("POST")(uri, body);
+      return [201, { token: INSTALLATION_TOKEN, expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {}, repository_selection: "all" }];
+    });
+    api.get("/app").reply((uri) => {
+      record("GET")(uri, undefined);
+      return [200, { id: 1, slug: APP_SLUG, name: "no-mistakes" }];
+    });
+    api.get(new RegExp(`^${base}/contents/\\.github(%2F|/)no-mistakes\\.yml`)).reply((uri) => {
+      record("GET")(uri, undefined);
+      const yaml = this.options.configYaml;
+      if (yaml === undefined) return [404, { message: "Not Found" }];
+      return [200, { type: "file", encoding: "base64", path: ".github/no-mistakes.yml", content: Buffer.from(yaml).toString("base64") }];
+    });
+
+    // Check runs
+    api.get(new RegExp(`^${base}/commits/([0-9a-f]{40})/check-runs`)).reply((uri) => {
+      record("GET")(uri, undefined);
+      const sha = /commits\/([0-9a-f]{40})/.exec(uri)![1];
+      const runs = [...this.checkRuns.values()].filter((c) => c.head_sha === sha).reverse();
+      return [200, { total_count: runs.length, check_runs: runs }];
+    });
+    api.post(`${base}/check-runs`).reply((uri, body) => {
+      const r = record("POST")(uri, body);
+      const id = this.nextId++;
+      this.checkRuns.set(id, { id, head_sha: r.body.head_sha, name: r.body.name, status: r.body.status ?? "queued", conclusion: r.body.conclusion, output: r.body.output });
+      return [201, this.checkRuns.get(id)];
+    });
+    api.patch(new RegExp(`^${base}/check-runs/(\\d+)$`)).reply((uri, body) => {
+      const r = record("PATCH")(uri, body);
+      const run = this.checkRuns.get(Number(/check-runs\/(\d+)/.exec(uri)![1]));
+      if (!run) return [404, { message: "Not Found" }];
+      Object.assign(run, { status: r.body.status ?? run.status, conclusion: r.body.conclusion ?? run.conclusion, output: r.body.output ?? run.output });
+      return [200, run];
+    });
+
+    // Reviews and review comments
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/reviews$`)).reply((uri, body) => {
+      const r = record("POST")(uri, body);
+      const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
+      const comments: any[] = r.body.comments ?? [];
+      for (const c of comments) {
+        const problem = this.offDiff(pr, r.body.commit_id, c);
+        if (problem) return [422, { message: "Unprocessable Entity", errors: [problem], status: "422" }];
+      }
+      const id = this.nextId++;
+      this.reviews.push({ id, commit_id: r.body.commit_id, body: r.body.body, event: r.body.event, comments });
+      for (const c of comments) this.storeComment(c, id, r.body.commit_id);
+      return [200, { id, body: r.body.body, state: "COMMENTED", commit_id: r.body.commit_id }];
+    });
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)/comments`)).reply((uri) => {
+      record("GET")(uri, undefined);
+      const reviewId = Number(/reviews\/(\d+)/.exec(uri)![1]);
+      return [200, this.reviewComments.filter((c) => c.review_id === reviewId)];
+    });
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/comments(\\?.*)?$`)).reply((uri) => {
+      record("GET")(uri, undefined);
+      return [200, this.reviewComments];
+    });
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments$`)).reply((uri, body) => {
+      const r = record("POST")(uri, body);
+      const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
+      const problem = this.offDiff(pr, r.body.commit_id, r.body);
+      if (problem) return [422, { message: "Validation Failed", errors: [problem], status: "422" }];
+      return [201, this.storeComment(r.body, null, r.body.commit_id)];
+    });
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments/(\\d+)/replies$`)).reply((uri, body) => {
+      const r = record("POST")(uri, body);
+      const parent = this.reviewComments.find((c) => c.id === Number(/comments\/(\d+)\/replies/.exec(uri)![1]));
+      if (!parent) return [404, { message: "Not Found" }];
+      const reply = { ...parent, id: this.nextId++, node_id: `RC_${this.nextId}`, body: r.body.body, in_reply_to_id: parent.id };
+      this.reviewComments.push(reply);
+      return [201, reply];
+    });
+
+    // Issue comments (summary, replies)
+    api.get(new RegExp(`^${base}/issues/(\\d+)/comments`)).reply((uri) => {
+      record("GET")(uri, undefined);
+      return [200, this.issueComments];
+    });
+    api.post(new RegExp(`^${base}/issues/(\\d+)/comments$`)).reply((uri, body) => {
+      const r = record("POST")(uri, body);
+      const comment = { id: this.nextId++, body: r.body.body, user: { login: `${APP_SLUG}[bot]`, type: "Bot" } };
+      this.issueComments.push(comment);
+      return [201, comment];
+    });
+    api.patch(new RegExp(`^${base}/issues/comments/(\\d+)$`)).reply((uri, body) => {
+      const r = record("PATCH")(uri, body);
+      const comment = this.issueComments.find((c) => c.id === Number(/comments\/(\d+)/.exec(uri)![1]));
+      if (!comment) return [404, { message: "Not Found" }];
+      comment.body = r.body.body;
+      return [200, comment];
+    });
+
+    // GraphQL: review threads and resolving them
+    api.post("/graphql").reply((uri, body) => {
+      const r = record("POST")(uri, body);
+      const query: string = r.body.query;
+      if (query.includes("resolveReviewThread")) {
+        this.resolvedThreads.push(r.body.variables.id);
+        return [200, { data: { resolveReviewThread: { thread: { id: r.body.variables.id } } } }];
+      }
+      if (query.includes("reviewThreads")) {
+        const nodes = this.reviewComments
+          .filter((c) => !c.in_reply_to_id)
+          .map((c) => ({ id: `THREAD_${c.id}`, comments: { nodes: [{ id: c.node_id }] } }));
+        return [200, { data: { repository: { pullRequest: { reviewThreads: { nodes, pageInfo: { hasNextPage: false, endCursor: null } } } } } }];
+      }
+      return [400, { message: "unexpected query" }];
+    });
+  }
+
+  private storeComment(c: any, reviewId: number | null, commitId: string): StoredReviewComment {
+    const id = this.nextId++;
+    const stored: StoredReviewComment = {
+      id,
+      node_id: `RC_${id}`,
+      review_id: reviewId,
+      path: c.path,
+      line: c.line,
+      start_line: c.start_line ?? null,
+      side: c.side,
+      body: c.body,
+      commit_id: commitId,
+    };
+    this.reviewComments.push(stored);
+    return stored;
+  }
+
+  /** GitHub's rule: a comment's lines must sit in one hunk of the PR diff (base...head), new side. */
+  private offDiff(pr: number, headSha: string, c: { path: string; line: number; start_line?: number }): string | undefined {
+    if (this.options.refuse?.includes(`${c.path}:${c.line}`)) return `Line could not be resolved (${c.path}:${c.line})`;
+    const diff = execFileSync("git", ["-C", this.options.bareRepo, "diff", "-U3", "-M", `refs/heads/${this.options.baseRef}...${headSha}`, "--", c.path], {
+      encoding: "utf8",
+    });
+    const ranges = [...diff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)].map((m) => {
+      const start = Number(m[1]);
+      return [start, start + Number(m[2] ?? 1) - 1] as const;
+    });
+    const first = c.start_line ?? c.line;
+    const inOne = ranges.some(([lo, hi]) => first >= lo && c.line <= hi);
+    void pr;
+    return inOne ? undefined : `pull_request_review_thread.line must be part of the diff (${c.path}:${c.line})`;
+  }
+}

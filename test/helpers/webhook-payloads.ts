@@ -1,0 +1,62 @@
+import examples from "@octokit/webhooks-examples";
+
+type Example = { name: string; examples: Record<string, unknown>[] };
+
+/** A deep copy of a real webhook payload from @octokit/webhooks-examples (the first with that action). */
+export function examplePayload<T = Record<string, any>>(event: string, action: string): T {
+  const list = (Array.isArray(examples) ? examples : (examples as { default: Example[] }).default) as Example[];
+  const found = list.find((e) => e.name === event)?.examples.find((e) => e.action === action);
+  if (!found) throw new Error(`no example payload for ${event}.${action}`);
+  return structuredClone(found) as T;
+}
+
+export interface PrShape {
+  action: string;
+  number: number;
+  title?: string;
+  body?: string;
+  baseRef?: string;
+  baseSha: string;
+  headRef: string;
+  headSha: string;
+  cloneUrl: string;
+  repoId?: number;
+  fullName?: string;
+  installationId?: number;
+  draft?: boolean;
+  sender?: { login: string; type: "User" | "Bot" };
+  headRepo?: { fullName: string; cloneUrl: string };
+  maintainerCanModify?: boolean;
+}
+
+/** A real pull_request payload, pointed at our test repository and commits. */
+export function pullRequestPayload(shape: PrShape): Record<string, any> {
+  const base = shape.action === "synchronize" || shape.action === "opened" || shape.action === "closed" || shape.action === "reopened" || shape.action === "ready_for_review"
+    ? examplePayload("pull_request", shape.action)
+    : examplePayload("pull_request", "opened");
+  const fullName = shape.fullName ?? "octo-org/widgets";
+  const [owner, name] = fullName.split("/") as [string, string];
+  const repo = { ...base.repository, id: shape.repoId ?? 4242, name, full_name: fullName, clone_url: shape.cloneUrl, owner: { ...base.repository.owner, login: owner } };
+  const pr = base.pull_request;
+  pr.number = shape.number;
+  pr.title = shape.title ?? `Change ${shape.number}`;
+  pr.body = shape.body ?? "Please review.";
+  pr.draft = shape.draft ?? false;
+  pr.state = shape.action === "closed" ? "closed" : "open";
+  pr.base = { ...pr.base, ref: shape.baseRef ?? "main", sha: shape.baseSha, repo };
+  const headRepo = shape.headRepo
+    ? { ...repo, id: 777, full_name: shape.headRepo.fullName, clone_url: shape.headRepo.cloneUrl }
+    : repo;
+  pr.head = { ...pr.head, ref: shape.headRef, sha: shape.headSha, repo: headRepo };
+  pr.maintainer_can_modify = shape.maintainerCanModify ?? false;
+  return {
+    ...base,
+    action: shape.action,
+    number: shape.number,
+    pull_request: pr,
+    repository: repo,
+    installation: { id: shape.installationId ?? 99, node_id: "inst" },
+    sender: { ...base.sender, login: shape.sender?.login ?? "octocat", type: shape.sender?.type ?? "User" },
+    ...(shape.action === "synchronize" ? { after: shape.headSha } : {}),
+  };
+}
