@@ -95,6 +95,7 @@ describe("review on every push", () => {
     ]);
     await app.receive("pull_request", payload("opened", head));
     await app.idle();
+    if (process.env.DUMP_LOGS) console.log(app.logs.lines().map((l) => `${l.time} ${l.msg}`).join("\n"));
     return head;
   }
 
@@ -141,5 +142,274 @@ describe("review on every push", () => {
       [2, "open", false],
     ]);
     expect((await listTurns(database.handle.db, run.id)).map((t) => [t.role, t.sessionMode, t.status])).toEqual([["reviewer", "started", "succeeded"]]);
+  });
+
+  it("synchronize → resumes the reviewer session, reviews only the new commit, posts nothing twice, resolves fixed findings", async () => {
+    const first = await openAndReview();
+    remote.commit({ "src/new.ts": numbered("new", 5, { 2: "const token = process.env.SECRET; console.log(token)" }) }, "second");
+    const head = remote.publish("feature", pr);
+    app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        answer: {
+          summary: "The loop is fixed; one new problem.",
+          findings: [
+            { id: "NM-2", path: "src/app.ts", line: 26, severity: "warning", action: "ask-user", title: "Unused helper", body: "Still unused (reworded)." },
+            { path: "src/new.ts", line: 2, severity: "error", action: "auto-fix", title: "Secret written to the log", body: "Do not log tokens." },
+          ],
+          resolved: ["NM-1"],
+        },
+      },
+    ]);
+
+    await app.receive("pull_request", payload("synchronize", head));
+    await app.idle();
+
+    const calls = app.agentCalls();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toMatchObject({ role: "reviewer", sessionAsked: calls[0]!.sessionReturned, resumed: true, turnsInSession: 2 });
+    // only the new commit's diff is in the prompt, with the open findings by id
+    expect(calls[1]!.prompt).toContain("console.log(token)");
+    expect(calls[1]!.prompt).not.toContain("changed 10");
+    expect(calls[1]!.prompt).toContain("NM-2");
+
+    const reviews = github.sent("POST", `/pulls/${pr}/reviews`);
+    expect(reviews).toHaveLength(2);
+    const second = reviews[1]!.body;
+    expect(second.commit_id).toBe(head);
+    expect(second.comments.map((c: any) => [c.path, c.line])).toEqual([["src/new.ts", 2]]);
+    expect(second.comments[0].body).toContain("NM-3");
+    expect(second.body).not.toContain("Unused helper"); // restated, not posted again
+    expect(second.body).toContain("Resolved:** NM-1");
+    // NM-1's thread gets a reply and is resolved
+    const nm1 = github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
+    const replies = github.sent("POST", `/pulls/${pr}/comments/${nm1.id}/replies`);
+    expect(replies.map((r) => r.body.body)).toEqual([`Resolved in ${head.slice(0, 7)}.`]);
+    expect(github.resolvedThreads).toEqual([`THREAD_${nm1.id}`]);
+    // the summary comment is edited in place
+    expect(github.issueComments).toHaveLength(1);
+    expect(github.sent("PATCH", "/issues/comments/")).toHaveLength(1);
+    expect(github.issueComments[0]!.body).toMatch(/\| NM-1 \| .* \| resolved \|/);
+    expect(github.issueComments[0]!.body).toMatch(/\| 2 \| reviewer \| synchronize \| [0-9a-f]{7} \| resumed \|/);
+
+    const run = (await findRun(database.handle.db, REPO_ID, pr))!;
+    expect(run.lastReviewedSha).toBe(head);
+    expect(first).not.toBe(head);
+    expect((await listFindings(database.handle.db, run.id)).map((f) => [f.number, f.status])).toEqual([
+      [1, "fixed"],
+      [2, "open"],
+      [3, "open"],
+    ]);
+  });
+
+  it("force-push → reviews the whole PR again and says so", async () => {
+    await openAndReview();
+    remote.resetHard(baseSha);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 5: "rewritten 5" }) }, "rewritten");
+    const head = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", answer: { summary: "Rebased; looks fine.", findings: [], resolved: [] } }]);
+
+    await app.receive("pull_request", payload("synchronize", head));
+    await app.idle();
+
+    const prompt = app.agentCalls()[1]!.prompt;
+    expect(prompt).toMatch(/rewritten/i);
+    expect(prompt).toContain("rewritten 5");
+    expect(prompt).toContain("NM-1"); // open findings are still listed for the reviewer to judge
+    const second = github.sent("POST", `/pulls/${pr}/reviews`)[1]!.body;
+    expect(second.body).toContain("again (its history was rewritten)");
+  });
+
+  it("the same delivery twice → one review", async () => {
+    remote.checkout("feature", true);
+    const head = remote.publish("feature", pr);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 3: "x" }) });
+    const moved = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", answer: { summary: "ok", findings: [], resolved: [] } }]);
+    const body = payload("opened", moved);
+
+    await app.receive("pull_request", body, "same-delivery");
+    await app.receive("pull_request", body, "same-delivery");
+    await app.idle();
+
+    expect(head).not.toBe(moved);
+    expect(app.agentCalls()).toHaveLength(1);
+    expect(github.sent("POST", `/pulls/${pr}/reviews`)).toHaveLength(1);
+  });
+
+  it("a malformed answer gets one repair request in the same session, then a failed check run with the reason", async () => {
+    remote.checkout("feature", true);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 3: "x" }) });
+    const head = remote.publish("feature", pr);
+    app.scenario([
+      { role: "reviewer", match: "Answer again", text: "Sorry, still not JSON." },
+      { role: "reviewer", text: "I think this PR is great!" },
+    ]);
+
+    await app.receive("pull_request", payload("opened", head));
+    await app.idle();
+
+    const calls = app.agentCalls();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toMatchObject({ sessionAsked: calls[0]!.sessionReturned, resumed: true });
+    expect(github.sent("POST", `/pulls/${pr}/reviews`)).toHaveLength(0);
+    const check = [...github.checkRuns.values()].find((c) => c.head_sha === head)!;
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(check.output.title).toBe("The reviewer's answer could not be read");
+    expect(check.output.summary).toContain("holds no JSON object");
+    const run = (await findRun(database.handle.db, REPO_ID, pr))!;
+    expect(run.lastReviewedSha).toBeNull();
+    const turns = await listTurns(database.handle.db, run.id);
+    expect(turns.map((t) => [t.trigger, t.rawAnswer])).toEqual([
+      ["opened", "I think this PR is great!"],
+      ["repair", "Sorry, still not JSON."],
+    ]);
+  });
+
+  it("a repaired answer is posted normally", async () => {
+    remote.checkout("feature", true);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 3: "x" }) });
+    const head = remote.publish("feature", pr);
+    app.scenario([
+      { role: "reviewer", match: "Answer again", answer: { summary: "Repaired.", findings: [], resolved: [] } },
+      { role: "reviewer", answer: { summary: "missing findings list" } },
+    ]);
+    await app.receive("pull_request", payload("opened", head));
+    await app.idle();
+    expect(github.sent("POST", `/pulls/${pr}/reviews`)[0]!.body.body).toContain("Repaired.");
+    expect([...github.checkRuns.values()].find((c) => c.head_sha === head)!.conclusion).toBe("success");
+  });
+
+  it("GitHub 422 on the review → comments posted one by one, the refused one moved into the body", async () => {
+    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main", refuse: ["src/app.ts:12"] });
+    nock.cleanAll();
+    github.install();
+    remote.checkout("feature", true);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 10: "a", 11: "b", 12: "c" }) });
+    const head = remote.publish("feature", pr);
+    app.scenario([
+      {
+        role: "reviewer",
+        answer: {
+          summary: "Two findings.",
+          findings: [
+            { path: "src/app.ts", line: 10, severity: "warning", action: "ask-user", title: "First", body: "one" },
+            { path: "src/app.ts", line: 12, severity: "warning", action: "ask-user", title: "Second", body: "two" },
+          ],
+        },
+      },
+    ]);
+
+    await app.receive("pull_request", payload("opened", head));
+    await app.idle();
+
+    const reviews = github.sent("POST", `/pulls/${pr}/reviews`);
+    expect(reviews).toHaveLength(2); // refused whole, then the body-only review
+    expect(reviews[0]!.body.comments).toHaveLength(2);
+    const singles = github.sent("POST", new RegExp(`/pulls/${pr}/comments$`));
+    expect(singles.map((r) => r.body.line)).toEqual([10, 12]);
+    expect(github.reviewComments.map((c) => c.line)).toEqual([10]);
+    const final = reviews[1]!.body;
+    expect(final.comments).toEqual([]);
+    expect(final.body).toContain("NM-2");
+    expect(final.body).toContain("GitHub refused the inline comment");
+    expect(final.body).not.toContain("**NM-1**");
+  });
+
+  it("a bad repository config is reported in the check run and the review runs on defaults", async () => {
+    github.configYaml = "review:\n  sesion: cold\n  max_comments: lots\n";
+    remote.checkout("feature", true);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 3: "x" }) });
+    const head = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", answer: { summary: "ok", findings: [], resolved: [] } }]);
+
+    await app.receive("pull_request", payload("opened", head));
+    await app.idle();
+
+    const check = [...github.checkRuns.values()].find((c) => c.head_sha === head)!;
+    expect(check.conclusion).toBe("success");
+    expect(check.output.summary).toContain("`.github/no-mistakes.yml` on the default branch has a problem");
+    expect(check.output.summary).toContain("unknown key `sesion`");
+    expect(check.output.summary).toContain("review.max_comments");
+    expect(github.sent("POST", `/pulls/${pr}/reviews`)).toHaveLength(1);
+  });
+
+  it("a diff over the configured limit is reviewed in part, with a visible note", async () => {
+    github.configYaml = "review:\n  max_diff_bytes: 2000\n";
+    remote.checkout("feature", true);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 3: "x" }), "src/zz-huge.ts": numbered("huge", 400) });
+    const head = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", answer: { summary: "partial", findings: [], resolved: [] } }]);
+
+    await app.receive("pull_request", payload("opened", head));
+    await app.idle();
+
+    const prompt = app.agentCalls()[0]!.prompt;
+    expect(prompt).toContain("app line 4");
+    expect(prompt).not.toContain("huge line 200");
+    expect(prompt).toContain("src/zz-huge.ts"); // named as omitted
+    const review = github.sent("POST", `/pulls/${pr}/reviews`)[0]!.body;
+    expect(review.body).toContain("Partial review");
+    expect(review.body).toContain("`src/zz-huge.ts`");
+  });
+
+  it("the installation token never reaches .git/config, the workspace, the agent or the logs", async () => {
+    await openAndReview();
+    const workspace = join(root, "data", "workspaces", String(REPO_ID), String(pr));
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const full = join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else files.push(full);
+      }
+    };
+    walk(workspace);
+    expect(files).toContain(join(workspace, ".git", "config"));
+    const base64 = Buffer.from(`x-access-token:${INSTALLATION_TOKEN}`).toString("base64");
+    for (const file of files) {
+      const text = readFileSync(file).toString("latin1");
+      expect(text, file).not.toContain(INSTALLATION_TOKEN);
+      expect(text, file).not.toContain(base64);
+    }
+    for (const call of app.agentCalls()) expect(JSON.stringify(call)).not.toContain(INSTALLATION_TOKEN);
+    expect(app.logs.text()).not.toContain(INSTALLATION_TOKEN);
+    expect(app.logs.text()).not.toContain(base64);
+    expect(github.sent("POST", "/access_tokens").length).toBeGreaterThan(0); // the token was really used
+  });
+
+  it("skips drafts and other bots' pushes; reviews this app's own fixer pushes", async () => {
+    remote.checkout("feature", true);
+    remote.commit({ "src/app.ts": numbered("app", 30, { 3: "x" }) });
+    const head = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", answer: { summary: "ok", findings: [], resolved: [] } }]);
+
+    await app.receive("pull_request", payload("opened", head, { draft: true }));
+    await app.idle();
+    await app.receive("pull_request", payload("synchronize", head, { sender: { login: "dependabot[bot]", type: "Bot" } }));
+    await app.idle();
+    expect(app.agentCalls()).toHaveLength(0);
+
+    await app.receive("pull_request", payload("synchronize", head, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await app.idle();
+    expect(app.agentCalls()).toHaveLength(1);
+  });
+
+  it("check run re-run → reviews again", async () => {
+    const head = await openAndReview();
+    app.scenario([{ role: "reviewer", answer: { summary: "again", findings: [], resolved: [] } }]);
+    const check = [...github.checkRuns.values()].find((c) => c.head_sha === head)!;
+    const { examplePayload } = await import("../helpers/webhook-payloads.js");
+    const rerun = examplePayload("check_run", "rerequested");
+    rerun.check_run = { ...rerun.check_run, id: check.id, name: "no-mistakes", head_sha: head, pull_requests: [{ number: pr }] };
+    rerun.repository = { ...rerun.repository, id: REPO_ID, full_name: `${OWNER}/${REPO}` };
+    rerun.installation = { id: 99 };
+
+    await app.receive("check_run", rerun);
+    await app.idle();
+
+    expect(app.agentCalls()).toHaveLength(2);
+    expect(github.sent("POST", `/pulls/${pr}/reviews`)).toHaveLength(2);
   });
 });

@@ -72,7 +72,8 @@ export async function startAppHarness(options: { database: DatabaseHandle; dataD
     privateKey,
     secret: "test-webhook-secret",
     log: logs.log,
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    // Probot sets its own throttle options; a function default runs last and turns it (and retries) off for tests.
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({ ...options, throttle: { enabled: false }, retry: { enabled: false } })),
   });
   const queue = await RunQueue.start({ database: options.database, log: logs.log, expireInSeconds: 120, pollingIntervalSeconds: 0.5 });
   let agent = new FakeAgent({ scenarioPath, home: join(options.dataDir, "fake-agent"), logPath: agentLog });
