@@ -51,6 +51,8 @@ export interface GitHubClient {
   updateCheckRun(ref: RepoRef, checkRunId: number, update: CheckRunUpdate): Promise<void>;
   /** One review (event COMMENT) with inline comments; a 422 throws GitHubError kind `unprocessable`. */
   createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[] }): Promise<{ id: number }>;
+  /** The PR's reviews (bodies), to recognise one an earlier attempt already posted. */
+  listReviews(ref: RepoRef, pr: number): Promise<{ id: number; body: string; commitId: string }[]>;
   /** One inline comment outside a review (used one by one when a whole review got a 422). */
   createReviewComment(ref: RepoRef, pr: number, commitId: string, comment: InlineComment): Promise<{ id: number; nodeId: string }>;
   /** Every review comment on the PR (to find what an earlier attempt already posted). */

@@ -68,6 +68,11 @@ export class OctokitGitHubClient implements GitHubClient {
     return { id: data.id };
   }
 
+  async listReviews(ref: RepoRef, pr: number): Promise<{ id: number; body: string; commitId: string }[]> {
+    const data = await call("list reviews", () => this.octokit.paginate(this.octokit.rest.pulls.listReviews, { ...ref, pull_number: pr, per_page: 100 }));
+    return data.map((r) => ({ id: r.id, body: r.body ?? "", commitId: r.commit_id ?? "" }));
+  }
+
   async createReviewComment(ref: RepoRef, pr: number, commitId: string, c: InlineComment): Promise<{ id: number; nodeId: string }> {
     const { data } = await call("create review comment", () =>
       this.octokit.rest.pulls.createReviewComment({

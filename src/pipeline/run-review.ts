@@ -9,6 +9,7 @@ import type { GitWorkspace } from "../git/git-workspace.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { parseDiff } from "../github/parse-diff.js";
 import type { RunJob } from "../queue/run-job.js";
+import type { JobAttempt } from "../queue/run-queue.js";
 import { classifyFailure } from "./classify-failure.js";
 import { ensureCheckRun } from "./ensure-check-run.js";
 import { findingId } from "./finding-id.js";
@@ -17,6 +18,7 @@ import { postReview } from "./post-review.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { reconcileFindings } from "./reconcile-findings.js";
 import { checkConclusion, renderCheckOutput } from "./render/render-check-output.js";
+import { reviewMarker } from "./render/labels.js";
 import { renderReviewBody } from "./render/render-review-body.js";
 import { renderSummary } from "./render/render-summary.js";
 import { resolveFindingThreads } from "./resolve-finding-threads.js";
@@ -42,7 +44,8 @@ export interface ReviewDeps {
 const EXPLICIT_TRIGGERS = new Set(["rerequested", "command"]);
 
 /** A review job: decide whether to review, then run one reviewer turn and post it. Failures are reported on the check run. */
-export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSignal, lastAttempt = true): Promise<void> {
+export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt = { retry: 0, last: true }): Promise<void> {
+  const lastAttempt = attempt.last;
   const log = deps.log.child({ runId: job.runId, role: "reviewer", deliveryId: job.deliveryId });
   const run = await getRun(deps.db, job.runId);
   if (!run || run.state === "closed") return log.info({ state: run?.state }, "run closed; nothing to review");
@@ -58,7 +61,7 @@ export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSign
   // 2. The check run, then the review; any failure ends on the check run in words.
   const checkRunId = await ensureCheckRun(github, ref, run.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." });
   try {
-    await review(deps, { run, ref, github, config, configProblems: problems, job, signal, checkRunId, log });
+    await review(deps, { run, ref, github, config, configProblems: problems, job, signal, checkRunId, log, retry: attempt.retry });
   } catch (error) {
     const decision = classifyFailure(error);
     log.warn({ err: error, retry: decision.retry && !lastAttempt }, "review failed");
@@ -97,6 +100,8 @@ interface ReviewContext {
   signal: AbortSignal;
   checkRunId: number;
   log: Logger;
+  /** > 0 when an earlier attempt of this job failed part-way. */
+  retry: number;
 }
 
 async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
@@ -171,10 +176,14 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
   const ledger = await listFindings(deps.db, run.id);
   log.info({ added: rec.added.length, restated: rec.restated.length, resolved: rec.resolved.length, dropped: rec.dropped.length }, "findings reconciled");
 
-  // 6. Post one review: inline where GitHub allows it, the rest in the body.
+  // 6. Post one review: inline where GitHub allows it, the rest in the body. A retried job whose
+  //    earlier attempt already posted this head's review, with nothing new since, posts nothing.
   const toPost = ledger.filter((f) => f.status === "open" && f.reviewId === null);
   const resolved = ledger.filter((f) => rec.resolved.includes(f.number));
-  const posted = await postReview({
+  const alreadyPosted =
+    ctx.retry > 0 && toPost.length === 0 && resolved.length === 0 &&
+    (await github.listReviews(ref, run.prNumber)).some((r) => r.body.includes(reviewMarker(ws.headSha)));
+  const posted = alreadyPosted ? undefined : await postReview({
     github,
     ref,
     pr: run.prNumber,
@@ -185,9 +194,9 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
     renderBody: (inBody) =>
       renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, summary: answer.summary, inBody, resolved, dropped: rec.dropped, notes }),
   });
-  for (const f of toPost) {
-    const comment = posted.comments.get(f.number);
-    await updateFinding(deps.db, run.id, f.number, { reviewId: posted.reviewId, commentId: comment?.id ?? null, commentNodeId: comment?.nodeId ?? null });
+  for (const f of posted ? toPost : []) {
+    const comment = posted!.comments.get(f.number);
+    await updateFinding(deps.db, run.id, f.number, { reviewId: posted!.reviewId, commentId: comment?.id ?? null, commentNodeId: comment?.nodeId ?? null });
   }
   await resolveFindingThreads(github, ref, run.prNumber, ws.headSha, resolved, log);
 
@@ -197,7 +206,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
   const output = renderCheckOutput(final, notes);
   await github.updateCheckRun(ref, ctx.checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...output });
   await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });
-  log.info({ reviewId: posted.reviewId, mode: ws.mode, headSha: ws.headSha, open: openCount(final) }, "review posted");
+  log.info({ reviewId: posted?.reviewId ?? "already posted", mode: ws.mode, headSha: ws.headSha, open: openCount(final) }, "review posted");
 }
 
 function readAnswer(json: unknown): ReturnType<typeof parseReviewerAnswer> {

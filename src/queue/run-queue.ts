@@ -9,10 +9,19 @@ export interface RunQueueOptions {
   /** A job still active after this long is failed (its handler is aborted) and retried by any worker. */
   expireInSeconds: number;
   pollingIntervalSeconds?: number;
+  /** Seconds before a failed job is retried (doubling each time). Default 30. */
+  retryDelaySeconds?: number;
+  /** How often expired jobs are looked for. Default 30. */
+  maintenanceIntervalSeconds?: number;
 }
 
-/** `lastAttempt`: the queue will not retry this job again if it throws. */
-export type RunJobHandler = (job: RunJob, signal: AbortSignal, lastAttempt: boolean) => Promise<void>;
+/** Which try this is: `retry` > 0 after a failure or an expired lease; on the last one a throw is final. */
+export interface JobAttempt {
+  retry: number;
+  last: boolean;
+}
+
+export type RunJobHandler = (job: RunJob, signal: AbortSignal, attempt: JobAttempt) => Promise<void>;
 
 /**
  * The run queue on pg-boss (policy `stately`, keyed by run): at most one waiting and one active job
@@ -30,7 +39,7 @@ export class RunQueue {
       database.kind === "postgres"
         ? { connectionString: database.url!, max: 4 }
         : { db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values ?? []) } };
-    const boss = new PgBoss({ ...connection, schema: "pgboss", schedule: false, supervise: true, maintenanceIntervalSeconds: 30 });
+    const boss = new PgBoss({ ...connection, schema: "pgboss", schedule: false, supervise: true, maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30 });
     boss.on("error", (error: Error) => options.log.warn({ err: error }, "queue error"));
     await boss.start();
     await boss.createQueue(RUN_QUEUE, {
@@ -38,7 +47,7 @@ export class RunQueue {
       policy: "stately",
       expireInSeconds: options.expireInSeconds,
       retryLimit: 2,
-      retryDelay: 30,
+      retryDelay: options.retryDelaySeconds ?? 30,
       retryBackoff: true,
     });
     return new RunQueue(boss, options);
@@ -62,7 +71,7 @@ export class RunQueue {
           const controller = new AbortController();
           const timer = setTimeout(() => controller.abort(new Error("job expired")), Math.max(1000, expireMs - 5000));
           try {
-            await handler(job.data, controller.signal, job.retryCount >= job.retryLimit);
+            await handler(job.data, controller.signal, { retry: job.retryCount, last: job.retryCount >= job.retryLimit });
           } finally {
             clearTimeout(timer);
           }

@@ -37,5 +37,5 @@ export async function startReviewWorker(
       return (await ownLogin) === login;
     },
   };
-  await deps.queue.work(deps.config.workerConcurrency, (job, signal, lastAttempt) => runReview(reviewDeps, job, signal, lastAttempt));
+  await deps.queue.work(deps.config.workerConcurrency, (job, signal, attempt) => runReview(reviewDeps, job, signal, attempt));
 }

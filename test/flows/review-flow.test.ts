@@ -72,7 +72,7 @@ describe("review on every push", () => {
   }
 
   /** Opens the PR with a first commit changing app lines 10-12 and adding src/new.ts, and runs the first review. */
-  async function openAndReview(): Promise<string> {
+  async function openAndReview(times = 1): Promise<string> {
     remote.checkout("feature", true);
     remote.commit({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }), "src/new.ts": numbered("new", 5) }, "first");
     const head = remote.publish("feature", pr);
@@ -80,7 +80,7 @@ describe("review on every push", () => {
       {
         role: "reviewer",
         match: "src/new.ts",
-        times: 1,
+        times,
         answer: {
           summary: "Two problems in the loop code.",
           findings: [
@@ -411,5 +411,35 @@ describe("review on every push", () => {
 
     expect(app.agentCalls()).toHaveLength(2);
     expect(github.sent("POST", `/pulls/${pr}/reviews`)).toHaveLength(2);
+  });
+
+  it("a job that fails after posting is retried and posts nothing twice", async () => {
+    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main", failOnce: [`POST /repos/${OWNER}/${REPO}/issues/${pr}/comments`] });
+    nock.cleanAll();
+    github.install();
+    const head = await openAndReview(2);
+    await app.idle();
+
+    expect(github.sent("POST", `/issues/${pr}/comments`)).toHaveLength(2); // the 500, then the retry
+    expect(app.agentCalls()).toHaveLength(2); // the turn ran twice...
+    expect(github.reviews).toHaveLength(1); // ...and posted once
+    expect(github.reviewComments).toHaveLength(1);
+    expect(github.issueComments).toHaveLength(1);
+    const checks = [...github.checkRuns.values()].filter((c) => c.head_sha === head);
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+  });
+
+  it("closing a PR closes its run; reopening opens it again without reviewing the same head twice", async () => {
+    const head = await openAndReview();
+    await app.receive("pull_request", payload("closed", head));
+    await app.idle();
+    expect((await findRun(database.handle.db, REPO_ID, pr))!.state).toBe("closed");
+
+    await app.receive("pull_request", payload("reopened", head));
+    await app.idle();
+    expect((await findRun(database.handle.db, REPO_ID, pr))!.state).toBe("open");
+    expect(app.agentCalls()).toHaveLength(1);
+    expect(github.reviews).toHaveLength(1);
   });
 });

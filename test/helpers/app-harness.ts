@@ -69,13 +69,14 @@ export async function startAppHarness(options: { database: DatabaseHandle; dataD
   const logs = captureLogger([...config.secrets, INSTALLATION_TOKEN], "debug");
   const probot = new Probot({
     appId: 1,
+    baseUrl: config.github.baseUrl,
     privateKey,
     secret: "test-webhook-secret",
     log: logs.log,
     // Probot sets its own throttle options; a function default runs last and turns it (and retries) off for tests.
     Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({ ...options, throttle: { enabled: false }, retry: { enabled: false } })),
   });
-  const queue = await RunQueue.start({ database: options.database, log: logs.log, expireInSeconds: 120, pollingIntervalSeconds: 0.5 });
+  const queue = await RunQueue.start({ database: options.database, log: logs.log, expireInSeconds: 120, pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
   let agent = new FakeAgent({ scenarioPath, home: join(options.dataDir, "fake-agent"), logPath: agentLog });
   const agentProxy = {
     name: "fake",

@@ -35,6 +35,10 @@ export interface StandInOptions {
   configYaml?: string;
   /** Lines GitHub should refuse although they look commentable ("path:line"). */
   refuse?: string[];
+  /** API root; GitHub Enterprise Server is `http(s)://host/api/v3`. Default https://api.github.com. */
+  apiUrl?: string;
+  /** Answer the next N requests matching "METHOD path-fragment" with a 500. */
+  failOnce?: string[];
 }
 
 /**
@@ -70,51 +74,70 @@ export class GitHubStandIn {
 
   install(): void {
     const { owner, repo, installationId } = this.options;
-    const base = `/repos/${owner}/${repo}`;
-    const api = nock("https://api.github.com").persist();
+    const url = new URL(this.options.apiUrl ?? "https://api.github.com");
+    const prefix = url.pathname.replace(/\/$/, "");
+    const base = `${prefix}/repos/${owner}/${repo}`;
+    const api = nock(url.origin).persist();
+    const failures = [...(this.options.failOnce ?? [])];
+    /** A scheduled failure becomes a 500, as a GitHub outage would answer. */
+    const guard =
+      (fn: (uri: string, body: any) => [number, unknown]) =>
+      (uri: string, body: any): [number, unknown] => {
+        try {
+          return fn(uri, body);
+        } catch (error) {
+          if ((error as { standInFailure?: boolean }).standInFailure) return [500, { message: "Server Error" }];
+          throw error;
+        }
+      };
     const record = (method: string) => (uri: string, body: any) => {
       this.requests.push({ method, path: uri, body: typeof body === "string" && body.startsWith("{") ? JSON.parse(body) : body });
+      const failing = failures.findIndex((f) => f === `${method} ${uri}` || (f.startsWith(`${method} `) && uri.includes(f.slice(method.length + 1))));
+      if (failing >= 0) {
+        failures.splice(failing, 1);
+        throw Object.assign(new Error("stand-in failure"), { standInFailure: true });
+      }
       return this.requests.at(-1)!;
     };
 
-    api.post(`/app/installations/${installationId}/access_tokens`).reply((uri, body) => {
+    api.post(`${prefix}/app/installations/${installationId}/access_tokens`).reply(guard((uri: string, body: any) => {
       record("POST")(uri, body);
       return [201, { token: INSTALLATION_TOKEN, expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {}, repository_selection: "all" }];
-    });
-    api.get("/app").reply((uri) => {
+    }));
+    api.get(`${prefix}/app`).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
       return [200, { id: 1, slug: APP_SLUG, name: "no-mistakes" }];
-    });
-    api.get(new RegExp(`^${base}/contents/\\.github(%2F|/)no-mistakes\\.yml`)).reply((uri) => {
+    }));
+    api.get(new RegExp(`^${base}/contents/\\.github(%2F|/)no-mistakes\\.yml`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
       const yaml = this.options.configYaml;
       if (yaml === undefined) return [404, { message: "Not Found" }];
       return [200, { type: "file", encoding: "base64", path: ".github/no-mistakes.yml", content: Buffer.from(yaml).toString("base64") }];
-    });
+    }));
 
     // Check runs
-    api.get(new RegExp(`^${base}/commits/([0-9a-f]{40})/check-runs`)).reply((uri) => {
+    api.get(new RegExp(`^${base}/commits/([0-9a-f]{40})/check-runs`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
       const sha = /commits\/([0-9a-f]{40})/.exec(uri)![1];
       const runs = [...this.checkRuns.values()].filter((c) => c.head_sha === sha).reverse();
       return [200, { total_count: runs.length, check_runs: runs }];
-    });
-    api.post(`${base}/check-runs`).reply((uri, body) => {
+    }));
+    api.post(`${base}/check-runs`).reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
       const id = this.nextId++;
       this.checkRuns.set(id, { id, head_sha: r.body.head_sha, name: r.body.name, status: r.body.status ?? "queued", conclusion: r.body.conclusion, output: r.body.output });
       return [201, this.checkRuns.get(id)];
-    });
-    api.patch(new RegExp(`^${base}/check-runs/(\\d+)$`)).reply((uri, body) => {
+    }));
+    api.patch(new RegExp(`^${base}/check-runs/(\\d+)$`)).reply(guard((uri: string, body: any) => {
       const r = record("PATCH")(uri, body);
       const run = this.checkRuns.get(Number(/check-runs\/(\d+)/.exec(uri)![1]));
       if (!run) return [404, { message: "Not Found" }];
       Object.assign(run, { status: r.body.status ?? run.status, conclusion: r.body.conclusion ?? run.conclusion, output: r.body.output ?? run.output });
       return [200, run];
-    });
+    }));
 
     // Reviews and review comments
-    api.post(new RegExp(`^${base}/pulls/(\\d+)/reviews$`)).reply((uri, body) => {
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/reviews$`)).reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
       const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
       const comments: any[] = r.body.comments ?? [];
@@ -126,53 +149,57 @@ export class GitHubStandIn {
       this.reviews.push({ id, commit_id: r.body.commit_id, body: r.body.body, event: r.body.event, comments });
       for (const c of comments) this.storeComment(c, id, r.body.commit_id);
       return [200, { id, body: r.body.body, state: "COMMENTED", commit_id: r.body.commit_id }];
-    });
-    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)/comments`)).reply((uri) => {
+    }));
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews(\\?.*)?$`)).reply(guard((uri: string) => {
+      record("GET")(uri, undefined);
+      return [200, this.reviews.map((r) => ({ id: r.id, body: r.body, commit_id: r.commit_id, state: "COMMENTED" }))];
+    }));
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)/comments`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
       const reviewId = Number(/reviews\/(\d+)/.exec(uri)![1]);
       return [200, this.reviewComments.filter((c) => c.review_id === reviewId)];
-    });
-    api.get(new RegExp(`^${base}/pulls/(\\d+)/comments(\\?.*)?$`)).reply((uri) => {
+    }));
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/comments(\\?.*)?$`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
       return [200, this.reviewComments];
-    });
-    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments$`)).reply((uri, body) => {
+    }));
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments$`)).reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
       const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
       const problem = this.offDiff(pr, r.body.commit_id, r.body);
       if (problem) return [422, { message: "Validation Failed", errors: [problem], status: "422" }];
       return [201, this.storeComment(r.body, null, r.body.commit_id)];
-    });
-    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments/(\\d+)/replies$`)).reply((uri, body) => {
+    }));
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments/(\\d+)/replies$`)).reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
       const parent = this.reviewComments.find((c) => c.id === Number(/comments\/(\d+)\/replies/.exec(uri)![1]));
       if (!parent) return [404, { message: "Not Found" }];
       const reply = { ...parent, id: this.nextId++, node_id: `RC_${this.nextId}`, body: r.body.body, in_reply_to_id: parent.id };
       this.reviewComments.push(reply);
       return [201, reply];
-    });
+    }));
 
     // Issue comments (summary, replies)
-    api.get(new RegExp(`^${base}/issues/(\\d+)/comments`)).reply((uri) => {
+    api.get(new RegExp(`^${base}/issues/(\\d+)/comments`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
       return [200, this.issueComments];
-    });
-    api.post(new RegExp(`^${base}/issues/(\\d+)/comments$`)).reply((uri, body) => {
+    }));
+    api.post(new RegExp(`^${base}/issues/(\\d+)/comments$`)).reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
       const comment = { id: this.nextId++, body: r.body.body, user: { login: `${APP_SLUG}[bot]`, type: "Bot" } };
       this.issueComments.push(comment);
       return [201, comment];
-    });
-    api.patch(new RegExp(`^${base}/issues/comments/(\\d+)$`)).reply((uri, body) => {
+    }));
+    api.patch(new RegExp(`^${base}/issues/comments/(\\d+)$`)).reply(guard((uri: string, body: any) => {
       const r = record("PATCH")(uri, body);
       const comment = this.issueComments.find((c) => c.id === Number(/comments\/(\d+)/.exec(uri)![1]));
       if (!comment) return [404, { message: "Not Found" }];
       comment.body = r.body.body;
       return [200, comment];
-    });
+    }));
 
     // GraphQL: review threads and resolving them
-    api.post("/graphql").reply((uri, body) => {
+    api.post(prefix ? `${prefix.replace(/\/v3$/, "")}/graphql` : "/graphql").reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
       const query: string = r.body.query;
       if (query.includes("resolveReviewThread")) {
@@ -186,7 +213,7 @@ export class GitHubStandIn {
         return [200, { data: { repository: { pullRequest: { reviewThreads: { nodes, pageInfo: { hasNextPage: false, endCursor: null } } } } } }];
       }
       return [400, { message: "unexpected query" }];
-    });
+    }));
   }
 
   private storeComment(c: any, reviewId: number | null, commitId: string): StoredReviewComment {

@@ -28,3 +28,8 @@ export function where(path: string | null, line: number | null, endLine?: number
   if (!line) return `\`${path}\``;
   return endLine && endLine > line ? `\`${path}:${line}-${endLine}\`` : `\`${path}:${line}\``;
 }
+
+/** Hidden in each review body: which head it reviewed. */
+export function reviewMarker(headSha: string): string {
+  return `<!-- no-mistakes:review:${headSha} -->`;
+}

@@ -1,6 +1,6 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../finding-id.js";
-import { SEVERITY_ICON, shortSha, where } from "./labels.js";
+import { reviewMarker, SEVERITY_ICON, shortSha, where } from "./labels.js";
 import { sanitizeMarkdown } from "./sanitize-markdown.js";
 
 export interface ReviewBodyInput {
@@ -42,5 +42,6 @@ export function renderReviewBody(input: ReviewBodyInput): string {
     lines.push("", "</details>");
   }
   for (const note of input.notes) lines.push("", `> ${note}`);
+  lines.push("", reviewMarker(input.headSha));
   return lines.join("\n");
 }
