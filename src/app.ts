@@ -6,6 +6,7 @@ import type { DatabaseHandle } from "./db/database.js";
 import type { RunQueue } from "./queue/run-queue.js";
 import { startReviewWorker } from "./queue/start-review-worker.js";
 import { onCheckRunRerequested } from "./webhooks/on-check-run-rerequested.js";
+import { onIssueComment } from "./webhooks/on-issue-comment.js";
 import { onPullRequest } from "./webhooks/on-pull-request.js";
 import { onPullRequestClosed } from "./webhooks/on-pull-request-closed.js";
 import type { WebhookDeps } from "./webhooks/webhook-deps.js";
@@ -29,6 +30,7 @@ export function createApp(deps: AppDependencies): ApplicationFunction {
     );
     app.on("pull_request.closed", (context) => onPullRequestClosed(context, hooks));
     app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, hooks));
+    app.on("issue_comment.created", (context) => onIssueComment(context, { ...hooks, enqueueCommand: (job) => deps.queue.enqueueCommand(job) }));
     if (deps.work !== false) await startReviewWorker(app, deps);
     deps.log.info({ agent: deps.agent.name, database: deps.database.kind }, "no-mistakes loaded");
   };

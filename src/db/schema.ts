@@ -145,6 +145,26 @@ export const findings = pgTable(
   ],
 );
 
+/** Agent work a maintainer asked for (fix, review), drained in order by the run's next job. */
+export const runCommands = pgTable(
+  "run_commands",
+  {
+    id: serial("id").primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    commentId: bigint("comment_id", { mode: "number" }).notNull(),
+    author: text("author").notNull(),
+    /** The parsed command (see src/commands/parse-command.ts). */
+    command: jsonb("command").notNull(),
+    /** pending | done | failed */
+    status: text("status").notNull().default("pending"),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("run_commands_pending_idx").on(t.runId, t.status, t.id), uniqueIndex("run_commands_comment_unique").on(t.commentId)],
+);
+
 /** Webhook deliveries already accepted: a redelivered id is a no-op. */
 export const webhookDeliveries = pgTable("webhook_deliveries", {
   deliveryId: text("delivery_id").primaryKey(),
@@ -156,3 +176,4 @@ export type Run = typeof runs.$inferSelect;
 export type Turn = typeof turns.$inferSelect;
 export type RunAgentSession = typeof runAgentSessions.$inferSelect;
 export type Finding = typeof findings.$inferSelect;
+export type RunCommand = typeof runCommands.$inferSelect;

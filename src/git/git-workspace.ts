@@ -197,6 +197,12 @@ export class GitWorkspace {
    * Stages everything (new, changed and deleted files) and commits it on the detached HEAD as
    * `name <email>`, hooks skipped. Returns the new commit, or undefined when nothing changed.
    */
+  /** Moves HEAD back to `sha`, keeping every change in the working tree (used when an agent committed on its own). */
+  async resetSoft(sha: string): Promise<void> {
+    await this.resetConfig();
+    await this.git(["reset", "--soft", sha]);
+  }
+
   async commitAll(message: string, author: { name: string; email: string }): Promise<string | undefined> {
     await this.resetConfig();
     await this.git(["add", "--all"]);

@@ -40,7 +40,31 @@ export interface CheckRunUpdate {
   detailsUrl?: string;
 }
 
+export interface PullRequestInfo {
+  number: number;
+  title: string;
+  body: string;
+  authorLogin: string;
+  state: string;
+  draft: boolean;
+  baseRef: string;
+  baseSha: string;
+  headRef: string;
+  headSha: string;
+  headRepoFullName: string | null;
+  headCloneUrl: string | null;
+  maintainerCanModify: boolean;
+}
+
+/** Repository permission of a user: admin, maintain, write, triage, read or none. */
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
 export interface GitHubClient {
+  getPullRequest(ref: RepoRef, pr: number): Promise<PullRequestInfo>;
+  getPermission(ref: RepoRef, login: string): Promise<Permission>;
+  addReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void>;
+  /** The bot account commits are attributed to: `<slug>[bot]` and its noreply email. */
+  botIdentity(): Promise<{ login: string; name: string; email: string }>;
   /** A file's text on the repository's default branch; undefined when it does not exist. */
   readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined>;
   /** A short-lived installation token, for git's command line only. */

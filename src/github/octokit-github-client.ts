@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from "probot";
-import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, RepoRef, ReviewComment } from "./github-client.js";
+import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, Permission, PullRequestInfo, RepoRef, ReviewComment } from "./github-client.js";
 import { toGitHubError } from "./github-error.js";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
@@ -17,7 +17,56 @@ interface ThreadsPage {
 
 /** GitHubClient over an installation-authenticated Octokit; every failure becomes a GitHubError. */
 export class OctokitGitHubClient implements GitHubClient {
-  constructor(private readonly octokit: Octokit) {}
+  constructor(
+    private readonly octokit: Octokit,
+    /** The app's slug (from GET /app), for the bot identity. */
+    private readonly appSlug: () => Promise<string>,
+    /** Web host for noreply emails: github.com, or the Enterprise host. */
+    private readonly webHost = "github.com",
+  ) {}
+
+  async getPullRequest(ref: RepoRef, pr: number): Promise<PullRequestInfo> {
+    const { data } = await call("get pull request", () => this.octokit.rest.pulls.get({ ...ref, pull_number: pr }));
+    return {
+      number: data.number,
+      title: data.title,
+      body: data.body ?? "",
+      authorLogin: data.user?.login ?? "",
+      state: data.state,
+      draft: data.draft ?? false,
+      baseRef: data.base.ref,
+      baseSha: data.base.sha,
+      headRef: data.head.ref,
+      headSha: data.head.sha,
+      headRepoFullName: data.head.repo?.full_name ?? null,
+      headCloneUrl: data.head.repo?.clone_url ?? null,
+      maintainerCanModify: data.maintainer_can_modify ?? false,
+    };
+  }
+
+  async getPermission(ref: RepoRef, login: string): Promise<Permission> {
+    try {
+      const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({ ...ref, username: login });
+      // role_name carries maintain/triage, which the legacy `permission` field folds into write/read.
+      const role = (data as { role_name?: string }).role_name ?? data.permission;
+      return (["admin", "maintain", "write", "triage", "read"].includes(role) ? role : data.permission) as Permission;
+    } catch (error) {
+      const failure = toGitHubError(error, "get permission");
+      if (failure.kind === "not-found") return "none";
+      throw failure;
+    }
+  }
+
+  async addReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void> {
+    await call("add reaction", () => this.octokit.rest.reactions.createForIssueComment({ ...ref, comment_id: commentId, content }));
+  }
+
+  async botIdentity(): Promise<{ login: string; name: string; email: string }> {
+    const login = `${await this.appSlug()}[bot]`;
+    const { data } = await call("get bot user", () => this.octokit.rest.users.getByUsername({ username: login }));
+    const host = this.webHost === "github.com" ? "users.noreply.github.com" : `users.noreply.${this.webHost}`;
+    return { login, name: login, email: `${data.id}+${login}@${host}` };
+  }
 
   async readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined> {
     try {

@@ -10,6 +10,7 @@ import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { parseDiff } from "../github/parse-diff.js";
 import type { RunJob } from "../queue/run-job.js";
 import type { JobAttempt } from "../queue/run-queue.js";
+import { budgetRefusal, spendOf } from "./check-budget.js";
 import { classifyFailure } from "./classify-failure.js";
 import { ensureCheckRun } from "./ensure-check-run.js";
 import { findingId } from "./finding-id.js";
@@ -44,11 +45,20 @@ export interface ReviewDeps {
 const EXPLICIT_TRIGGERS = new Set(["rerequested", "command"]);
 
 /** A review job: decide whether to review, then run one reviewer turn and post it. Failures are reported on the check run. */
-export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt = { retry: 0, last: true }): Promise<void> {
+/** What a finished review hands on (for auto-fix); undefined when it skipped or failed. */
+export interface ReviewOutcome {
+  config: RepoConfig;
+  github: GitHubClient;
+}
+
+export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt = { retry: 0, last: true }): Promise<ReviewOutcome | undefined> {
   const lastAttempt = attempt.last;
   const log = deps.log.child({ runId: job.runId, role: "reviewer", deliveryId: job.deliveryId });
   const run = await getRun(deps.db, job.runId);
-  if (!run || run.state === "closed") return log.info({ state: run?.state }, "run closed; nothing to review");
+  if (!run || run.state === "closed") {
+    log.info({ state: run?.state }, "run closed; nothing to review");
+    return undefined;
+  }
   const [owner, repo] = run.repositoryFullName.split("/") as [string, string];
   const ref: RepoRef = { owner, repo };
   const github = await deps.github(run.installationId);
@@ -56,12 +66,22 @@ export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSign
   // 1. Repository config, from the default branch.
   const { config, problems } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
   const skip = await skipReason(deps, run, job, config);
-  if (skip) return log.info({ reason: skip }, "review skipped");
+  const overBudget = skip ? undefined : budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "reviewer");
+  if (overBudget) {
+    log.info({ reason: overBudget }, "review refused: budget");
+    if (!(await budgetNoticePosted(github, ref, run.prNumber))) await github.createIssueComment(ref, run.prNumber, `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`);
+    return undefined;
+  }
+  if (skip) {
+    log.info({ reason: skip }, "review skipped");
+    return undefined;
+  }
 
   // 2. The check run, then the review; any failure ends on the check run in words.
   const checkRunId = await ensureCheckRun(github, ref, run.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." });
   try {
-    await review(deps, { run, ref, github, config, configProblems: problems, job, signal, checkRunId, log, retry: attempt.retry });
+    const reviewed = await review(deps, { run, ref, github, config, configProblems: problems, job, signal, checkRunId, log, retry: attempt.retry });
+    return reviewed ? { config, github } : undefined;
   } catch (error) {
     const decision = classifyFailure(error);
     log.warn({ err: error, retry: decision.retry && !lastAttempt }, "review failed");
@@ -75,6 +95,7 @@ export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSign
       title: decision.title,
       summary: `The review could not be completed.\n\n> ${decision.detail}`,
     });
+    return undefined;
   }
 }
 
@@ -104,7 +125,7 @@ interface ReviewContext {
   retry: number;
 }
 
-async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
+async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const { run, ref, github, config, log } = ctx;
   const notes = ctx.configProblems.map((p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`);
 
@@ -150,7 +171,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
         title: "The reviewer's answer could not be read",
         summary: `The reviewer answered twice without the expected JSON, so nothing was posted. Its raw answers are kept with the run's turns.\n\n${parsed.problems.map((p) => `- ${p}`).join("\n")}`,
       });
-      return;
+      return false;
     }
   }
   const answer = parsed.answer;
@@ -207,6 +228,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<void> {
   await github.updateCheckRun(ref, ctx.checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...output });
   await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });
   log.info({ reviewId: posted?.reviewId ?? "already posted", mode: ws.mode, headSha: ws.headSha, open: openCount(final) }, "review posted");
+  return true;
 }
 
 function readAnswer(json: unknown): ReturnType<typeof parseReviewerAnswer> {
@@ -216,4 +238,10 @@ function readAnswer(json: unknown): ReturnType<typeof parseReviewerAnswer> {
 
 function openCount(findings: Finding[]): number {
   return findings.filter((f) => f.status === "open" || f.status === "fix-pushed").length;
+}
+
+const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
+
+async function budgetNoticePosted(github: GitHubClient, ref: RepoRef, pr: number): Promise<boolean> {
+  return (await github.listIssueComments(ref, pr)).some((c) => c.body.startsWith(BUDGET_MARKER));
 }

@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/database.js";
+import { COMMAND_QUEUE, type CommandJob } from "./command-job.js";
 import { RUN_QUEUE, type RunJob } from "./run-job.js";
 
 export interface RunQueueOptions {
@@ -23,6 +24,17 @@ export interface JobAttempt {
 
 export type RunJobHandler = (job: RunJob, signal: AbortSignal, attempt: JobAttempt) => Promise<void>;
 
+const FETCH_FILTER = "AND state < 'active'";
+
+/** Adds "no active job with the same key" to pg-boss's fetch query (the only one that locks with SKIP LOCKED). */
+function skipBusyRuns(text: string): string {
+  if (!text.includes("FOR UPDATE SKIP LOCKED") || !text.includes(FETCH_FILTER)) return text;
+  return text.replace(
+    FETCH_FILTER,
+    `${FETCH_FILTER} AND NOT EXISTS (SELECT 1 FROM pgboss.job busy WHERE busy.name = job.name AND busy.state = 'active' AND busy.singleton_key = job.singleton_key)`,
+  );
+}
+
 /**
  * The run queue on pg-boss (policy `stately`, keyed by run): at most one waiting and one active job
  * per run, so a burst of pushes becomes one review and a run never has two turns at once.
@@ -40,6 +52,12 @@ export class RunQueue {
         ? { connectionString: database.url!, max: 4 }
         : { db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values ?? []) } };
     const boss = new PgBoss({ ...connection, schema: "pgboss", schedule: false, supervise: true, maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30 });
+    // pg-boss 10 fetches the oldest waiting job even when its run already has an active one; making it
+    // active then breaks the stately unique index, the whole fetch fails and every worker idles until that
+    // run's turn ends (timgit/pg-boss#535). Fetch only jobs of runs with no active job instead.
+    const db = boss.getDb();
+    const executeSql = db.executeSql.bind(db);
+    db.executeSql = (text, values) => executeSql(skipBusyRuns(text), values);
     boss.on("error", (error: Error) => options.log.warn({ err: error }, "queue error"));
     await boss.start();
     await boss.createQueue(RUN_QUEUE, {
@@ -50,12 +68,31 @@ export class RunQueue {
       retryDelay: options.retryDelaySeconds ?? 30,
       retryBackoff: true,
     });
+    // Commands (help, status, dismiss, …) are answered at once, never behind a run's long turn.
+    await boss.createQueue(COMMAND_QUEUE, { name: COMMAND_QUEUE, policy: "standard", expireInSeconds: 300, retryLimit: 2, retryDelay: options.retryDelaySeconds ?? 30 });
     return new RunQueue(boss, options);
   }
 
   /** Enqueues a job for the run; null when one is already waiting (it will see the newest head anyway). */
   async enqueue(job: RunJob): Promise<string | null> {
     return this.boss.send(RUN_QUEUE, job, { singletonKey: String(job.runId) });
+  }
+
+  async enqueueCommand(job: CommandJob): Promise<string | null> {
+    return this.boss.send(COMMAND_QUEUE, job);
+  }
+
+  /** Starts command workers in this process. */
+  async workCommands(concurrency: number, handler: (job: CommandJob, attempt: JobAttempt) => Promise<void>): Promise<void> {
+    for (let i = 0; i < concurrency; i++) {
+      await this.boss.work<CommandJob>(
+        COMMAND_QUEUE,
+        { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
+        async ([job]) => {
+          if (job) await handler(job.data, { retry: job.retryCount, last: job.retryCount >= job.retryLimit });
+        },
+      );
+    }
   }
 
   /** Starts `concurrency` workers in this process. */
@@ -82,7 +119,11 @@ export class RunQueue {
 
   /** Jobs waiting, retrying or running (tests and benchmarks wait for 0). */
   async pending(): Promise<number> {
-    return this.boss.getQueueSize(RUN_QUEUE, { before: "completed" });
+    const [runs, commands] = await Promise.all([
+      this.boss.getQueueSize(RUN_QUEUE, { before: "completed" }),
+      this.boss.getQueueSize(COMMAND_QUEUE, { before: "completed" }),
+    ]);
+    return runs + commands;
   }
 
   async stop(): Promise<void> {

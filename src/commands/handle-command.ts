@@ -1,0 +1,118 @@
+import type { Logger } from "pino";
+import { REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.js";
+import type { Database } from "../db/database.js";
+import { listFindings, updateFinding } from "../db/findings.js";
+import { deleteRunAgentSession, listRunAgentSessions } from "../db/run-agent-sessions.js";
+import { addRunCommand } from "../db/run-commands.js";
+import { findRun, updateRun, upsertRun } from "../db/runs.js";
+import type { Run } from "../db/schema.js";
+import { listTurns } from "../db/turns.js";
+import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import { findingId } from "../pipeline/finding-id.js";
+import { renderSummary } from "../pipeline/render/render-summary.js";
+import { upsertSummaryComment } from "../pipeline/upsert-summary-comment.js";
+import type { CommandJob } from "../queue/command-job.js";
+import type { RunJob } from "../queue/run-job.js";
+import { helpText } from "./help-text.js";
+import { renderStatus } from "./render-status.js";
+
+export interface CommandDeps {
+  db: Database;
+  log: Logger;
+  github: (installationId: number) => Promise<GitHubClient>;
+  enqueueRun: (job: RunJob) => Promise<string | null>;
+}
+
+const WRITERS = new Set(["admin", "maintain", "write"]);
+
+/** Answers a `/no-mistakes` comment: help and status for anyone; everything else for writers only. */
+export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise<void> {
+  const log = deps.log.child({ deliveryId: job.deliveryId, command: job.command.kind, pr: job.prNumber });
+  const github = await deps.github(job.installationId);
+  const [owner = "", repo = ""] = job.repositoryFullName.split("/");
+  const ref: RepoRef = { owner, repo };
+  const reply = (body: string) => github.createIssueComment(ref, job.prNumber, body).then(() => undefined);
+  const command = job.command;
+
+  if (command.kind === "help" || command.kind === "unknown") {
+    return reply(`@${job.author} ${helpText(command.kind === "unknown" ? command.text : undefined)}`);
+  }
+  const run = await ensureRun(deps.db, github, ref, job);
+  if (command.kind === "status") {
+    const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+    const [findings, sessions, turns] = await Promise.all([listFindings(deps.db, run.id), listRunAgentSessions(deps.db, run.id), listTurns(deps.db, run.id)]);
+    return reply(renderStatus(run, findings, sessions, turns, config));
+  }
+
+  const permission = await github.getPermission(ref, job.author);
+  if (!WRITERS.has(permission)) {
+    log.info({ author: job.author, permission }, "command refused");
+    return reply(`@${job.author} \`/no-mistakes ${command.kind}\` needs write access to this repository (yours: ${permission}). Anyone can use \`status\` and \`help\`.`);
+  }
+  await github.addReaction(ref, job.commentId, "eyes");
+  log.info({ author: job.author, runId: run.id }, "command accepted");
+
+  switch (command.kind) {
+    case "fix": {
+      if (Array.isArray(command.findings) && command.findings.length === 0) {
+        return reply(`@${job.author} I could not read ${command.invalid?.map((w) => `\`${w}\``).join(", ") ?? "those ids"} as finding ids; write them like \`NM-3\`.`);
+      }
+      await addRunCommand(deps.db, { runId: run.id, commentId: job.commentId, author: job.author, command });
+      await deps.enqueueRun({ runId: run.id, trigger: "command", deliveryId: job.deliveryId });
+      return;
+    }
+    case "review":
+      await addRunCommand(deps.db, { runId: run.id, commentId: job.commentId, author: job.author, command });
+      await deps.enqueueRun({ runId: run.id, trigger: "command", deliveryId: job.deliveryId });
+      return;
+    case "dismiss": {
+      const findings = await listFindings(deps.db, run.id);
+      const finding = findings.find((f) => f.number === command.finding);
+      if (command.finding === undefined || !finding) {
+        return reply(`@${job.author} There is no finding ${command.finding !== undefined ? findingId(command.finding) : "with that id"} in this pull request. \`/no-mistakes status\` lists them.`);
+      }
+      await updateFinding(deps.db, run.id, finding.number, { status: "dismissed", dismissReason: command.reason ?? null });
+      await refreshSummary(deps.db, github, ref, run);
+      return reply(`@${job.author} Dismissed ${findingId(finding.number)}; it will not be raised again in this pull request.`);
+    }
+    case "reset":
+      await deleteRunAgentSession(deps.db, run.id, command.role);
+      return reply(`@${job.author} Forgot the ${command.role ? `${command.role}'s session` : "reviewer's and the fixer's sessions"}; the next turn starts fresh.`);
+    case "pause":
+      await updateRun(deps.db, run.id, { state: "paused" });
+      return reply(`@${job.author} Paused: pushes are no longer reviewed automatically. \`/no-mistakes resume\` turns them back on; \`/no-mistakes review\` still works.`);
+    case "resume":
+      await updateRun(deps.db, run.id, { state: "open" });
+      await deps.enqueueRun({ runId: run.id, trigger: "synchronize", deliveryId: job.deliveryId });
+      return reply(`@${job.author} Resumed: pushes are reviewed again (the newest head is queued now).`);
+  }
+}
+
+/** The PR's run; created from the PR itself when the app never saw it opened (installed later). */
+async function ensureRun(db: Database, github: GitHubClient, ref: RepoRef, job: CommandJob): Promise<Run> {
+  const existing = await findRun(db, job.repositoryId, job.prNumber);
+  if (existing) return existing;
+  const pr = await github.getPullRequest(ref, job.prNumber);
+  return upsertRun(db, {
+    installationId: job.installationId,
+    repositoryId: job.repositoryId,
+    repositoryFullName: job.repositoryFullName,
+    cloneUrl: job.cloneUrl,
+    prNumber: pr.number,
+    title: pr.title,
+    body: pr.body,
+    authorLogin: pr.authorLogin,
+    baseRef: pr.baseRef,
+    baseSha: pr.baseSha,
+    headRef: pr.headRef,
+    headSha: pr.headSha,
+    headRepoFullName: pr.headRepoFullName,
+    headCloneUrl: pr.headCloneUrl,
+    maintainerCanModify: pr.maintainerCanModify,
+    draft: pr.draft,
+  });
+}
+
+async function refreshSummary(db: Database, github: GitHubClient, ref: RepoRef, run: Run): Promise<void> {
+  await upsertSummaryComment(db, github, ref, run, renderSummary({ findings: await listFindings(db, run.id), turns: await listTurns(db, run.id), lastReviewedSha: run.lastReviewedSha }));
+}

@@ -1,0 +1,19 @@
+/** The command list, sent for `help` and for anything unknown. */
+export function helpText(unknown?: string): string {
+  const lead = unknown !== undefined ? `I don't know \`/no-mistakes ${unknown.slice(0, 60).replace(/`/g, "'")}\`. ` : "";
+  return [
+    `${lead}Commands (comment on the pull request):`,
+    "",
+    "| command | does |",
+    "| --- | --- |",
+    "| `/no-mistakes fix [all \\| NM-1 NM-4 …] [-- note]` | the fixer fixes the open findings (default: errors and warnings), commits and pushes; the push is reviewed again |",
+    "| `/no-mistakes review [--full]` | review now; `--full` reviews the whole PR in a fresh session |",
+    "| `/no-mistakes dismiss NM-2 [reason]` | dismiss a finding; it is not raised again in this PR |",
+    "| `/no-mistakes reset [reviewer \\| fixer]` | forget the agent session(s); the next turn starts fresh |",
+    "| `/no-mistakes pause` / `resume` | stop / restart automatic reviews on push |",
+    "| `/no-mistakes status` | open findings, sessions, turns and spend |",
+    "| `/no-mistakes help` | this list |",
+    "",
+    "Every command except `status` and `help` needs write access to the repository.",
+  ].join("\n");
+}

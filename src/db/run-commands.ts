@@ -1,0 +1,23 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Command } from "../commands/parse-command.js";
+import type { Database } from "./database.js";
+import { runCommands, type RunCommand } from "./schema.js";
+
+/** Records an agent command for the run; false when this comment was already recorded. */
+export async function addRunCommand(db: Database, row: { runId: number; commentId: number; author: string; command: Command }): Promise<boolean> {
+  const inserted = await db.insert(runCommands).values(row).onConflictDoNothing().returning({ id: runCommands.id });
+  return inserted.length === 1;
+}
+
+/** Commands not finished yet, oldest first (a crashed job's command is picked up again). */
+export async function listPendingCommands(db: Database, runId: number): Promise<RunCommand[]> {
+  return db
+    .select()
+    .from(runCommands)
+    .where(and(eq(runCommands.runId, runId), inArray(runCommands.status, ["pending"])))
+    .orderBy(asc(runCommands.id));
+}
+
+export async function finishRunCommand(db: Database, id: number, status: "done" | "failed"): Promise<void> {
+  await db.update(runCommands).set({ status, finishedAt: sql`now()` }).where(eq(runCommands.id, id));
+}

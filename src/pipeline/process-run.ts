@@ -1,0 +1,59 @@
+import type { Command } from "../commands/parse-command.js";
+import { finishRunCommand, listPendingCommands } from "../db/run-commands.js";
+import { getRun } from "../db/runs.js";
+import { listFindings } from "../db/findings.js";
+import { listTurns } from "../db/turns.js";
+import { REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.js";
+import type { RunJob } from "../queue/run-job.js";
+import type { JobAttempt } from "../queue/run-queue.js";
+import { budgetRefusal, spendOf } from "./check-budget.js";
+import { classifyFailure } from "./classify-failure.js";
+import { repoRef } from "./repo-ref.js";
+import { runFix } from "./run-fix.js";
+import { runReview, type ReviewDeps } from "./run-review.js";
+
+/**
+ * One job of a run (never two at once): 1. the agent commands maintainers asked for, in order;
+ * 2. the automatic review of the newest head; 3. an automatic fix when the repository opted in.
+ */
+export async function processRun(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt): Promise<void> {
+  const log = deps.log.child({ runId: job.runId, deliveryId: job.deliveryId });
+
+  // 1. Commands.
+  for (const pending of await listPendingCommands(deps.db, job.runId)) {
+    const command = pending.command as Command;
+    try {
+      if (command.kind === "fix") {
+        const run = await getRun(deps.db, job.runId);
+        if (run) {
+          const github = await deps.github(run.installationId);
+          const { config } = parseRepoConfig(await github.readDefaultBranchFile(repoRef(run), REPO_CONFIG_PATH));
+          await runFix(deps, { runId: run.id, trigger: "command", findings: command.findings, note: command.note, requestedBy: pending.author }, config, github, signal);
+        }
+      } else if (command.kind === "review") {
+        await runReview(deps, { ...job, trigger: "command", full: command.full }, signal, attempt);
+      }
+      await finishRunCommand(deps.db, pending.id, "done");
+    } catch (error) {
+      const decision = classifyFailure(error);
+      if (decision.retry && !attempt.last) throw error; // the command stays pending for the retry
+      await finishRunCommand(deps.db, pending.id, "failed");
+      log.warn({ err: error, command: command.kind }, "command failed");
+      const run = await getRun(deps.db, job.runId);
+      if (run) {
+        const github = await deps.github(run.installationId);
+        await github.createIssueComment(repoRef(run), run.prNumber, `@${pending.author} \`/no-mistakes ${command.kind}\` failed: ${decision.title}.\n\n> ${decision.detail}`);
+      }
+    }
+  }
+
+  // 2. The automatic review (a command-only job reviews only if the head moved meanwhile).
+  const outcome = await runReview(deps, job.trigger === "command" ? { ...job, trigger: "synchronize" } : job, signal, attempt);
+
+  // 3. fix.auto: the fixer takes the auto-fix findings, within fix.max_rounds and the budget.
+  if (!outcome?.config.fix.auto) return;
+  const findings = await listFindings(deps.db, job.runId);
+  if (!findings.some((f) => f.status === "open" && f.action === "auto-fix")) return;
+  if (budgetRefusal(spendOf(await listTurns(deps.db, job.runId)), outcome.config, "fixer")) return;
+  await runFix(deps, { runId: job.runId, trigger: "auto-fix", findings: "auto-fix" }, outcome.config, outcome.github, signal);
+}

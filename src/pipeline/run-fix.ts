@@ -1,0 +1,161 @@
+import type { Logger } from "pino";
+import type { RepoConfig } from "../config/repo-config.js";
+import { listFindings, updateFinding } from "../db/findings.js";
+import { getRun } from "../db/runs.js";
+import type { Finding } from "../db/schema.js";
+import { listTurns } from "../db/turns.js";
+import { GitError } from "../git/git-error.js";
+import type { GitHubClient } from "../github/github-client.js";
+import { budgetRefusal, spendOf } from "./check-budget.js";
+import { findingId } from "./finding-id.js";
+import { buildFixPrompt } from "./fix/build-fix-prompt.js";
+import { parseFixerAnswer } from "./fix/parse-fixer-answer.js";
+import { prepareWorkspace } from "./prepare-workspace.js";
+import { shortSha } from "./render/labels.js";
+import { renderSummary } from "./render/render-summary.js";
+import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
+import { repoRef } from "./repo-ref.js";
+import type { ReviewDeps } from "./run-review.js";
+import { upsertSummaryComment } from "./upsert-summary-comment.js";
+
+export interface FixRequest {
+  runId: number;
+  /** command (a maintainer asked) or auto-fix (fix.auto after a review) */
+  trigger: "command" | "auto-fix";
+  findings: "default" | "all" | "auto-fix" | number[];
+  note?: string;
+  /** Who asked, for the reply. */
+  requestedBy?: string;
+}
+
+const PATCH_LIMIT = 60_000;
+
+/**
+ * A fixer turn: the agent edits the PR's head in the run's workspace; the bot commits with its own
+ * identity and pushes fast-forward to the PR branch. Whatever happens, the PR gets a reply, and a
+ * refused push carries the change as a patch so nothing is lost.
+ */
+export async function runFix(deps: ReviewDeps, request: FixRequest, config: RepoConfig, github: GitHubClient, signal: AbortSignal): Promise<void> {
+  const log: Logger = deps.log.child({ runId: request.runId, role: "fixer" });
+  const run = await getRun(deps.db, request.runId);
+  if (!run || run.state === "closed") return;
+  const ref = repoRef(run);
+  const reply = (body: string) => github.createIssueComment(ref, run.prNumber, body).then(() => undefined);
+  const who = request.requestedBy ? `@${request.requestedBy} ` : "";
+
+  // 1. Bounds: fix rounds and the PR's budget.
+  const refusal = budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "fixer");
+  if (refusal) return reply(`${who}No fix was attempted: ${refusal}.`);
+
+  // 2. Which findings.
+  const ledger = await listFindings(deps.db, run.id);
+  const open = ledger.filter((f) => f.status === "open");
+  let chosen: Finding[];
+  const notOpen: string[] = [];
+  if (request.findings === "all") chosen = open;
+  else if (request.findings === "default") chosen = open.filter((f) => f.severity === "error" || f.severity === "warning");
+  else if (request.findings === "auto-fix") chosen = open.filter((f) => f.action === "auto-fix");
+  else {
+    chosen = [];
+    for (const n of request.findings) {
+      const f = open.find((o) => o.number === n);
+      if (f) chosen.push(f);
+      else notOpen.push(findingId(n));
+    }
+  }
+  const notOpenNote = notOpen.length ? ` (${notOpen.join(", ")} ${notOpen.length === 1 ? "is" : "are"} not an open finding)` : "";
+  if (chosen.length === 0) return reply(`${who}There is nothing to fix${notOpenNote}.`);
+
+  // 3. Where the fix can go: the PR's own branch, or a fork that allows maintainer edits.
+  const fromFork = run.headRepoFullName !== null && run.headRepoFullName !== run.repositoryFullName;
+  if (fromFork && !run.maintainerCanModify) {
+    return reply(
+      `${who}This pull request comes from a fork that does not allow edits by maintainers, so no-mistakes cannot push a fix to it. ` +
+        `Tick "Allow edits by maintainers" on the PR, or apply the fixes yourself.`,
+    );
+  }
+  const pushUrl = run.headCloneUrl ?? run.cloneUrl;
+
+  // 4. The fixer turn, in the run's workspace at the PR's current head.
+  const workspace = deps.workspace(run);
+  const token = await github.installationToken();
+  const ws = await prepareWorkspace(workspace, run, token, { full: true });
+  const startSha = ws.headSha;
+  const outcome = await deps.sessions.run(run.id, "fixer", {
+    trigger: request.trigger,
+    headSha: startSha,
+    prompt: buildFixPrompt({ repository: run.repositoryFullName, prNumber: run.prNumber, findings: chosen, note: request.note }),
+    cwd: workspace.dir,
+    timeoutMs: deps.agentTimeoutMs,
+    signal,
+  });
+  const answer = parseFixerAnswer(outcome.result.json, outcome.result.text);
+
+  // 5. Commit: HEAD must still be where the turn started (an agent's own commits are folded back into the change).
+  if ((await workspace.headSha()) !== startSha) {
+    log.warn({ startSha }, "the fixer moved HEAD; its commits are folded into one bot commit");
+    await workspace.resetSoft(startSha);
+  }
+  const fixedNumbers = (answer.fixed ?? chosen.map((f) => f.number)).filter((n) => chosen.some((f) => f.number === n));
+  const fixed = chosen.filter((f) => fixedNumbers.includes(f.number));
+  const declined = answer.declined.filter((d) => chosen.some((f) => f.number === d.number));
+  const identity = await github.botIdentity();
+  const sha = await workspace.commitAll(commitMessage(fixed.length ? fixed : chosen, answer.summary), identity);
+  if (!sha) {
+    return reply(`${who}The fixer looked at ${chosen.map((f) => findingId(f.number)).join(", ")} and found nothing to change.${declinedText(declined)}${summaryText(answer.summary)}`);
+  }
+
+  // 6. Push, fast-forward only; a refusal is reported with the change attached.
+  try {
+    await workspace.push(pushUrl, sha, run.headRef, { token });
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    const patch = await workspace.formatPatch(startSha, sha);
+    log.warn({ kind: error.kind, sha }, "fix push refused");
+    return reply(
+      `${who}The fix was made but could not be pushed to \`${run.headRef}\`: ${pushRefusal(error)}\n\n` +
+        `<details><summary>The change, as a patch (${chosen.map((f) => findingId(f.number)).join(", ")})</summary>\n\n` +
+        "```diff\n" + (patch.length > PATCH_LIMIT ? `${patch.slice(0, PATCH_LIMIT)}\n… (patch truncated)` : patch) + "\n```\n\n</details>",
+    );
+  }
+  for (const f of fixed) await updateFinding(deps.db, run.id, f.number, { status: "fix-pushed" });
+  log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");
+  await reply(
+    `${who}Pushed ${commitLink(pushUrl, sha)} fixing ${fixed.map((f) => findingId(f.number)).join(", ") || "nothing the fixer would name"}.${notOpenNote}${declinedText(declined)}${summaryText(answer.summary)}\n\nThe push will be reviewed again.`,
+  );
+  await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: await listFindings(deps.db, run.id), turns: await listTurns(deps.db, run.id), lastReviewedSha: run.lastReviewedSha }));
+}
+
+function commitMessage(findings: Finding[], summary: string): string {
+  const ids = findings.map((f) => findingId(f.number)).join(", ");
+  const subject = `fix(no-mistakes): ${ids} — ${findings[0]!.title}`.slice(0, 100);
+  const lines = findings.map((f) => `- ${findingId(f.number)}: ${f.title}`);
+  return [subject, "", ...lines, ...(summary ? ["", summary.slice(0, 1500)] : [])].join("\n");
+}
+
+function declinedText(declined: { number: number; reason: string }[]): string {
+  if (declined.length === 0) return "";
+  return `\n\nDeclined:\n${declined.map((d) => `- ${findingId(d.number)}: ${sanitizeMarkdown(d.reason) || "no reason given"}`).join("\n")}`;
+}
+
+function summaryText(summary: string): string {
+  return summary ? `\n\n> ${sanitizeMarkdown(summary).replace(/\n/g, "\n> ")}` : "";
+}
+
+function pushRefusal(error: GitError): string {
+  switch (error.kind) {
+    case "rejected":
+      return "the branch moved or is protected (the push was not a fast-forward, or a rule refused it).";
+    case "auth":
+      return "the app lacks permission to push there.";
+    case "not-found":
+      return "the branch or repository no longer exists.";
+    default:
+      return `git said: ${error.message.slice(0, 300)}`;
+  }
+}
+
+function commitLink(cloneUrl: string, sha: string): string {
+  if (/^https?:\/\//.test(cloneUrl)) return `[${shortSha(sha)}](${cloneUrl.replace(/\.git$/, "")}/commit/${sha})`;
+  return `\`${shortSha(sha)}\``;
+}

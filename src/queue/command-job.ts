@@ -1,0 +1,16 @@
+import type { Command } from "../commands/parse-command.js";
+
+/** A PR comment command, answered on the fast command queue (agent work is handed to the run queue). */
+export interface CommandJob {
+  installationId: number;
+  repositoryId: number;
+  repositoryFullName: string;
+  cloneUrl: string;
+  prNumber: number;
+  commentId: number;
+  author: string;
+  command: Command;
+  deliveryId?: string;
+}
+
+export const COMMAND_QUEUE = "no-mistakes-command";
