@@ -33,6 +33,17 @@ CREATE TABLE "run_agent_sessions" (
 	CONSTRAINT "run_agent_sessions_run_id_role_pk" PRIMARY KEY("run_id","role")
 );
 --> statement-breakpoint
+CREATE TABLE "run_commands" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"run_id" integer NOT NULL,
+	"comment_id" bigint NOT NULL,
+	"author" text NOT NULL,
+	"command" jsonb NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"finished_at" timestamp with time zone
+);
+--> statement-breakpoint
 CREATE TABLE "runs" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"installation_id" bigint NOT NULL,
@@ -88,8 +99,11 @@ ALTER TABLE "findings" ADD CONSTRAINT "findings_run_id_runs_id_fk" FOREIGN KEY (
 ALTER TABLE "findings" ADD CONSTRAINT "findings_introduced_turn_id_turns_id_fk" FOREIGN KEY ("introduced_turn_id") REFERENCES "public"."turns"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "findings" ADD CONSTRAINT "findings_resolved_turn_id_turns_id_fk" FOREIGN KEY ("resolved_turn_id") REFERENCES "public"."turns"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "run_agent_sessions" ADD CONSTRAINT "run_agent_sessions_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "run_commands" ADD CONSTRAINT "run_commands_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "turns" ADD CONSTRAINT "turns_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "findings_run_number_unique" ON "findings" USING btree ("run_id","number");--> statement-breakpoint
 CREATE UNIQUE INDEX "findings_run_fingerprint_unique" ON "findings" USING btree ("run_id","fingerprint");--> statement-breakpoint
+CREATE INDEX "run_commands_pending_idx" ON "run_commands" USING btree ("run_id","status","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "run_commands_comment_unique" ON "run_commands" USING btree ("comment_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "runs_repository_pr_unique" ON "runs" USING btree ("repository_id","pr_number");--> statement-breakpoint
 CREATE INDEX "turns_run_idx" ON "turns" USING btree ("run_id","id");

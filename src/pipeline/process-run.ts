@@ -8,6 +8,7 @@ import type { RunJob } from "../queue/run-job.js";
 import type { JobAttempt } from "../queue/run-queue.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
 import { classifyFailure } from "./classify-failure.js";
+import { codeBlock } from "./render/code-block.js";
 import { repoRef } from "./repo-ref.js";
 import { runFix } from "./run-fix.js";
 import { runReview, type ReviewDeps } from "./run-review.js";
@@ -42,7 +43,7 @@ export async function processRun(deps: ReviewDeps, job: RunJob, signal: AbortSig
       const run = await getRun(deps.db, job.runId);
       if (run) {
         const github = await deps.github(run.installationId);
-        await github.createIssueComment(repoRef(run), run.prNumber, `@${pending.author} \`/no-mistakes ${command.kind}\` failed: ${decision.title}.\n\n> ${decision.detail}`);
+        await github.createIssueComment(repoRef(run), run.prNumber, `@${pending.author} \`/no-mistakes ${command.kind}\` failed: ${decision.title}.\n\n${codeBlock(decision.detail)}`);
       }
     }
   }

@@ -79,8 +79,12 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   // 4. The fixer turn, in the run's workspace at the PR's current head.
   const workspace = deps.workspace(run);
   const token = await github.installationToken();
-  const ws = await prepareWorkspace(workspace, run, token, { full: true });
-  const startSha = ws.headSha;
+  await prepareWorkspace(workspace, run, token, { full: true });
+  // Start from the branch's tip as it is now (our own earlier fix may not have reached the run yet):
+  // a fast-forward push can only land on top of it.
+  await workspace.fetch(pushUrl, [`+refs/heads/${run.headRef}:refs/no-mistakes/branch`], { token });
+  const startSha = await workspace.revParse("refs/no-mistakes/branch");
+  await workspace.checkout(startSha);
   const outcome = await deps.sessions.run(run.id, "fixer", {
     trigger: request.trigger,
     headSha: startSha,

@@ -19,6 +19,7 @@ import { postReview } from "./post-review.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { reconcileFindings } from "./reconcile-findings.js";
 import { checkConclusion, renderCheckOutput } from "./render/render-check-output.js";
+import { codeBlock } from "./render/code-block.js";
 import { reviewMarker } from "./render/labels.js";
 import { renderReviewBody } from "./render/render-review-body.js";
 import { renderSummary } from "./render/render-summary.js";
@@ -93,7 +94,7 @@ export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSign
       status: "completed",
       conclusion: "failure",
       title: decision.title,
-      summary: `The review could not be completed.\n\n> ${decision.detail}`,
+      summary: `The review could not be completed.\n\n${codeBlock(decision.detail)}`,
     });
     return undefined;
   }

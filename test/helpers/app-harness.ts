@@ -11,7 +11,7 @@ import { readEnvConfig } from "../../src/config/env-config.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
 import { captureLogger } from "./capture-logger.js";
-import { GitHubStandIn, INSTALLATION_TOKEN } from "./github-stand-in.js";
+import { GitHubStandIn } from "./github-stand-in.js";
 
 const { privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
@@ -45,6 +45,7 @@ export interface AppHarness {
 }
 
 let deliveries = 0;
+let scenarios = 0;
 
 /**
  * The real app (handlers, queue, worker, pipeline) on a real database, with the fake agent and
@@ -66,7 +67,8 @@ export async function startAppHarness(options: { database: DatabaseHandle; dataD
     WORKER_CONCURRENCY: "2",
     ...options.env,
   });
-  const logs = captureLogger([...config.secrets, INSTALLATION_TOKEN], "debug");
+  // Only what production knows as secret: the installation token must be caught by its shape.
+  const logs = captureLogger(config.secrets, "debug");
   const probot = new Probot({
     appId: 1,
     baseUrl: config.github.baseUrl,
@@ -108,8 +110,10 @@ export async function startAppHarness(options: { database: DatabaseHandle; dataD
       }
     },
     scenario(steps) {
-      writeFileSync(scenarioPath, JSON.stringify({ steps }));
-      agent = new FakeAgent({ scenarioPath, home: join(options.dataDir, "fake-agent"), logPath: agentLog });
+      // a new file each time: the fake agent counts `times` per scenario file
+      const path = join(options.dataDir, `scenario-${++scenarios}.json`);
+      writeFileSync(path, JSON.stringify({ steps }));
+      agent = new FakeAgent({ scenarioPath: path, home: join(options.dataDir, "fake-agent"), logPath: agentLog });
     },
     agentCalls() {
       try {

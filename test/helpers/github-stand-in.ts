@@ -39,6 +39,10 @@ export interface StandInOptions {
   apiUrl?: string;
   /** Answer the next N requests matching "METHOD path-fragment" with a 500. */
   failOnce?: string[];
+  /** Repository permission per login (default: none). */
+  permissions?: Record<string, string>;
+  /** What GET /pulls/:n answers (for commands on PRs the app never saw). */
+  pulls?: Record<number, Record<string, unknown>>;
 }
 
 /**
@@ -53,6 +57,7 @@ export class GitHubStandIn {
   readonly reviewComments: StoredReviewComment[] = [];
   readonly issueComments: { id: number; body: string; user: { login: string; type: string } }[] = [];
   readonly resolvedThreads: string[] = [];
+  readonly reactions: { commentId: number; content: string }[] = [];
   private nextId = 1000;
 
   constructor(private readonly options: StandInOptions) {}
@@ -113,6 +118,29 @@ export class GitHubStandIn {
       const yaml = this.options.configYaml;
       if (yaml === undefined) return [404, { message: "Not Found" }];
       return [200, { type: "file", encoding: "base64", path: ".github/no-mistakes.yml", content: Buffer.from(yaml).toString("base64") }];
+    }));
+
+    api.get(/\/users\/[^/]+%5Bbot%5D$|\/users\/[^/]+\[bot\]$/).reply(guard((uri: string) => {
+      record("GET")(uri, undefined);
+      return [200, { id: 4242, login: `${APP_SLUG}[bot]`, type: "Bot" }];
+    }));
+    api.get(new RegExp(`^${base}/collaborators/([^/]+)/permission$`)).reply(guard((uri: string) => {
+      record("GET")(uri, undefined);
+      const login = decodeURIComponent(/collaborators\/([^/]+)\/permission/.exec(uri)![1]!);
+      const permission = this.options.permissions?.[login];
+      if (!permission) return [404, { message: "Not Found" }];
+      const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
+      return [200, { permission: legacy, role_name: permission, user: { login } }];
+    }));
+    api.post(new RegExp(`^${base}/issues/comments/(\\d+)/reactions$`)).reply(guard((uri: string, body: any) => {
+      const r = record("POST")(uri, body);
+      this.reactions.push({ commentId: Number(/comments\/(\d+)\/reactions/.exec(uri)![1]), content: r.body.content });
+      return [201, { id: this.nextId++, content: r.body.content }];
+    }));
+    api.get(new RegExp(`^${base}/pulls/(\\d+)$`)).reply(guard((uri: string) => {
+      record("GET")(uri, undefined);
+      const pull = this.options.pulls?.[Number(/pulls\/(\d+)$/.exec(uri)![1])];
+      return pull ? [200, pull] : [404, { message: "Not Found" }];
     }));
 
     // Check runs

@@ -34,6 +34,6 @@ export function buildFixPrompt(input: FixPromptInput): string {
     "</findings>",
     ...(input.note ? ["", "<note>", quote(input.note), "</note>"] : []),
     "",
-    'When you are done, answer with only this JSON: {"summary": "what you changed", "fixed": ["NM-1"], "declined": [{"id": "NM-2", "reason": "why not"}]}',
+    'When you are done, answer with only this JSON: {"summary": "what you changed", "fixed": ["<id>"], "declined": [{"id": "<id>", "reason": "why not"}]}',
   ].join("\n");
 }

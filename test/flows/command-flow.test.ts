@@ -1,0 +1,289 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { listFindings } from "../../src/db/findings.js";
+import { loadRunAgentSession } from "../../src/db/run-agent-sessions.js";
+import { findRun } from "../../src/db/runs.js";
+import { listTurns } from "../../src/db/turns.js";
+import { FlowFixture, numbered, REPO_ID } from "../helpers/flow-fixture.js";
+import { removeTempDirs } from "../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+
+let database: TestDatabase;
+let fx: FlowFixture;
+
+beforeAll(async () => {
+  database = await createTestDatabase("pglite");
+  nock.disableNetConnect();
+});
+afterEach(async () => {
+  await fx?.stop();
+});
+afterAll(async () => {
+  await database.dispose();
+  nock.enableNetConnect();
+  removeTempDirs();
+});
+
+const WRITER = { login: "maintainer" };
+const READER = { login: "visitor" };
+const FIXED_APP = numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" });
+
+const REVIEW = {
+  role: "reviewer",
+  match: "Widget change",
+  times: 1,
+  answer: {
+    summary: "One bug, one nit.",
+    findings: [
+      { path: "src/app.ts", line: 11, severity: "error", action: "auto-fix", title: "Off-by-one in loop bound", body: "`<=` reads past the end." },
+      { path: "src/app.ts", line: 12, severity: "info", action: "no-op", title: "Naming nit", body: "Consider a better name." },
+    ],
+  },
+};
+
+/** Opens the PR and lets the first review land: NM-1 (error) and NM-2 (info). */
+async function openReviewed(standIn: Parameters<typeof FlowFixture.start>[1] = {}): Promise<string> {
+  fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write", visitor: "read", boss: "maintain" }, ...standIn });
+  const head = fx.push({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) }, "first");
+  fx.app.scenario([REVIEW]);
+  await fx.app.receive("pull_request", fx.prPayload("opened", head));
+  await fx.app.idle();
+  expect(fx.github.reviews).toHaveLength(1);
+  return head;
+}
+
+const run = async () => (await findRun(database.handle.db, REPO_ID, fx.pr))!;
+
+describe("/no-mistakes fix", () => {
+  it("by a writer: the bot commits on the PR branch, replies, marks the findings; the re-review resumes the reviewer and resolves them", async () => {
+    const head = await openReviewed();
+    fx.app.scenario([
+      { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { summary: "Used < for the bound.", fixed: ["NM-1"] } },
+      { role: "reviewer", match: "NM-1", answer: { summary: "Fix verified.", findings: [], resolved: ["NM-1"] } },
+    ]);
+
+    await fx.comment("Looks off.\n/no-mistakes fix -- keep it small", WRITER);
+
+    // a commit by the bot, fast-forward on the PR's branch
+    const pushed = fx.remote.remoteSha("refs/heads/feature");
+    expect(pushed).not.toBe(head);
+    expect(fx.remote.git(fx.remote.bare, "rev-parse", `${pushed}^`).trim()).toBe(head);
+    const author = fx.remote.git(fx.remote.bare, "log", "-1", "--format=%an <%ae>%n%s", pushed);
+    expect(author).toContain("no-mistakes[bot] <4242+no-mistakes[bot]@users.noreply.github.com>");
+    expect(author).toContain("fix(no-mistakes): NM-1 — Off-by-one in loop bound");
+    expect(fx.remote.git(fx.remote.bare, "show", `${pushed}:src/app.ts`)).toContain("for (i = 0; i < n; i++)");
+    // the fixer saw the chosen findings (errors and warnings by default) and the note
+    const fixerCall = fx.app.agentCalls().find((c) => c.role === "fixer")!;
+    expect(fixerCall.prompt).toContain("NM-1");
+    expect(fixerCall.prompt).not.toContain("NM-2");
+    expect(fixerCall.prompt).toContain("keep it small");
+    // 👀, a reply with the commit, the finding marked
+    expect(fx.github.reactions.map((r) => r.content)).toEqual(["eyes"]);
+    expect(fx.replies().at(-1)).toMatch(new RegExp(`@maintainer Pushed \`${pushed.slice(0, 7)}\` fixing NM-1\\.`));
+    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => [f.number, f.status])).toEqual([
+      [1, "fix-pushed"],
+      [2, "open"],
+    ]);
+
+    // GitHub sends synchronize for the bot's push: reviewed again in the resumed reviewer session
+    await fx.app.receive("pull_request", fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await fx.app.idle();
+    const calls = fx.app.agentCalls();
+    const reviews = calls.filter((c) => c.role === "reviewer");
+    expect(reviews).toHaveLength(2);
+    expect(reviews[1]).toMatchObject({ sessionAsked: reviews[0]!.sessionReturned, resumed: true });
+    expect(reviews[1]!.prompt).toContain("for (i = 0; i < n; i++)");
+    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => f.status)).toEqual(["fixed", "open"]);
+    const nm1 = fx.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
+    expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`)).toHaveLength(1);
+  });
+
+  it("a second fix resumes the fixer's session, never the reviewer's", async () => {
+    await openReviewed();
+    fx.app.scenario([
+      { role: "fixer", match: "NM-1", times: 1, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
+      { role: "fixer", match: "NM-2", edits: [{ path: "src/app.ts", content: FIXED_APP.replace("changed 12", "renamed 12") }], answer: { fixed: ["NM-2"] } },
+    ]);
+
+    await fx.comment("/no-mistakes fix NM-1", WRITER);
+    await fx.comment("/no-mistakes fix NM-2", { login: "boss" });
+
+    const calls = fx.app.agentCalls();
+    const reviewer = calls.find((c) => c.role === "reviewer")!;
+    const fixes = calls.filter((c) => c.role === "fixer");
+    expect(fixes).toHaveLength(2);
+    expect(fixes[0]!.sessionAsked).toBeNull();
+    expect(fixes[1]).toMatchObject({ sessionAsked: fixes[0]!.sessionReturned, resumed: true, turnsInSession: 2 });
+    expect(fixes.map((f) => f.sessionReturned)).not.toContain(reviewer.sessionReturned);
+    expect((await loadRunAgentSession(database.handle.db, (await run()).id, "reviewer"))?.sessionId).toBe(reviewer.sessionReturned);
+    expect(fx.remote.git(fx.remote.bare, "log", "--format=%s", "-2", "refs/heads/feature").trim().split("\n")).toEqual([
+      "fix(no-mistakes): NM-2 — Naming nit",
+      "fix(no-mistakes): NM-1 — Off-by-one in loop bound",
+    ]);
+  });
+
+  it("by a reader is refused with a reply, and nothing runs", async () => {
+    const head = await openReviewed();
+    await fx.comment("/no-mistakes fix", READER);
+    expect(fx.replies().at(-1)).toBe("@visitor `/no-mistakes fix` needs write access to this repository (yours: read). Anyone can use `status` and `help`.");
+    expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
+    expect(fx.github.reactions).toHaveLength(0);
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+    const pending = await database.handle.executeSql("select count(*)::int as n from run_commands where run_id = $1", [(await run()).id]);
+    expect(pending.rows[0]!.n).toBe(0);
+  });
+
+  it("when the branch moved under the fixer, the refused push is reported with the patch", async () => {
+    const head = await openReviewed();
+    fx.app.scenario([{ role: "fixer", delayMs: 4000, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+    await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
+    // once the fixer's turn is running, someone pushes to the branch
+    const id = (await run()).id;
+    const deadline = Date.now() + 30_000;
+    while ((await listTurns(database.handle.db, id)).every((t) => t.role !== "fixer")) {
+      if (Date.now() > deadline) throw new Error("the fixer turn never started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    fx.remote.commit({ "README.md": "# widgets, moved\n" }, "concurrent");
+    fx.remote.publish("feature");
+    await fx.app.idle();
+
+    const reply = fx.replies().at(-1)!;
+    expect(reply).toContain("could not be pushed to `feature`");
+    expect(reply).toContain("the branch moved or is protected");
+    expect(reply).toContain("```diff");
+    expect(reply).toContain("+for (i = 0; i < n; i++)");
+    expect(fx.remote.remoteSha("refs/heads/feature")).not.toBe(head);
+    expect(fx.remote.git(fx.remote.bare, "log", "-1", "--format=%s", "refs/heads/feature").trim()).toBe("concurrent");
+    expect((await listFindings(database.handle.db, id))[0]!.status).toBe("open");
+  });
+
+  it("on a fork without maintainer edits: a reply, no agent turn, no push", async () => {
+    fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" } });
+    const head = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) });
+    fx.app.scenario([REVIEW]);
+    await fx.app.receive("pull_request", fx.prPayload("opened", head, { headRepo: { fullName: "forker/widgets", cloneUrl: fx.remote.bare }, maintainerCanModify: false }));
+    await fx.app.idle();
+
+    await fx.comment("/no-mistakes fix", WRITER);
+
+    expect(fx.replies().at(-1)).toContain("comes from a fork that does not allow edits by maintainers");
+    expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+  });
+
+  it("stops at fix.max_rounds and at the PR's turn budget, saying so", async () => {
+    await openReviewed({ configYaml: "fix:\n  max_rounds: 1\n" });
+    fx.app.scenario([{ role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+    await fx.comment("/no-mistakes fix NM-1", WRITER);
+    await fx.comment("/no-mistakes fix all", WRITER);
+    expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(1);
+    expect(fx.replies().at(-1)).toBe("@maintainer No fix was attempted: this PR has used all 1 fix rounds (fix.max_rounds).");
+    await fx.stop();
+
+    await openReviewed({ configYaml: "limits:\n  max_turns: 1\n" });
+    await fx.comment("/no-mistakes fix", WRITER);
+    expect(fx.replies().at(-1)).toBe("@maintainer No fix was attempted: this PR has used its budget of 1 agent turns (limits.max_turns).");
+    const next = fx.push({ "README.md": "more\n" });
+    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
+    await fx.app.idle();
+    expect(fx.app.agentCalls()).toHaveLength(1);
+    expect(fx.replies().at(-1)).toContain("no-mistakes stopped reviewing: this PR has used its budget of 1 agent turns");
+  });
+
+  it("with nothing to change: a reply, no empty commit", async () => {
+    const head = await openReviewed();
+    fx.app.scenario([{ role: "fixer", answer: { summary: "The loop is already correct.", fixed: [], declined: [{ id: "NM-1", reason: "n is exclusive here" }] } }]);
+    await fx.comment("/no-mistakes fix", WRITER);
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+    expect(fx.replies().at(-1)).toContain("found nothing to change");
+    expect(fx.replies().at(-1)).toContain("NM-1: n is exclusive here");
+  });
+});
+
+describe("other commands", () => {
+  it("unknown command → the command list; help → the same list", async () => {
+    await openReviewed();
+    await fx.comment("/no-mistakes frobnicate", READER);
+    expect(fx.replies().at(-1)).toContain("@visitor I don't know `/no-mistakes frobnicate`. Commands");
+    expect(fx.replies().at(-1)).toContain("`/no-mistakes fix [all \\| NM-1 NM-4 …] [-- note]`");
+    await fx.comment("/no-mistakes help", READER);
+    expect(fx.replies().at(-1)).toMatch(/^@visitor Commands \(comment on the pull request\):/);
+  });
+
+  it("status answers anyone with findings, sessions and spend", async () => {
+    await openReviewed();
+    await fx.comment("/no-mistakes status", READER);
+    const status = fx.replies().at(-1)!;
+    expect(status).toContain("**Open findings (2)**");
+    expect(status).toContain("NM-1 `src/app.ts:11` Off-by-one in loop bound");
+    expect(status).toMatch(/reviewer: fake session `[0-9a-f-]{12}` · last turn started \(succeeded\)/);
+    expect(status).toContain("fixer: none stored");
+    expect(status).toContain("fix rounds 0/3");
+  });
+
+  it("dismiss → the finding is never raised again by a later review", async () => {
+    await openReviewed();
+    await fx.comment("/no-mistakes dismiss NM-2 naming is fine", WRITER);
+    expect(fx.replies().at(-1)).toBe("@maintainer Dismissed NM-2; it will not be raised again in this pull request.");
+    const findings = await listFindings(database.handle.db, (await run()).id);
+    expect(findings[1]).toMatchObject({ status: "dismissed", dismissReason: "naming is fine" });
+
+    fx.app.scenario([{ role: "reviewer", answer: { summary: "Same nit.", findings: [{ path: "src/app.ts", line: 13, severity: "info", action: "no-op", title: "Naming nit", body: "Consider a better name." }] } }]);
+    const next = fx.push({ "README.md": "more\n" });
+    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
+    await fx.app.idle();
+    const second = fx.github.reviews[1]!;
+    expect(second.comments).toHaveLength(0);
+    expect(second.body).not.toContain("Naming nit");
+    expect((await listFindings(database.handle.db, (await run()).id))).toHaveLength(2);
+  });
+
+  it("reset → the next reviewer turn starts a new session", async () => {
+    await openReviewed();
+    await fx.comment("/no-mistakes reset reviewer", WRITER);
+    expect(fx.replies().at(-1)).toBe("@maintainer Forgot the reviewer's session; the next turn starts fresh.");
+    fx.app.scenario([{ role: "reviewer", answer: { summary: "fresh", findings: [] } }]);
+    const next = fx.push({ "README.md": "more\n" });
+    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
+    await fx.app.idle();
+    const reviews = fx.app.agentCalls().filter((c) => c.role === "reviewer");
+    expect(reviews[1]!.sessionAsked).toBeNull();
+    expect((await listTurns(database.handle.db, (await run()).id)).at(-1)!.sessionMode).toBe("started");
+  });
+
+  it("pause stops automatic reviews; review still works; resume turns them back on", async () => {
+    await openReviewed();
+    await fx.comment("/no-mistakes pause", WRITER);
+    fx.app.scenario([{ role: "reviewer", answer: { summary: "asked", findings: [] } }]);
+    const next = fx.push({ "README.md": "paused push\n" });
+    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
+    await fx.app.idle();
+    expect(fx.app.agentCalls()).toHaveLength(1);
+
+    await fx.comment("/no-mistakes review", WRITER);
+    expect(fx.app.agentCalls()).toHaveLength(2);
+    await fx.comment("/no-mistakes resume", WRITER);
+    expect((await run()).state).toBe("open");
+  });
+
+  it("review --full reviews the whole PR in a fresh reviewer session", async () => {
+    await openReviewed();
+    fx.app.scenario([{ role: "reviewer", answer: { summary: "full again", findings: [] } }]);
+    await fx.comment("/no-mistakes review --full", WRITER);
+    const reviews = fx.app.agentCalls().filter((c) => c.role === "reviewer");
+    expect(reviews).toHaveLength(2);
+    expect(reviews[1]!.sessionAsked).toBeNull();
+    expect(reviews[1]!.prompt).toContain("for (i = 0; i <= n; i++)");
+  });
+
+  it("ignores bots (this app included), quoted commands and commands in code", async () => {
+    await openReviewed();
+    await fx.comment("/no-mistakes fix", { login: "no-mistakes[bot]", type: "Bot" });
+    await fx.comment("> /no-mistakes fix\nquoting someone", WRITER);
+    await fx.comment("```\n/no-mistakes fix\n```", WRITER);
+    expect(fx.replies()).toHaveLength(0);
+    expect(fx.github.reactions).toHaveLength(0);
+    expect(fx.app.agentCalls()).toHaveLength(1);
+  });
+});
