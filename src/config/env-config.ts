@@ -67,6 +67,12 @@ const envSchema = z.object({
   FAKE_AGENT_SCENARIO: optionalString,
   FAKE_AGENT_HOME: optionalString,
   FAKE_AGENT_LOG: optionalString,
+  AGENT_CLI: optionalString,
+  AGENT_STATE_MAX_BYTES: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalString,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString,
   WORKER_CONCURRENCY: positiveInt(2),
   GHE_HOST: optionalString,
   GHE_PROTOCOL: optionalString.pipe(z.enum(["https", "http"]).optional()).transform((v) => v ?? "https"),
@@ -89,6 +95,14 @@ export type EnvConfig = {
     model?: string;
     extraArgs: string[];
     fake: { scenario?: string; home?: string; log?: string };
+    /** Path of the agent CLI; default: the pinned one in node_modules/.bin. */
+    cli?: string;
+    /** Per-installation CLI config dirs (CLAUDE_CONFIG_DIR, CODEX_HOME) live under here. */
+    homeDir: string;
+    /** Exported session state larger than this (gzip) is not stored. */
+    stateMaxBytes: number;
+    anthropic: { apiKey?: string; baseUrl?: string };
+    openai: { apiKey?: string; baseUrl?: string };
   };
   workerConcurrency: number;
   github: { baseUrl?: string; host: string; protocol: "https" | "http" };
@@ -165,6 +179,11 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       model: e.AGENT_MODEL,
       extraArgs: e.AGENT_ARGS,
       fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
+      cli: e.AGENT_CLI,
+      homeDir: `${e.DATA_DIR.replace(/\/$/, "")}/agents`,
+      stateMaxBytes: e.AGENT_STATE_MAX_BYTES && /^\d+$/.test(e.AGENT_STATE_MAX_BYTES) ? Number(e.AGENT_STATE_MAX_BYTES) : 8 * 1024 * 1024,
+      anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
+      openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
     github,
