@@ -68,6 +68,7 @@ const envSchema = z.object({
   FAKE_AGENT_HOME: optionalString,
   FAKE_AGENT_LOG: optionalString,
   AGENT_CLI: optionalString,
+  GIT_TRUSTED_HOSTS: optionalString.transform((v) => (v ? v.split(/[\s,]+/).filter(Boolean) : [])),
   AGENT_STATE_MAX_BYTES: optionalString,
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: optionalString,
@@ -105,7 +106,7 @@ export type EnvConfig = {
     openai: { apiKey?: string; baseUrl?: string };
   };
   workerConcurrency: number;
-  github: { baseUrl?: string; host: string; protocol: "https" | "http" };
+  github: { baseUrl?: string; host: string; protocol: "https" | "http"; gitHosts: string[] };
   production: boolean;
   /** Every secret value found in the environment, for log and output redaction. */
   secrets: string[];
@@ -161,8 +162,8 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const secrets = [privateKey, e.WEBHOOK_SECRET, env.ANTHROPIC_API_KEY, env.OPENAI_API_KEY, env.CODEX_API_KEY, e.DATABASE_URL]
     .filter((s): s is string => typeof s === "string" && s.length >= 8);
   const github = e.GHE_HOST
-    ? { baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`, host: e.GHE_HOST, protocol: e.GHE_PROTOCOL }
-    : { host: "github.com", protocol: "https" as const };
+    ? { baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`, host: e.GHE_HOST, protocol: e.GHE_PROTOCOL, gitHosts: [e.GHE_HOST, ...e.GIT_TRUSTED_HOSTS] }
+    : { host: "github.com", protocol: "https" as const, gitHosts: ["github.com", ...e.GIT_TRUSTED_HOSTS] };
 
   return {
     app,

@@ -19,7 +19,7 @@ const HEAD_REF = "refs/no-mistakes/head";
 export async function prepareWorkspace(
   workspace: GitWorkspace,
   run: Run,
-  token: string,
+  token: string | undefined,
   options: { full: boolean },
 ): Promise<PreparedWorkspace> {
   await workspace.ensure();

@@ -78,8 +78,9 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
 
   // 4. The fixer turn, in the run's workspace at the PR's current head.
   const workspace = deps.workspace(run);
-  const token = await github.installationToken();
-  await prepareWorkspace(workspace, run, token, { full: true });
+  const installationToken = await github.installationToken();
+  await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, installationToken), { full: true });
+  const token = deps.gitToken(pushUrl, installationToken);
   // Start from the branch's tip as it is now (our own earlier fix may not have reached the run yet):
   // a fast-forward push can only land on top of it.
   await workspace.fetch(pushUrl, [`+refs/heads/${run.headRef}:refs/no-mistakes/branch`], { token });

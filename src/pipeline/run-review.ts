@@ -39,6 +39,8 @@ export interface ReviewDeps {
   github: (installationId: number) => Promise<GitHubClient>;
   workspace: (run: Run) => GitWorkspace;
   agentTimeoutMs: number;
+  /** The installation token for a git URL, or undefined when the URL is not trusted with it. */
+  gitToken: (url: string, token: string) => string | undefined;
   /** True when `login` is this app's own bot (its fixer pushes are reviewed). */
   isOwnBot: (login: string) => Promise<boolean>;
 }
@@ -132,7 +134,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
 
   // 3. Workspace: fetch, check out the head, decide the range.
   const workspace = deps.workspace(run);
-  const ws = await prepareWorkspace(workspace, run, await github.installationToken(), { full: ctx.job.full === true });
+  const ws = await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, await github.installationToken()), { full: ctx.job.full === true });
   const reviewDiff = limitDiff(await workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore }), config.review.max_diff_bytes);
   if (reviewDiff.omittedFiles.length > 0) {
     notes.push(

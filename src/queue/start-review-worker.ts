@@ -6,6 +6,7 @@ import { handleCommand } from "../commands/handle-command.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { GitWorkspace } from "../git/git-workspace.js";
+import { tokenForUrl } from "../git/token-for-url.js";
 import { OctokitGitHubClient } from "../github/octokit-github-client.js";
 import { processRun } from "../pipeline/process-run.js";
 import type { ReviewDeps } from "../pipeline/run-review.js";
@@ -32,12 +33,13 @@ export async function startReviewWorker(
   const github = async (installationId: number) => new OctokitGitHubClient(await app.auth(installationId), appSlug, deps.config.github.host);
   const reviewDeps: ReviewDeps = {
     db: deps.database.db,
-    sessions: new RunSessions({ db: deps.database.db, agent: deps.agent, log: deps.log }),
+    sessions: new RunSessions({ db: deps.database.db, agent: deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes }),
     log: deps.log,
     github,
     // Stable per run: the agent's sessions are keyed by their working directory.
     workspace: (run) => new GitWorkspace(join(deps.config.dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
     agentTimeoutMs: deps.config.agent.timeoutMs,
+    gitToken: (url, token) => tokenForUrl(url, token, { hosts: deps.config.github.gitHosts, protocol: deps.config.github.protocol }),
     isOwnBot: async (login) => {
       try {
         return `${await appSlug()}[bot]` === login;

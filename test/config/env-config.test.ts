@@ -32,10 +32,20 @@ describe("readEnvConfig", () => {
     expect(config.dataDir).toBe("./.data");
     expect(config.webhookPath).toBe("/api/github/webhooks");
     expect(config.logLevel).toBe("info");
-    expect(config.agent).toEqual({ name: "fake", timeoutMs: 15 * 60_000, model: undefined, extraArgs: [], fake: {} });
+    expect(config.agent).toEqual({
+      name: "fake",
+      timeoutMs: 15 * 60_000,
+      model: undefined,
+      extraArgs: [],
+      fake: {},
+      homeDir: "./.data/agents",
+      stateMaxBytes: 8 * 1024 * 1024,
+      anthropic: {},
+      openai: {},
+    });
     expect(config.workerConcurrency).toBe(2);
     expect(config.databaseUrl).toBeUndefined();
-    expect(config.github).toEqual({ host: "github.com", protocol: "https" });
+    expect(config.github).toEqual({ host: "github.com", protocol: "https", gitHosts: ["github.com"] });
     expect(config.production).toBe(false);
     expect(config.app).toBeUndefined();
     expect(config.secrets).toEqual([]);
@@ -146,9 +156,10 @@ describe("readEnvConfig", () => {
   });
 
   it.each([
-    [{ GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "http" }, { baseUrl: "http://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "http" }],
-    [{ GHE_HOST: "ghe.example.com" }, { baseUrl: "https://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "https" }],
-    [{}, { host: "github.com", protocol: "https" }],
+    [{ GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "http" }, { baseUrl: "http://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "http", gitHosts: ["ghe.example.com"] }],
+    [{ GHE_HOST: "ghe.example.com" }, { baseUrl: "https://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "https", gitHosts: ["ghe.example.com"] }],
+    [{}, { host: "github.com", protocol: "https", gitHosts: ["github.com"] }],
+    [{ GIT_TRUSTED_HOSTS: "mirror.corp, 10.0.0.5:8080" }, { host: "github.com", protocol: "https", gitHosts: ["github.com", "mirror.corp", "10.0.0.5:8080"] }],
   ])("points GitHub at %j", (env, github) => {
     expect(readEnvConfig(env).github).toEqual(github);
   });
@@ -161,6 +172,12 @@ describe("readEnvConfig", () => {
       FAKE_AGENT_SCENARIO: "s.json",
       FAKE_AGENT_HOME: "home",
       FAKE_AGENT_LOG: "fake.log",
+      AGENT_CLI: "/opt/claude",
+      AGENT_STATE_MAX_BYTES: "1000",
+      DATA_DIR: "/var/nm/",
+      ANTHROPIC_API_KEY: "sk-ant-test-key-123",
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:9999",
+      OPENAI_API_KEY: "sk-openai-test-key",
     });
     expect(config.agent).toEqual({
       name: "claude",
@@ -168,6 +185,11 @@ describe("readEnvConfig", () => {
       model: "opus",
       extraArgs: ["--verbose", "--max-turns", "5"],
       fake: { scenario: "s.json", home: "home", log: "fake.log" },
+      cli: "/opt/claude",
+      homeDir: "/var/nm/agents",
+      stateMaxBytes: 1000,
+      anthropic: { apiKey: "sk-ant-test-key-123", baseUrl: "http://127.0.0.1:9999" },
+      openai: { apiKey: "sk-openai-test-key", baseUrl: undefined },
     });
   });
 

@@ -201,6 +201,35 @@ describe("/no-mistakes fix", () => {
   });
 });
 
+describe("fix.auto", () => {
+  it("runs the fixer on auto-fix findings after a review, without a command, within fix.max_rounds", async () => {
+    fx = await FlowFixture.start(database.handle, { configYaml: "fix:\n  auto: true\n  max_rounds: 1\n" });
+    fx.app.scenario([
+      REVIEW,
+      { role: "fixer", times: 1, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
+      {
+        role: "reviewer",
+        answer: { summary: "Another one.", findings: [{ path: "src/app.ts", line: 10, severity: "error", action: "auto-fix", title: "Another bug", body: "x" }], resolved: ["NM-1"] },
+      },
+    ]);
+    const head = fx.push({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) });
+    await fx.app.receive("pull_request", fx.prPayload("opened", head));
+    await fx.app.idle();
+
+    const pushed = fx.remote.remoteSha("refs/heads/feature");
+    expect(pushed).not.toBe(head);
+    expect(fx.app.agentCalls().map((c) => c.role)).toEqual(["reviewer", "fixer"]);
+    expect(fx.github.reactions).toHaveLength(0);
+    expect(fx.replies().at(-1)).toMatch(/^Pushed `[0-9a-f]{7}` fixing NM-1\./);
+
+    // the push is reviewed; a new auto-fix finding does not start a second round past the bound
+    await fx.app.receive("pull_request", fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await fx.app.idle();
+    expect(fx.app.agentCalls().map((c) => c.role)).toEqual(["reviewer", "fixer", "reviewer"]);
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(pushed);
+  });
+});
+
 describe("other commands", () => {
   it("unknown command → the command list; help → the same list", async () => {
     await openReviewed();

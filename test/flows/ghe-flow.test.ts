@@ -97,7 +97,7 @@ describe("GitHub Enterprise Server over http", () => {
     app = await startAppHarness({
       database: database.handle,
       dataDir: join(root, "data"),
-      env: { GHE_HOST, GHE_PROTOCOL: "http" },
+      env: { GHE_HOST, GHE_PROTOCOL: "http", GIT_TRUSTED_HOSTS: "127.0.0.1" },
     });
     return { app, server: gitServer };
   }
