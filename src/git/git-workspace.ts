@@ -197,6 +197,18 @@ export class GitWorkspace {
    * Stages everything (new, changed and deleted files) and commits it on the detached HEAD as
    * `name <email>`, hooks skipped. Returns the new commit, or undefined when nothing changed.
    */
+  /** Commits in from..to, newest first, with their author. */
+  async commits(from: string, to: string): Promise<{ sha: string; authorName: string; authorEmail: string }[]> {
+    const { stdout } = await this.git(["log", "--no-merges", "--format=%H%x00%an%x00%ae", `${from}..${to}`]);
+    return stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [sha = "", authorName = "", authorEmail = ""] = line.split("\0");
+        return { sha, authorName, authorEmail };
+      });
+  }
+
   /** Moves HEAD back to `sha`, keeping every change in the working tree (used when an agent committed on its own). */
   async resetSoft(sha: string): Promise<void> {
     await this.resetConfig();

@@ -142,6 +142,10 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     );
   }
 
+  // The fixer's commits are someone else's work, under the same scrutiny.
+  const fixerCommits: string[] = [];
+  for (const c of await workspace.commits(ws.from, ws.headSha)) if (await deps.isOwnBot(c.authorName)) fixerCommits.push(c.sha.slice(0, 12));
+
   // 4. Reviewer turn, resumed from the run's reviewer session; one repair request if the answer is unreadable.
   const before = await listFindings(deps.db, run.id);
   const open = before.filter((f) => f.status === "open" || f.status === "fix-pushed");
@@ -153,6 +157,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     diff: reviewDiff.diff,
     truncated: reviewDiff.omittedFiles.length > 0 ? { omittedFiles: reviewDiff.omittedFiles, reason: "the diff is over the size limit" } : undefined,
     openFindings: open.map((f) => ({ id: findingId(f.number), path: f.path ?? "", line: f.line ?? undefined, severity: f.severity, title: f.title, body: f.body })),
+    fixerCommits,
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
   });

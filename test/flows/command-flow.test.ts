@@ -93,6 +93,7 @@ describe("/no-mistakes fix", () => {
     expect(reviews).toHaveLength(2);
     expect(reviews[1]).toMatchObject({ sessionAsked: reviews[0]!.sessionReturned, resumed: true });
     expect(reviews[1]!.prompt).toContain("for (i = 0; i < n; i++)");
+    expect(reviews[1]!.prompt).toContain(`Commits ${pushed.slice(0, 12)} were made by the no-mistakes fixer`);
     expect((await listFindings(database.handle.db, (await run()).id)).map((f) => f.status)).toEqual(["fixed", "open"]);
     const nm1 = fx.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
     expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`)).toHaveLength(1);
