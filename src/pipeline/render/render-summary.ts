@@ -34,9 +34,10 @@ export function renderSummary(input: SummaryInput): string {
   if (input.turns.length > 0) {
     const tokens = input.turns.reduce((sum, t) => sum + t.tokensIn + t.tokensOut, 0);
     const cost = input.turns.reduce((sum, t) => sum + Number(t.costUsd), 0);
+    const fixRounds = input.turns.filter((t) => t.role === "fixer").length;
     lines.push(
       "",
-      `<details><summary>${input.turns.length} agent turn${input.turns.length === 1 ? "" : "s"} · ${formatTokens(tokens)} tokens · $${cost.toFixed(2)}</summary>`,
+      `<details><summary>${input.turns.length} agent turn${input.turns.length === 1 ? "" : "s"} · ${fixRounds} fix round${fixRounds === 1 ? "" : "s"} · ${formatTokens(tokens)} tokens · $${cost.toFixed(2)}</summary>`,
       "",
       "| # | role | trigger | commit | session | outcome | tokens | cost |",
       "| --- | --- | --- | --- | --- | --- | --- | --- |",
