@@ -17,6 +17,11 @@ export interface AgentRunOptions {
   sessionId?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Whose CLI state this call uses (e.g. the installation id): adapters keep one CLI config dir
+   * per scope. Absent = "default".
+   */
+  scope?: string;
 }
 
 export interface AgentResult {
@@ -34,9 +39,9 @@ export interface AgentResult {
 /** Session state an adapter can carry between machines (transcript, rollout file). */
 export interface PortableSessions {
   /** The state of a session after a turn, or undefined when there is nothing to export. */
-  exportSession(sessionId: string, cwd: string): Promise<Uint8Array | undefined>;
+  exportSession(sessionId: string, cwd: string, scope?: string): Promise<Uint8Array | undefined>;
   /** Puts exported state back before a resume, when the local copy is missing. */
-  importSession(sessionId: string, cwd: string, state: Uint8Array): Promise<void>;
+  importSession(sessionId: string, cwd: string, state: Uint8Array, scope?: string): Promise<void>;
 }
 
 export interface Agent {

@@ -93,6 +93,7 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     cwd: workspace.dir,
     timeoutMs: deps.agentTimeoutMs,
     signal,
+    scope: String(run.installationId),
   });
   const answer = parseFixerAnswer(outcome.result.json, outcome.result.text);
 

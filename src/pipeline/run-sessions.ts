@@ -18,6 +18,8 @@ export interface TurnRequest {
   signal?: AbortSignal;
   /** Start a new session even when one is stored (review --full, `review.session: cold`). */
   fresh?: boolean;
+  /** Whose agent state this is (the installation): each gets its own CLI config dir. */
+  scope?: string;
 }
 
 export interface TurnOutcome {
@@ -92,7 +94,7 @@ export class RunSessions {
       let result: AgentResult;
       if (stored) {
         try {
-          await this.#restoreState(stored, turn.cwd);
+          await this.#restoreState(stored, turn.cwd, turn.scope);
           result = await this.#call(role, turn, stored.sessionId, log);
           if (result.resumed && result.sessionId !== undefined) {
             mode = "resumed";
@@ -117,7 +119,7 @@ export class RunSessions {
 
       // 3. Persist (the latest id always wins).
       if (this.#agent.supportsResume && result.sessionId) {
-        const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log);
+        const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log, turn.scope);
         if (!saved && mode !== "fallback") {
           fallbackReason ??= "session could not be saved; the next turn starts fresh";
         }
@@ -164,6 +166,7 @@ export class RunSessions {
           sessionId,
           timeoutMs: turn.timeoutMs,
           signal: turn.signal,
+          scope: turn.scope,
         });
       } catch (error) {
         const failure = toAgentError(error);
@@ -177,15 +180,15 @@ export class RunSessions {
     }
   }
 
-  async #restoreState(stored: RunAgentSession, cwd: string): Promise<void> {
+  async #restoreState(stored: RunAgentSession, cwd: string, scope: string | undefined): Promise<void> {
     if (!stored.state || !this.#agent.portable) return;
-    await this.#agent.portable.importSession(stored.sessionId, cwd, gunzipSync(stored.state));
+    await this.#agent.portable.importSession(stored.sessionId, cwd, gunzipSync(stored.state), scope);
   }
 
-  async #persist(runId: number, role: Role, sessionId: string, cwd: string, log: Logger): Promise<boolean> {
+  async #persist(runId: number, role: Role, sessionId: string, cwd: string, log: Logger, scope: string | undefined): Promise<boolean> {
     try {
       let state: Buffer | null = null;
-      const exported = await this.#agent.portable?.exportSession(sessionId, cwd);
+      const exported = await this.#agent.portable?.exportSession(sessionId, cwd, scope);
       if (exported) {
         const compressed = gzipSync(exported);
         if (compressed.length <= this.#maxStateBytes) state = compressed;

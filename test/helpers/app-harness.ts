@@ -6,6 +6,7 @@ import nock from "nock";
 import { Probot, ProbotOctokit } from "probot";
 import { createApp } from "../../src/app.js";
 import { FakeAgent } from "../../src/agents/fake.js";
+import type { Agent } from "../../src/agents/types.js";
 import type { EnvConfig } from "../../src/config/env-config.js";
 import { readEnvConfig } from "../../src/config/env-config.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
@@ -51,7 +52,13 @@ let scenarios = 0;
  * The real app (handlers, queue, worker, pipeline) on a real database, with the fake agent and
  * GitHub's HTTP API answered by a GitHubStandIn.
  */
-export async function startAppHarness(options: { database: DatabaseHandle; dataDir: string; env?: Record<string, string> }): Promise<AppHarness> {
+export async function startAppHarness(options: {
+  database: DatabaseHandle;
+  dataDir: string;
+  env?: Record<string, string>;
+  /** A real adapter to use instead of the fake agent (then `scenario` and `agentCalls` do not apply). */
+  agent?: Agent;
+}): Promise<AppHarness> {
   const scenarioPath = join(options.dataDir, "scenario.json");
   const agentLog = join(options.dataDir, "agent.log");
   mkdirSync(options.dataDir, { recursive: true });
@@ -88,7 +95,7 @@ export async function startAppHarness(options: { database: DatabaseHandle; dataD
     },
     run: (o: Parameters<FakeAgent["run"]>[0]) => agent.run(o),
   };
-  await probot.load(createApp({ config, database: options.database, agent: agentProxy, queue, log: logs.log }), {
+  await probot.load(createApp({ config, database: options.database, agent: options.agent ?? agentProxy, queue, log: logs.log }), {
     cwd: process.cwd(),
     addHandler: () => {},
   });

@@ -1,0 +1,219 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AgentError, type AgentErrorKind } from "./agent-error.js";
+import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
+import { extractJson } from "./extract-json.js";
+import { buildAgentEnv } from "./process/build-agent-env.js";
+import { runAgentProcess, type AgentProcessResult } from "./process/run-agent-process.js";
+import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "./types.js";
+
+/** The pinned CLI of this package (node_modules/.bin/claude, relative to the project root). */
+export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
+
+export interface ClaudeCodeAgentOptions {
+  /** Path of the `claude` binary; default DEFAULT_CLAUDE_CLI. */
+  cli?: string;
+  /** CLAUDE_CONFIG_DIR of a call is `<homeDir>/claude/<scope ?? "default">`. */
+  homeDir: string;
+  apiKey?: string;
+  baseUrl?: string;
+  model?: string;
+  /** Appended to every invocation (AGENT_ARGS). */
+  extraArgs?: string[];
+  /** Parent environment the allowlist is applied to; default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** SIGTERM → SIGKILL grace on timeout/cancel; default 5000. */
+  killGraceMs?: number;
+}
+
+/** Tools per role. The reviewer only reads; the fixer also edits files (never runs commands). */
+const TOOLS: Record<Role, { tools: string[]; disallowed: string[]; permissionMode?: string }> = {
+  reviewer: {
+    tools: ["Read", "Glob", "Grep"],
+    disallowed: ["Edit", "Write", "NotebookEdit", "Bash", "WebFetch", "WebSearch"],
+  },
+  fixer: {
+    tools: ["Read", "Edit", "Write", "NotebookEdit", "Glob", "Grep"],
+    disallowed: ["Bash", "WebFetch", "WebSearch"],
+    permissionMode: "acceptEdits",
+  },
+};
+
+const RESUME_FAILED = /No conversation found with session ID|--resume requires a valid session ID/i;
+const TRANSIENT =
+  /\b(429|529|5\d\d)\b|overloaded|rate.?limit|too many requests|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|Unable to connect|FailedToOpenSocket|network error|connection error|server-side issue/i;
+
+/** The result object `claude -p --output-format json` prints. */
+interface ClaudeResultObject {
+  type?: string;
+  subtype?: string;
+  is_error?: boolean;
+  api_error_status?: number | null;
+  result?: string;
+  session_id?: string;
+  total_cost_usd?: number;
+  num_turns?: number;
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_creation_input_tokens?: number;
+    cache_read_input_tokens?: number;
+  };
+  permission_denials?: unknown[];
+}
+
+/**
+ * Claude Code, headless: `claude -p --output-format json` with the prompt on stdin, one CLI config
+ * dir per scope, tools restricted per role on every call (resumes included: the CLI does not
+ * remember permissions), project settings and MCP servers of the workspace ignored (a PR could
+ * otherwise add hooks that run commands). Sessions are portable: the transcript is exported after a
+ * turn and written back before a resume when missing.
+ */
+export class ClaudeCodeAgent implements Agent {
+  readonly name = "claude";
+  readonly supportsResume = true;
+  readonly portable: PortableSessions;
+  readonly #options: ClaudeCodeAgentOptions;
+
+  constructor(options: ClaudeCodeAgentOptions) {
+    this.#options = options;
+    this.portable = {
+      exportSession: async (sessionId, cwd, scope) => exportClaudeSession(this.configDir(scope), sessionId, cwd),
+      importSession: async (sessionId, cwd, state, scope) => {
+        const dir = this.configDir(scope);
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await importClaudeSession(dir, sessionId, cwd, state);
+      },
+    };
+  }
+
+  /** CLAUDE_CONFIG_DIR for a scope. */
+  configDir(scope?: string): string {
+    return join(this.#options.homeDir, "claude", safeScope(scope));
+  }
+
+  /** The CLI arguments of a call (the prompt goes on stdin). */
+  args(options: Pick<AgentRunOptions, "role" | "sessionId">): string[] {
+    const policy = TOOLS[options.role];
+    const args = ["-p", "--output-format", "json", "--setting-sources", "user", "--strict-mcp-config"];
+    args.push("--tools", policy.tools.join(","));
+    args.push("--allowedTools", policy.tools.join(","));
+    args.push("--disallowedTools", policy.disallowed.join(","));
+    if (policy.permissionMode) args.push("--permission-mode", policy.permissionMode);
+    if (options.sessionId !== undefined) args.push("--resume", options.sessionId);
+    if (this.#options.model) args.push("--model", this.#options.model);
+    args.push(...(this.#options.extraArgs ?? []));
+    return args;
+  }
+
+  async run(options: AgentRunOptions): Promise<AgentResult> {
+    const configDir = this.configDir(options.scope);
+    const home = join(configDir, "home");
+    try {
+      await mkdir(home, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new AgentError("spawn", `claude config dir ${configDir} could not be created: ${(error as Error).message}`, { cause: error });
+    }
+    const env = buildAgentEnv(
+      {
+        ANTHROPIC_API_KEY: this.#options.apiKey,
+        ANTHROPIC_BASE_URL: this.#options.baseUrl,
+        CLAUDE_CONFIG_DIR: configDir,
+        HOME: home,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        CLAUDE_CODE_MAX_RETRIES: "0",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_ERROR_REPORTING: "1",
+      },
+      this.#options.baseEnv ?? process.env,
+    );
+    const outcome = await runAgentProcess({
+      command: this.#options.cli ?? DEFAULT_CLAUDE_CLI,
+      args: this.args(options),
+      cwd: options.cwd,
+      env,
+      stdin: options.prompt,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      killGraceMs: this.#options.killGraceMs,
+    });
+    return this.#interpret(outcome, options);
+  }
+
+  #interpret(outcome: AgentProcessResult, options: AgentRunOptions): AgentResult {
+    const fail = (kind: AgentErrorKind, message: string): AgentError => new AgentError(kind, this.#redact(message));
+    if (outcome.cancelled) throw fail("cancelled", `claude was cancelled after ${outcome.durationMs} ms`);
+    if (outcome.timedOut) throw fail("timeout", `claude ran past its time limit (${options.timeoutMs} ms) and was killed`);
+
+    const parsed = parseResult(outcome.stdout);
+    const detail = [parsed?.result, outcome.stderr.trim()].filter(Boolean).join(" | ");
+    const exit = outcome.exitCode === null ? `signal ${outcome.signal ?? "?"}` : `exit ${outcome.exitCode}`;
+
+    if (options.sessionId !== undefined && RESUME_FAILED.test(`${outcome.stderr}\n${parsed?.result ?? ""}`)) {
+      throw fail("resume-failed", `claude could not resume session ${options.sessionId}: ${tail(detail)}`);
+    }
+    if (!parsed) {
+      if (outcome.exitCode === 0) throw fail("parse", `claude printed no result object (${exit}): ${tail(outcome.stdout || outcome.stderr)}`);
+      throw fail(TRANSIENT.test(outcome.stderr) ? "transient" : "other", `claude failed (${exit}): ${tail(outcome.stderr || outcome.stdout)}`);
+    }
+    if (parsed.is_error || outcome.exitCode !== 0 || (parsed.subtype && parsed.subtype !== "success")) {
+      const status = parsed.api_error_status ?? undefined;
+      const transient = status === 429 || status === 408 || (status !== undefined && status >= 500) || (status === undefined && TRANSIENT.test(detail));
+      throw fail(transient ? "transient" : "other", `claude failed (${exit}${status ? `, API status ${status}` : ""}${parsed.subtype && parsed.subtype !== "success" ? `, ${parsed.subtype}` : ""}): ${tail(detail)}`);
+    }
+
+    const text = parsed.result ?? "";
+    const sessionId = parsed.session_id;
+    return {
+      text,
+      json: extractJson(text),
+      sessionId,
+      resumed: options.sessionId !== undefined && sessionId === options.sessionId,
+      usage: usageOf(parsed),
+    };
+  }
+
+  #redact(message: string): string {
+    const key = this.#options.apiKey;
+    return key && key.length >= 4 ? message.split(key).join("[redacted]") : message;
+  }
+}
+
+function safeScope(scope: string | undefined): string {
+  const cleaned = (scope ?? "default").replace(/[^A-Za-z0-9._-]/g, "_");
+  return cleaned === "" || cleaned === "." || cleaned === ".." ? "default" : cleaned;
+}
+
+/** The result object: the whole stdout, else its last line that is one (stream-json, stray output). */
+function parseResult(stdout: string): ClaudeResultObject | undefined {
+  const candidates = [stdout.trim(), ...stdout.trim().split("\n").reverse()];
+  for (const candidate of candidates) {
+    if (!candidate.startsWith("{")) continue;
+    try {
+      const value = JSON.parse(candidate) as unknown;
+      if (value && typeof value === "object" && !Array.isArray(value) && ((value as ClaudeResultObject).type === "result" || "session_id" in value)) {
+        return value as ClaudeResultObject;
+      }
+    } catch {
+      // not this line
+    }
+  }
+  return undefined;
+}
+
+function usageOf(result: ClaudeResultObject): AgentUsage {
+  const u = result.usage ?? {};
+  const usage: AgentUsage = {
+    tokensIn: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+    tokensOut: u.output_tokens ?? 0,
+  };
+  if (typeof result.total_cost_usd === "number") usage.costUsd = result.total_cost_usd;
+  return usage;
+}
+
+function tail(text: string, max = 600): string {
+  const trimmed = text.trim();
+  return trimmed.length > max ? `…${trimmed.slice(-max)}` : trimmed;
+}
