@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import type { EnvConfig } from "../config/env-config.js";
-import { ConfigError } from "../config/config-error.js";
 import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
+import { CodexAgent } from "./codex.js";
 import { FakeAgent } from "./fake.js";
 import type { Agent } from "./types.js";
 
@@ -24,8 +24,13 @@ export function createAgent(config: EnvConfig): Agent {
         extraArgs: config.agent.extraArgs,
       });
     case "codex":
-      throw new ConfigError("The environment", [
-        `AGENT: the ${config.agent.name} adapter is not part of this version yet; use AGENT=fake`,
-      ]);
+      return new CodexAgent({
+        cli: config.agent.cli,
+        homeDir: resolve(config.agent.homeDir),
+        apiKey: config.agent.openai.apiKey,
+        baseUrl: config.agent.openai.baseUrl,
+        model: config.agent.model,
+        extraArgs: config.agent.extraArgs,
+      });
   }
 }

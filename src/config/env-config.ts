@@ -60,7 +60,7 @@ const envSchema = z.object({
   ),
   DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
-  AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "fake"),
+  AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "claude"),
   AGENT_TIMEOUT: duration(15 * 60_000),
   AGENT_MODEL: optionalString,
   AGENT_ARGS: optionalString.transform((v) => (v ? v.split(/\s+/).filter(Boolean) : [])),
@@ -153,6 +153,12 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     if (e.APP_ID && privateKey && e.WEBHOOK_SECRET) app = { appId: Number(e.APP_ID), privateKey, webhookSecret: e.WEBHOOK_SECRET };
   } else if (production) {
     problems.push("APP_ID: required when NODE_ENV=production (run once without NODE_ENV to register the App)");
+  }
+  if (app && e.AGENT === "claude" && !e.ANTHROPIC_API_KEY) {
+    problems.push("ANTHROPIC_API_KEY: required with AGENT=claude (the key Claude Code uses; or set AGENT=codex or AGENT=fake)");
+  }
+  if (app && e.AGENT === "codex" && !e.OPENAI_API_KEY) {
+    problems.push("OPENAI_API_KEY: required with AGENT=codex (the key Codex uses; or set AGENT=claude or AGENT=fake)");
   }
   if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
     problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");

@@ -33,7 +33,7 @@ describe("readEnvConfig", () => {
     expect(config.webhookPath).toBe("/api/github/webhooks");
     expect(config.logLevel).toBe("info");
     expect(config.agent).toEqual({
-      name: "fake",
+      name: "claude",
       timeoutMs: 15 * 60_000,
       model: undefined,
       extraArgs: [],
@@ -63,19 +63,19 @@ describe("readEnvConfig", () => {
   });
 
   it("sets up the App from APP_ID, PRIVATE_KEY with \\n escapes, and WEBHOOK_SECRET", () => {
-    const config = readEnvConfig({ APP_ID: "12345", PRIVATE_KEY: ESCAPED_KEY, WEBHOOK_SECRET });
+    const config = readEnvConfig({ APP_ID: "12345", PRIVATE_KEY: ESCAPED_KEY, WEBHOOK_SECRET, AGENT: "fake" });
     expect(config.app).toEqual({ appId: 12345, privateKey: KEY, webhookSecret: WEBHOOK_SECRET });
   });
 
   it("reads the private key from PRIVATE_KEY_PATH", () => {
     const path = join(tempDir(), "app.pem");
     writeFileSync(path, KEY);
-    const config = readEnvConfig({ APP_ID: "7", PRIVATE_KEY_PATH: path, WEBHOOK_SECRET });
+    const config = readEnvConfig({ APP_ID: "7", PRIVATE_KEY_PATH: path, WEBHOOK_SECRET, AGENT: "fake" });
     expect(config.app?.privateKey).toBe(KEY);
   });
 
   it("prefers PRIVATE_KEY over PRIVATE_KEY_PATH", () => {
-    const config = readEnvConfig({ APP_ID: "7", PRIVATE_KEY: ESCAPED_KEY, PRIVATE_KEY_PATH: "/does/not/exist.pem", WEBHOOK_SECRET });
+    const config = readEnvConfig({ APP_ID: "7", PRIVATE_KEY: ESCAPED_KEY, PRIVATE_KEY_PATH: "/does/not/exist.pem", WEBHOOK_SECRET, AGENT: "fake" });
     expect(config.app?.privateKey).toBe(KEY);
   });
 
@@ -144,13 +144,25 @@ describe("readEnvConfig", () => {
   });
 
   it("refuses the unscripted fake agent in production", () => {
-    expect(problemsOf({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET })).toEqual([
+    expect(problemsOf({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, AGENT: "fake" })).toEqual([
       expect.stringMatching(/^AGENT: the fake agent is for tests and demos/),
     ]);
   });
 
+  it.each([
+    [{}, /^ANTHROPIC_API_KEY: required with AGENT=claude/],
+    [{ AGENT: "claude" }, /^ANTHROPIC_API_KEY: required with AGENT=claude/],
+    [{ AGENT: "codex" }, /^OPENAI_API_KEY: required with AGENT=codex/],
+  ])("with an App, %j needs the agent's model key", (env, problem) => {
+    expect(problemsOf({ APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, ...env })).toEqual([expect.stringMatching(problem)]);
+  });
+
+  it("needs no model key before the App is registered (setup mode)", () => {
+    expect(readEnvConfig({}).agent.name).toBe("claude");
+  });
+
   it("runs in production with an App and a real agent", () => {
-    const config = readEnvConfig({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, AGENT: "codex" });
+    const config = readEnvConfig({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, AGENT: "codex", OPENAI_API_KEY: "sk-test-openai-key" });
     expect(config.production).toBe(true);
     expect(config.agent.name).toBe("codex");
   });

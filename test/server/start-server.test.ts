@@ -53,6 +53,7 @@ describe("npm start", { timeout: 180_000 }, () => {
         DATA_DIR: tempDir(),
         DATABASE_URL: url,
         APP_ID: "12345",
+        AGENT: "fake",
         PRIVATE_KEY: privateKey,
         WEBHOOK_SECRET: "a-webhook-secret-value",
         LOG_LEVEL: "debug",

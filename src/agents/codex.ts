@@ -1,0 +1,223 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AgentError } from "./agent-error.js";
+import { classifyCodexFailure, codexError, parseCodexEvents, stderrTail, type CodexTokenTotals } from "./codex-events.js";
+import { findRollout, isDirectory, packRollout, readRolloutTotals, restoreRollout, THREAD_ID, unpackRollout, type PackedRollout } from "./codex-rollout.js";
+import { extractJson } from "./extract-json.js";
+import { buildAgentEnv } from "./process/build-agent-env.js";
+import { runAgentProcess } from "./process/run-agent-process.js";
+import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "./types.js";
+
+/** The pinned CLI of this package. */
+export const DEFAULT_CODEX_CLI = fileURLToPath(new URL("../../node_modules/.bin/codex", import.meta.url));
+/** A model codex 0.171 knows (`codex debug models`); an unknown slug still runs, with generic defaults. */
+export const DEFAULT_CODEX_MODEL = "gpt-5.5";
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+/** The variable codex reads the API key from (`env_key` of our provider). */
+const API_KEY_ENV = "OPENAI_API_KEY";
+const PROVIDER_ID = "no_mistakes";
+
+export interface CodexAgentOptions {
+  /** Per-installation CODEX_HOMEs live in `<homeDir>/codex/<scope ?? "default">`. */
+  homeDir: string;
+  /** Path of the codex binary; default: the pinned one in node_modules/.bin. */
+  cli?: string;
+  model?: string;
+  /** OpenAI-compatible Responses API base, ending in /v1. Default https://api.openai.com/v1. */
+  baseUrl?: string;
+  apiKey?: string;
+  /** Appended to every `codex exec` call, before the prompt marker. */
+  extraArgs?: string[];
+  /** The CLI's own retries of a failed model request / dropped stream; default 1 each (RunSessions retries transients too). */
+  requestMaxRetries?: number;
+  streamMaxRetries?: number;
+  /** SIGTERM → SIGKILL grace of the process group on timeout/cancel; default 5000. */
+  killGraceMs?: number;
+  /** The environment allowlisted variables are taken from; default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/** The CODEX_HOME of a scope (installation id), under the agents' home dir. */
+export function codexHomeFor(homeDir: string, scope?: string): string {
+  const name = scope === undefined || scope === "" ? "default" : scope;
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new AgentError("other", `codex: invalid scope ${JSON.stringify(name)}`);
+  return join(homeDir, "codex", name);
+}
+
+/**
+ * OpenAI Codex CLI (`codex exec --json`), headless. Reviewer turns run in the read-only sandbox,
+ * fixer turns in workspace-write (passed on every call: a resume does not inherit it). The prompt
+ * goes on stdin (`-`), never on argv. Sessions are codex threads, resumed with
+ * `codex exec resume <thread_id>`; their rollout files are exported/imported for portability.
+ */
+export class CodexAgent implements Agent {
+  readonly name = "codex";
+  readonly supportsResume = true;
+  readonly portable: PortableSessions;
+  readonly #options: CodexAgentOptions;
+  /** Where each thread this process ran lives (its CODEX_HOME), for export. */
+  readonly #homes = new Map<string, string>();
+  /** Imported rollouts waiting for the run that resumes them (its scope decides the CODEX_HOME). */
+  readonly #pending = new Map<string, PackedRollout>();
+  /** Token totals of a thread after its last turn here (a fallback when the rollout has none). */
+  readonly #totals = new Map<string, CodexTokenTotals>();
+
+  constructor(options: CodexAgentOptions) {
+    this.#options = options;
+    this.portable = {
+      exportSession: (sessionId, _cwd, scope) => this.#export(sessionId, scope),
+      importSession: async (sessionId, _cwd, state, scope) => {
+        const packed = unpackRollout(state, sessionId);
+        if (!packed) return; // not ours, or unsafe: the resume fails and RunSessions falls back
+        if (scope !== undefined) {
+          await restoreRollout(codexHomeFor(this.#options.homeDir, scope), packed);
+          return;
+        }
+        // Without a scope the CODEX_HOME is only known at run time: the run that resumes it writes it.
+        if (this.#pending.size > 256) this.#pending.clear();
+        this.#pending.set(sessionId, packed);
+      },
+    };
+  }
+
+  async run(options: AgentRunOptions): Promise<AgentResult> {
+    if (options.signal?.aborted) throw new AgentError("cancelled", "codex: cancelled before it started");
+    const home = codexHomeFor(this.#options.homeDir, options.scope);
+    await this.#prepareHome(home);
+
+    const asked = options.sessionId;
+    let baseline: CodexTokenTotals = { input: 0, output: 0 };
+    if (asked !== undefined) {
+      if (!THREAD_ID.test(asked)) throw new AgentError("resume-failed", `codex: ${JSON.stringify(asked)} is not a thread id`);
+      const packed = this.#pending.get(asked);
+      if (packed) {
+        this.#pending.delete(asked);
+        await restoreRollout(home, packed);
+      }
+      const rollout = await findRollout(home, asked);
+      if (rollout) baseline = await readRolloutTotals(rollout);
+      if (baseline.input === 0 && baseline.output === 0) baseline = this.#totals.get(asked) ?? baseline;
+    }
+
+    const sandbox = options.role === "reviewer" ? "read-only" : "workspace-write";
+    // Options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin.
+    const args = ["exec", "--json", "--skip-git-repo-check", "--sandbox", sandbox, "--color", "never", ...(this.#options.extraArgs ?? [])];
+    if (asked !== undefined) args.push("resume", asked, "-");
+    else args.push("-");
+
+    const env = buildAgentEnv(
+      {
+        CODEX_HOME: home,
+        HOME: home,
+        [API_KEY_ENV]: this.#options.apiKey,
+        NO_COLOR: "1",
+        RUST_LOG: "error",
+      },
+      this.#options.baseEnv,
+    );
+    const secrets = [this.#options.apiKey];
+    const result = await runAgentProcess({
+      command: this.#options.cli ?? DEFAULT_CODEX_CLI,
+      args,
+      cwd: options.cwd,
+      env,
+      stdin: options.prompt,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      killGraceMs: this.#options.killGraceMs,
+    });
+
+    if (result.cancelled || options.signal?.aborted) throw new AgentError("cancelled", `codex: cancelled after ${result.durationMs} ms`);
+    if (result.timedOut) throw new AgentError("timeout", `codex: timed out after ${options.timeoutMs} ms`);
+
+    const events = parseCodexEvents(result.stdout);
+    const failure = events.turnFailed ?? (result.exitCode !== 0 ? [events.errors.at(-1), stderrTail(result.stderr)].filter(Boolean).join("\n") || `exit code ${result.exitCode ?? result.signal}` : undefined);
+    if (failure !== undefined) {
+      const kind = classifyCodexFailure(failure);
+      const prefix = result.exitCode === 0 ? "codex: turn failed" : `codex exited with ${result.exitCode ?? result.signal}`;
+      throw codexError(kind, `${prefix}: ${failure}`, secrets);
+    }
+    if (!events.threadId || !events.turnCompleted) {
+      const what = !events.threadId ? "no thread.started event" : "no turn.completed event";
+      throw codexError("parse", `codex: unreadable output (${what}; ${events.events} events, ${events.unreadableLines} other lines${result.truncated ? ", truncated" : ""}): ${stderrTail(result.stderr, 500)}`, secrets);
+    }
+
+    const threadId = events.threadId;
+    const resumed = asked !== undefined && threadId === asked;
+    const totals = events.usage ?? { input: 0, output: 0 };
+    // A resumed thread reports its cumulative usage: this turn's share is the growth since before it.
+    const base = resumed ? baseline : { input: 0, output: 0 };
+    const usage = {
+      tokensIn: totals.input >= base.input ? totals.input - base.input : totals.input,
+      tokensOut: totals.output >= base.output ? totals.output - base.output : totals.output,
+    };
+    this.#homes.set(threadId, home);
+    this.#totals.set(threadId, totals);
+    if (this.#totals.size > 1024) this.#totals.delete(this.#totals.keys().next().value!);
+    if (this.#homes.size > 1024) this.#homes.delete(this.#homes.keys().next().value!);
+
+    const text = events.finalText ?? "";
+    return { text, json: extractJson(text), sessionId: threadId, resumed, usage };
+  }
+
+  async #prepareHome(home: string): Promise<void> {
+    await mkdir(home, { recursive: true });
+    const path = join(home, "config.toml");
+    const wanted = this.#configToml();
+    const current = await readFile(path, "utf8").catch(() => undefined);
+    if (current !== wanted) await writeFile(path, wanted, { mode: 0o600 });
+  }
+
+  #configToml(): string {
+    const s = (value: string) => JSON.stringify(value); // a TOML basic string
+    const provider = [
+      `[model_providers.${PROVIDER_ID}]`,
+      `name = "no-mistakes"`,
+      `base_url = ${s(this.#options.baseUrl ?? DEFAULT_BASE_URL)}`,
+      `wire_api = "responses"`,
+      ...(this.#options.apiKey ? [`env_key = ${s(API_KEY_ENV)}`] : []),
+      `request_max_retries = ${this.#options.requestMaxRetries ?? 1}`,
+      `stream_max_retries = ${this.#options.streamMaxRetries ?? 1}`,
+    ];
+    return [
+      "# Written by no-mistakes before every codex run; edits are overwritten.",
+      `model = ${s(this.#options.model ?? DEFAULT_CODEX_MODEL)}`,
+      `model_provider = "${PROVIDER_ID}"`,
+      `approval_policy = "never"`,
+      `check_for_update_on_startup = false`,
+      "",
+      ...provider,
+      "",
+      "[analytics]",
+      "enabled = false",
+      "",
+      "[features]",
+      "plugins = false",
+      "",
+      // Commands the model runs see only a core environment (never the API key).
+      "[shell_environment_policy]",
+      `inherit = "core"`,
+      "",
+    ].join("\n");
+  }
+
+  async #export(threadId: string, scope: string | undefined): Promise<Uint8Array | undefined> {
+    if (!THREAD_ID.test(threadId)) return undefined;
+    const known = scope !== undefined ? codexHomeFor(this.#options.homeDir, scope) : this.#homes.get(threadId);
+    const homes = known ? [known] : await this.#allHomes();
+    for (const home of homes) {
+      const rollout = await findRollout(home, threadId);
+      if (rollout) return packRollout(home, rollout, threadId);
+    }
+    return undefined;
+  }
+
+  async #allHomes(): Promise<string[]> {
+    const root = join(this.#options.homeDir, "codex");
+    const names = await readdir(root).catch(() => [] as string[]);
+    const homes: string[] = [];
+    for (const name of names) if (await isDirectory(join(root, name))) homes.push(join(root, name));
+    return homes;
+  }
+}
