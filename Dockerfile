@@ -1,8 +1,9 @@
-# no-mistakes: Node 20 with git; data (embedded database, workspaces, agent sessions) in /data.
+# no-mistakes: Node 20 with git and the pinned agent CLIs (Claude Code, Codex; bubblewrap for Codex's sandbox);
+# data (embedded database, workspaces, agent sessions) in /data.
 FROM node:20-bookworm-slim
 
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git ca-certificates tini \
+  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap \
   && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
