@@ -1,0 +1,173 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdtempSync, openSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
+import examples from "@octokit/webhooks-examples";
+import postgres from "postgres";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+export const WEBHOOK_SECRET = "bench-webhook-secret";
+export const SMOKE = process.argv.includes("--smoke");
+
+/** What each section prints as its last stdout line, for bench/run.ts. */
+export const RESULT_PREFIX = "BENCH_RESULT ";
+export function emitResult(result: unknown): void {
+  process.stdout.write(`\n${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+}
+
+export function tempRoot(name: string): string {
+  return mkdtempSync(join(tmpdir(), `nm-bench-${name}-`));
+}
+
+let key: string | undefined;
+export function privateKey(): string {
+  key ??= generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
+  return key;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh PostgreSQL database (dropped by `drop`). */
+export async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `nm_bench_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const sql = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`drop database if exists ${name} with (force)`);
+      await sql.end();
+    },
+  };
+}
+
+export function signature(body: string): string {
+  return `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
+}
+
+type Example = { name: string; examples: Record<string, any>[] };
+const list = (Array.isArray(examples) ? examples : (examples as { default: Example[] }).default) as Example[];
+
+export const OWNER = "octo-org";
+export const REPO = "widgets";
+export const REPO_ID = 4242;
+export const INSTALLATION_ID = 99;
+
+/** The real `pull_request.<action>` example payload from @octokit/webhooks-examples, pointed at our PR. */
+export function pullRequestPayload(shape: { action: string; number: number; baseSha: string; headSha: string; cloneUrl: string; before?: string }): Record<string, any> {
+  const found = list.find((e) => e.name === "pull_request")!.examples.find((e) => e.action === shape.action)!;
+  const base = structuredClone(found);
+  const repo = { ...base.repository, id: REPO_ID, name: REPO, full_name: `${OWNER}/${REPO}`, clone_url: shape.cloneUrl, owner: { ...base.repository.owner, login: OWNER } };
+  const pr = base.pull_request;
+  pr.number = shape.number;
+  pr.title = `Change ${shape.number}`;
+  pr.body = "Please review.";
+  pr.draft = false;
+  pr.state = "open";
+  pr.base = { ...pr.base, ref: "main", sha: shape.baseSha, repo };
+  pr.head = { ...pr.head, ref: `pr-${shape.number}`, sha: shape.headSha, repo };
+  pr.maintainer_can_modify = false;
+  return {
+    ...base,
+    action: shape.action,
+    number: shape.number,
+    pull_request: pr,
+    repository: repo,
+    installation: { id: INSTALLATION_ID, node_id: "inst" },
+    sender: { ...base.sender, login: "octocat", type: "User" },
+    ...(shape.action === "synchronize" ? { after: shape.headSha, before: shape.before ?? shape.baseSha } : {}),
+  };
+}
+
+export function git(cwd: string, args: string[], input?: string | Buffer): string {
+  return execFileSync("git", args, {
+    cwd,
+    input,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
+  });
+}
+
+export interface ChildServer {
+  child: ChildProcess;
+  port: number;
+  logPath: string;
+  kill(): Promise<void>;
+}
+
+/** Starts `node --import tsx <script>` with `env`; resolves when it prints `LISTENING <port>`. */
+export async function startChild(script: string, env: Record<string, string>, logPath: string, extraNodeArgs: string[] = []): Promise<ChildServer> {
+  const log = openSync(logPath, "a");
+  const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", join(ROOT, script)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", log, "pipe"],
+  });
+  let stderr = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within 120 s:\n${stderr}`)), 120_000);
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      const m = /LISTENING (\d+)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code}:\n${stderr}`));
+    });
+  });
+  return {
+    child,
+    port,
+    logPath,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      const t = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function median(values: number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+export { sleep };
+
+export const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,94 @@
+/**
+ * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
+ * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
+ * Options: --smoke, --only=ack,review,concurrency, --strict (exit 1 when a performance target is missed).
+ * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_PROFILE=1 (CPU profiles of the ack servers into bench/results/profiles), BENCH_GITHUB_PACING=on.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RESULT_PREFIX, ROOT, SMOKE } from "./lib/common.js";
+
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const strict = process.argv.includes("--strict");
+const sections = ["ack", "review", "concurrency"].filter((s) => !only || only.includes(s));
+
+function runSection(name: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    process.stderr.write(`bench: ${name}${SMOKE ? " (smoke)" : ""}…\n`);
+    const started = Date.now();
+    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/sections", `${name}.ts`), ...(SMOKE ? ["--smoke"] : [])], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: process.env,
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith(RESULT_PREFIX));
+      if (code !== 0 || !line) return reject(new Error(`section ${name} failed (exit ${code}):\n${out.slice(-4000)}`));
+      process.stderr.write(`bench: ${name} done in ${Math.round((Date.now() - started) / 1000)} s\n`);
+      resolve(JSON.parse(line.slice(RESULT_PREFIX.length)));
+    });
+  });
+}
+
+interface Row { figure: string; value: string; target: string; holds: boolean | null; kind: "perf" | "correctness" | "info" }
+const rows: Row[] = [];
+const results: Record<string, any> = {};
+const failures: string[] = [];
+
+for (const name of sections) {
+  try {
+    results[name] = await runSection(name);
+  } catch (error) {
+    failures.push(name);
+    process.stderr.write(`${(error as Error).message}\n`);
+  }
+}
+
+const ack = results.ack;
+if (ack) {
+  rows.push({ figure: `webhook ack p99, app vs bare Probot (${ack.config.rate}/s × ${ack.config.seconds} s each, ${ack.config.prs} PRs)`, value: `${ack.app.p99} / ${ack.bare.p99} ms = ${ack.p99Ratio}×  (p50 ${ack.app.p50} / ${ack.bare.p50} ms)`, target: "≤ 1.2×", holds: ack.p99Ratio <= 1.2, kind: "perf" });
+  const bad = ack.app.non2xx + ack.app.errors + ack.bare.non2xx + ack.bare.errors;
+  rows.push({ figure: "webhook ack: non-2xx / failed requests", value: `${bad} of ${ack.app.sent + ack.bare.sent}`, target: "0", holds: bad === 0, kind: "correctness" });
+  const d = ack.db;
+  const problems = d.missingDeliveries + d.extraDeliveries + d.staleHeads + d.duplicateJobDeliveries + d.strayJobDeliveries + d.runsWithMoreThanOneWaitingOrActive + d.runsWhoseNewestHeadIsNotCovered + d.deliveriesNotQueuedOrCollapsedExactlyOnce;
+  rows.push({ figure: "every delivery enqueued exactly once (recorded once; queued or collapsed once; run at newest head, covered by a job)", value: `${d.deliveriesRecorded}/${d.deliveriesSent} recorded, ${d.jobs} jobs for ${d.runs} runs, ${problems} problems`, target: "0 problems", holds: problems === 0, kind: "correctness" });
+}
+const review = results.review;
+if (review) {
+  for (const s of review.sizes) {
+    rows.push({ figure: `review, first turn, ${s.size} files (floor ${s.floorMs} ms)`, value: `${s.firstMs} ms = ${s.firstRatio}× floor`, target: "≤ 1.5× floor", holds: s.firstRatio <= 1.5, kind: "perf" });
+    rows.push({ figure: `review, later turn (one-commit push), ${s.size} files`, value: `${s.laterMs} ms = ${s.laterRatio}× floor`, target: "≤ 1.0× floor", holds: s.laterRatio <= 1.0, kind: "perf" });
+  }
+  const s0 = review.sizes[0];
+  rows.push({ figure: `incremental prompt after one-commit push, ${s0.size}-file PR`, value: `${s0.promptBytes.later} / ${s0.promptBytes.first} B = ${(s0.promptRatio * 100).toFixed(1)} %`, target: "≤ 10 %", holds: s0.promptRatio !== null && s0.promptRatio <= 0.1, kind: "perf" });
+  rows.push({ figure: "review: peak RSS of the reviewing process", value: `${review.maxRssMb} MB`, target: "(reported)", holds: null, kind: "info" });
+}
+const conc = results.concurrency;
+if (conc) {
+  const c = conc.config;
+  rows.push({ figure: `concurrency: overlapping turns within a run (${c.processes} processes, ${c.prs} PRs × ${c.pushes} pushes)`, value: String(conc.overlappingTurnPairs), target: "0", holds: conc.overlappingTurnPairs === 0, kind: "correctness" });
+  const bad = conc.runsNotAtNewestHead + conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce + conc.webhookNon2xx + conc.webhookErrors + (conc.timedOut ? 1 : 0);
+  rows.push({ figure: "concurrency: newest head of every PR reviewed exactly once", value: `${conc.runs - conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce}/${c.prs} PRs ok, ${conc.runsNotAtNewestHead} not at newest, ${conc.failedTurns} failed turns`, target: `${c.prs}/${c.prs}`, holds: bad === 0, kind: "correctness" });
+  rows.push({ figure: "concurrency: throughput", value: `${conc.reviewerTurns} reviews of ${conc.pushes} pushes in ${conc.totalSeconds} s = ${conc.reviewsPerSecond} reviews/s (${conc.pushesPerSecondAbsorbed} pushes/s)`, target: "(reported)", holds: null, kind: "info" });
+}
+for (const f of failures) rows.push({ figure: `section ${f}`, value: "crashed (see stderr)", target: "runs", holds: false, kind: "correctness" });
+
+const cells = rows.map((r) => [r.figure, r.value, r.target, r.holds === null ? "—" : r.holds ? "yes" : "NO"]);
+const head = ["figure", "measured", "target", "holds"];
+const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(" | ")} |`;
+console.log([line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...cells.map(line)].join("\n"));
+
+const dir = join(ROOT, "bench/results");
+mkdirSync(dir, { recursive: true });
+const report = { when: new Date().toISOString(), smoke: SMOKE, node: process.version, rows, results };
+writeFileSync(join(dir, SMOKE ? "latest-smoke.json" : "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+console.log(`\nfigures: bench/results/${SMOKE ? "latest-smoke.json" : "latest.json"}`);
+
+const correctnessFailed = rows.some((r) => r.kind === "correctness" && r.holds === false);
+const perfFailed = rows.some((r) => r.kind === "perf" && r.holds === false);
+process.exit(correctnessFailed || (strict && perfFailed) ? 1 : 0);
