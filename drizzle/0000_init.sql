@@ -58,6 +58,7 @@ CREATE TABLE "runs" (
 	"base_sha" text NOT NULL,
 	"head_ref" text NOT NULL,
 	"head_sha" text NOT NULL,
+	"pr_updated_at" timestamp with time zone,
 	"head_repo_full_name" text,
 	"head_clone_url" text,
 	"maintainer_can_modify" boolean DEFAULT false NOT NULL,

@@ -6,9 +6,13 @@ export type RunIdentity = Pick<
   Run,
   "installationId" | "repositoryId" | "repositoryFullName" | "cloneUrl" | "prNumber" | "baseRef" | "baseSha" | "headRef" | "headSha"
 > &
-  Partial<Pick<Run, "headRepoFullName" | "headCloneUrl" | "maintainerCanModify" | "draft" | "title" | "body" | "authorLogin">>;
+  Partial<Pick<Run, "headRepoFullName" | "headCloneUrl" | "maintainerCanModify" | "draft" | "title" | "body" | "authorLogin" | "prUpdatedAt">>;
 
-/** The PR's one run: created on first sight, refreshed (refs, SHAs) on every later event. */
+/**
+ * The PR's one run: created on first sight, refreshed (refs, SHAs) on later events — but never by an
+ * event older than the newest one applied (GitHub does not promise delivery order; under load an older
+ * push's webhook can arrive last).
+ */
 export async function upsertRun(db: Database, pr: RunIdentity): Promise<Run> {
   const [row] = await db
     .insert(runs)
@@ -30,11 +34,15 @@ export async function upsertRun(db: Database, pr: RunIdentity): Promise<Run> {
         title: pr.title ?? "",
         body: pr.body ?? "",
         authorLogin: pr.authorLogin ?? "",
+        prUpdatedAt: pr.prUpdatedAt ?? null,
         updatedAt: sql`now()`,
       },
+      setWhere: sql`${runs.prUpdatedAt} is null or excluded.pr_updated_at is null or excluded.pr_updated_at >= ${runs.prUpdatedAt}`,
     })
     .returning();
-  return row!;
+  if (row) return row;
+  // an older event: keep the run as it is
+  return (await findRun(db, pr.repositoryId, pr.prNumber))!;
 }
 
 export async function getRun(db: Database, id: number): Promise<Run | undefined> {

@@ -42,6 +42,8 @@ export const runs = pgTable(
     baseSha: text("base_sha").notNull(),
     headRef: text("head_ref").notNull(),
     headSha: text("head_sha").notNull(),
+    /** The PR's `updated_at` from the newest event applied: an older, late delivery never moves the head back. */
+    prUpdatedAt: timestamp("pr_updated_at", { withTimezone: true }),
     headRepoFullName: text("head_repo_full_name"),
     headCloneUrl: text("head_clone_url"),
     maintainerCanModify: boolean("maintainer_can_modify").notNull().default(false),

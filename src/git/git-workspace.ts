@@ -46,6 +46,8 @@ export class GitWorkspace {
   readonly dir: string;
   private readonly gitDir: string;
   private readonly timeoutMs: number | undefined;
+  /** True from `ensure()` creating the repository until the first checkout. */
+  private created = false;
 
   constructor(dir: string, options: GitWorkspaceOptions = {}) {
     this.dir = resolve(dir);
@@ -58,6 +60,7 @@ export class GitWorkspace {
     if (!existsSync(this.gitDir)) {
       await mkdir(this.dir, { recursive: true });
       await runGit(["init", "-q", this.dir], { cwd: this.dir, timeoutMs: this.timeoutMs });
+      this.created = true;
     }
     await this.resetConfig();
   }
@@ -95,7 +98,9 @@ export class GitWorkspace {
     await this.resetConfig();
     await Promise.all(LEFTOVER_STATE.map((name) => rm(join(this.gitDir, name), { recursive: true, force: true })));
     await this.git(["checkout", "--quiet", "--force", "--detach", sha]);
-    await this.git(["clean", "-ffdxq"]);
+    // `git clean` walks the whole tree; a repository this instance just created has nothing to clean.
+    if (!this.created) await this.git(["clean", "-ffdxq"]);
+    this.created = false;
   }
 
   /** The commit `ref` names; throws GitError `not-found` when there is none. */
@@ -133,7 +138,8 @@ export class GitWorkspace {
   }
 
   /** Unified diff from `from` to `to`, without the paths matching `excludeGlobs` (pathspec globs from the root). */
-  async diff(from: string, to: string, options: { excludeGlobs?: readonly string[] } = {}): Promise<string> {
+  /** Unified diff from..to; `paths` limits it to those files (literal paths), `excludeGlobs` leaves files out. */
+  async diff(from: string, to: string, options: { excludeGlobs?: readonly string[]; paths?: readonly string[] } = {}): Promise<string> {
     assertArgument("commit", from);
     assertArgument("commit", to);
     const { stdout } = await this.git([
@@ -146,7 +152,7 @@ export class GitWorkspace {
       from,
       to,
       "--",
-      ...pathspecs(options.excludeGlobs),
+      ...(options.paths ? options.paths.map((p) => `:(literal)${p}`) : pathspecs(options.excludeGlobs)),
     ]);
     return stdout;
   }

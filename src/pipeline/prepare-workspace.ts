@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { Run } from "../db/schema.js";
 import type { GitWorkspace } from "../git/git-workspace.js";
 
@@ -20,14 +21,21 @@ export async function prepareWorkspace(
   workspace: GitWorkspace,
   run: Run,
   token: string | undefined,
-  options: { full: boolean },
+  options: { full: boolean; log?: Logger },
 ): Promise<PreparedWorkspace> {
   await workspace.ensure();
   await workspace.fetch(run.cloneUrl, [`+refs/heads/${run.baseRef}:${BASE_REF}`, `+refs/pull/${run.prNumber}/head:${HEAD_REF}`], { token });
-  let headSha = run.headSha;
-  if (!(await workspace.hasCommit(headSha))) {
-    // The head moved again after this job read it; review the newest head GitHub has.
-    headSha = await workspace.revParse(HEAD_REF);
+  // The newest head: GitHub's refs/pull/N/head, or the head the webhooks reported when that ref lags
+  // behind it (it is updated asynchronously); webhooks themselves can arrive late or out of order.
+  const fetched = await workspace.revParse(HEAD_REF);
+  let headSha = fetched;
+  if (run.headSha !== fetched) {
+    if (!(await workspace.hasCommit(run.headSha))) {
+      await workspace.fetch(run.cloneUrl, [run.headSha], { token }).catch((error: unknown) => {
+        options.log?.info({ err: error, headSha: run.headSha, fetched }, "reported head not fetchable; reviewing GitHub's PR ref");
+      });
+    }
+    if ((await workspace.hasCommit(run.headSha)) && (await workspace.isAncestor(fetched, run.headSha))) headSha = run.headSha;
   }
   await workspace.checkout(headSha);
   const mergeBase = await workspace.mergeBase(BASE_REF, headSha);

@@ -7,7 +7,7 @@ import type { Finding, Run } from "../db/schema.js";
 import { listTurns, setTurnRawAnswer } from "../db/turns.js";
 import type { GitWorkspace } from "../git/git-workspace.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { parseDiff } from "../github/parse-diff.js";
+import { parseDiff, type DiffIndex } from "../github/parse-diff.js";
 import type { RunJob } from "../queue/run-job.js";
 import type { JobAttempt } from "../queue/run-queue.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
@@ -69,25 +69,20 @@ export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSign
   // 1. Repository config, from the default branch.
   const { config, problems } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
   const skip = await skipReason(deps, run, job, config);
-  const overBudget = skip ? undefined : budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "reviewer");
-  if (overBudget) {
-    log.info({ reason: overBudget }, "review refused: budget");
-    if (!(await budgetNoticePosted(github, ref, run.prNumber))) await github.createIssueComment(ref, run.prNumber, `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`);
-    return undefined;
-  }
   if (skip) {
     log.info({ reason: skip }, "review skipped");
     return undefined;
   }
 
-  // 2. The check run, then the review; any failure ends on the check run in words.
-  const checkRunId = await ensureCheckRun(github, ref, run.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." });
+  // 2. The review; any failure ends on the check run, in words.
+  const ctx: ReviewContext = { run, ref, github, config, configProblems: problems, job, signal, log, retry: attempt.retry };
   try {
-    const reviewed = await review(deps, { run, ref, github, config, configProblems: problems, job, signal, checkRunId, log, retry: attempt.retry });
+    const reviewed = await review(deps, ctx);
     return reviewed ? { config, github } : undefined;
   } catch (error) {
     const decision = classifyFailure(error);
     log.warn({ err: error, retry: decision.retry && !lastAttempt }, "review failed");
+    const checkRunId = ctx.checkRunId ?? (await ensureCheckRun(github, ref, run.headSha, { status: "in_progress", title: "Reviewing", summary: "Preparing the review." }));
     if (decision.retry && !lastAttempt) {
       await github.updateCheckRun(ref, checkRunId, { status: "queued", title: "Retrying", summary: `${decision.title}. The review will be retried.` }).catch(() => undefined);
       throw error;
@@ -107,7 +102,6 @@ async function skipReason(deps: ReviewDeps, run: Run, job: RunJob, config: RepoC
   if (run.state === "paused") return "automatic reviews are paused on this PR";
   if (!config.review.auto) return "review.auto is off";
   if (run.draft && !config.review.drafts) return "draft PR (review.drafts is off)";
-  if (run.lastReviewedSha === run.headSha && !job.full) return "this head was already reviewed";
   if (job.senderType === "Bot" && job.senderLogin && !config.review.bots && !(await deps.isOwnBot(job.senderLogin))) {
     return `push by another bot (${job.senderLogin}; review.bots is off)`;
   }
@@ -122,7 +116,8 @@ interface ReviewContext {
   configProblems: string[];
   job: RunJob;
   signal: AbortSignal;
-  checkRunId: number;
+  /** Set once the head to review is known and its check run exists. */
+  checkRunId?: number;
   log: Logger;
   /** > 0 when an earlier attempt of this job failed part-way. */
   retry: number;
@@ -134,7 +129,23 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
 
   // 3. Workspace: fetch, check out the head, decide the range.
   const workspace = deps.workspace(run);
-  const ws = await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, await github.installationToken()), { full: ctx.job.full === true });
+  const ws = await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, await github.installationToken()), { full: ctx.job.full === true, log });
+  // GitHub's refs/pull/N/head is the truth: webhooks can arrive late or out of order.
+  if (ws.headSha !== run.headSha) await updateRun(deps.db, run.id, { headSha: ws.headSha });
+  if (!EXPLICIT_TRIGGERS.has(ctx.job.trigger) && !ctx.job.full && run.lastReviewedSha === ws.headSha) {
+    log.info({ headSha: ws.headSha }, "review skipped: this head was already reviewed");
+    return false;
+  }
+  const overBudget = budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "reviewer");
+  if (overBudget) {
+    log.info({ reason: overBudget }, "review refused: budget");
+    if (!(await budgetNoticePosted(github, ref, run.prNumber))) {
+      await github.createIssueComment(ref, run.prNumber, `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`);
+    }
+    return false;
+  }
+  ctx.checkRunId = await ensureCheckRun(github, ref, ws.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." });
+  const checkRunId = ctx.checkRunId;
   const reviewDiff = limitDiff(await workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore }), config.review.max_diff_bytes);
   if (reviewDiff.omittedFiles.length > 0) {
     notes.push(
@@ -173,7 +184,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     if (!parsed.ok) {
       if (first.turnId !== undefined) await setTurnRawAnswer(deps.db, first.turnId, first.result.text);
       if (repair.turnId !== undefined) await setTurnRawAnswer(deps.db, repair.turnId, repair.result.text);
-      await github.updateCheckRun(ref, ctx.checkRunId, {
+      await github.updateCheckRun(ref, checkRunId, {
         status: "completed",
         conclusion: "failure",
         title: "The reviewer's answer could not be read",
@@ -218,7 +229,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     pr: run.prNumber,
     headSha: ws.headSha,
     findings: toPost,
-    diff: parseDiff(await workspace.diff(ws.mergeBase, ws.headSha)),
+    diff: await placementDiff(workspace, ws, reviewDiff.diff, toPost),
     maxComments: config.review.max_comments,
     renderBody: (inBody) =>
       renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, summary: answer.summary, inBody, resolved, dropped: rec.dropped, notes }),
@@ -233,7 +244,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const final = await listFindings(deps.db, run.id);
   await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: final, turns: await listTurns(deps.db, run.id), lastReviewedSha: ws.headSha, notes }));
   const output = renderCheckOutput(final, notes);
-  await github.updateCheckRun(ref, ctx.checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...output });
+  await github.updateCheckRun(ref, checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...output });
   await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });
   log.info({ reviewId: posted?.reviewId ?? "already posted", mode: ws.mode, headSha: ws.headSha, open: openCount(final) }, "review posted");
   return true;
@@ -252,4 +263,25 @@ const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
 
 async function budgetNoticePosted(github: GitHubClient, ref: RepoRef, pr: number): Promise<boolean> {
   return (await github.listIssueComments(ref, pr)).some((c) => c.body.startsWith(BUDGET_MARKER));
+}
+
+/**
+ * The PR's diff (merge-base..head, as GitHub shows it) for the files that carry findings to post: the
+ * review's own diff when it covers that range, and a diff of just the other files otherwise.
+ */
+async function placementDiff(
+  workspace: GitWorkspace,
+  ws: { from: string; mergeBase: string; headSha: string },
+  reviewed: string,
+  findings: Finding[],
+): Promise<DiffIndex> {
+  const paths = [...new Set(findings.map((f) => f.path).filter((p): p is string => !!p))];
+  if (paths.length === 0) return parseDiff("");
+  // The review's diff holds whole files; ignored or omitted files are simply absent from it.
+  const reused = ws.from === ws.mergeBase ? reviewed : "";
+  const known = parseDiff(reused);
+  const missing = paths.filter((p) => !known.files.has(p));
+  if (missing.length === 0) return known;
+  const rest = await workspace.diff(ws.mergeBase, ws.headSha, { paths: missing });
+  return parseDiff(reused === "" || reused.endsWith("\n") ? `${reused}${rest}` : `${reused}\n${rest}`);
 }

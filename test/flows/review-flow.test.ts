@@ -442,4 +442,40 @@ describe("review on every push", () => {
     expect(app.agentCalls()).toHaveLength(1);
     expect(github.reviews).toHaveLength(1);
   });
+
+  it("a late webhook for an older push does not move the run back; the newest head is reviewed", async () => {
+    await openAndReview();
+    remote.commit({ "src/new.ts": numbered("new", 5, { 1: "second push" }) }, "second");
+    const second = remote.publish("feature", pr);
+    remote.commit({ "src/new.ts": numbered("new", 5, { 1: "third push" }) }, "third");
+    const third = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", answer: { summary: "newest", findings: [], resolved: [] } }]);
+
+    // GitHub delivers the third push first, the second one late
+    await app.receive("pull_request", payload("synchronize", third, { updatedAt: "2030-01-01T10:00:03Z" }));
+    await app.receive("pull_request", payload("synchronize", second, { updatedAt: "2030-01-01T10:00:02Z" }));
+    await app.idle();
+
+    const run = (await findRun(database.handle.db, REPO_ID, pr))!;
+    expect(run.headSha).toBe(third);
+    expect(run.lastReviewedSha).toBe(third);
+    const reviews = app.agentCalls().filter((c) => c.role === "reviewer");
+    expect(reviews).toHaveLength(2);
+    expect(reviews[1]!.prompt).toContain("third push");
+    expect(github.sent("POST", `/pulls/${pr}/reviews`).at(-1)!.body.commit_id).toBe(third);
+  });
+
+  it("reviews GitHub's newest PR head even when the run's stored head is stale", async () => {
+    const first = await openAndReview();
+    remote.commit({ "src/new.ts": numbered("new", 5, { 1: "pushed while a webhook was lost" }) }, "later");
+    const later = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", answer: { summary: "caught up", findings: [], resolved: [] } }]);
+
+    // a re-run on the old head (the push's webhook never arrived) still reviews the newest head
+    await app.receive("pull_request", payload("synchronize", first, { updatedAt: "2031-01-01T00:00:00Z" }));
+    await app.idle();
+
+    expect(app.agentCalls().filter((c) => c.role === "reviewer")[1]!.prompt).toContain("pushed while a webhook was lost");
+    expect((await findRun(database.handle.db, REPO_ID, pr))!).toMatchObject({ headSha: later, lastReviewedSha: later });
+  });
 });

@@ -27,6 +27,8 @@ export interface PrShape {
   sender?: { login: string; type: "User" | "Bot" };
   headRepo?: { fullName: string; cloneUrl: string };
   maintainerCanModify?: boolean;
+  /** pull_request.updated_at (GitHub sets it on every push). */
+  updatedAt?: string;
 }
 
 /** A real pull_request payload, pointed at our test repository and commits. */
@@ -49,6 +51,7 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
     : repo;
   pr.head = { ...pr.head, ref: shape.headRef, sha: shape.headSha, repo: headRepo };
   pr.maintainer_can_modify = shape.maintainerCanModify ?? false;
+  if (shape.updatedAt) pr.updated_at = shape.updatedAt;
   return {
     ...base,
     action: shape.action,
