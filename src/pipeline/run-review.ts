@@ -144,9 +144,14 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     }
     return false;
   }
-  ctx.checkRunId = await ensureCheckRun(github, ref, ws.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." });
-  const checkRunId = ctx.checkRunId;
-  const reviewDiff = limitDiff(await workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore }), config.review.max_diff_bytes);
+  // The check run, the diff and the range's authors, at once.
+  const [checkRunId, rawDiff, commits] = await Promise.all([
+    ensureCheckRun(github, ref, ws.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." }),
+    workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore }),
+    workspace.commits(ws.from, ws.headSha),
+  ]);
+  ctx.checkRunId = checkRunId;
+  const reviewDiff = limitDiff(rawDiff, config.review.max_diff_bytes);
   if (reviewDiff.omittedFiles.length > 0) {
     notes.push(
       `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${reviewDiff.omittedFiles.length} file(s) were not reviewed: ${reviewDiff.omittedFiles.slice(0, 20).map((f) => `\`${f}\``).join(", ")}${reviewDiff.omittedFiles.length > 20 ? ", …" : ""}.`,
@@ -155,7 +160,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
 
   // The fixer's commits are someone else's work, under the same scrutiny.
   const fixerCommits: string[] = [];
-  for (const c of await workspace.commits(ws.from, ws.headSha)) if (await deps.isOwnBot(c.authorName)) fixerCommits.push(c.sha.slice(0, 12));
+  for (const c of commits) if (await deps.isOwnBot(c.authorName)) fixerCommits.push(c.sha.slice(0, 12));
 
   // 4. Reviewer turn, resumed from the run's reviewer session; one repair request if the answer is unreadable.
   const before = await listFindings(deps.db, run.id);
@@ -242,9 +247,11 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
 
   // 7. Summary, check run, and only then the reviewed head moves.
   const final = await listFindings(deps.db, run.id);
-  await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: final, turns: await listTurns(deps.db, run.id), lastReviewedSha: ws.headSha, notes }));
-  const output = renderCheckOutput(final, notes);
-  await github.updateCheckRun(ref, checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...output });
+  const summary = renderSummary({ findings: final, turns: await listTurns(deps.db, run.id), lastReviewedSha: ws.headSha, notes });
+  await Promise.all([
+    upsertSummaryComment(deps.db, github, ref, run, summary),
+    github.updateCheckRun(ref, checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...renderCheckOutput(final, notes) }),
+  ]);
   await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });
   log.info({ reviewId: posted?.reviewId ?? "already posted", mode: ws.mode, headSha: ws.headSha, open: openCount(final) }, "review posted");
   return true;
