@@ -1,6 +1,6 @@
 import PgBoss from "pg-boss";
 import type { Logger } from "pino";
-import type { DatabaseHandle } from "../db/database.js";
+import type { DatabaseHandle, ExecuteSql } from "../db/database.js";
 import { COMMAND_QUEUE, type CommandJob } from "./command-job.js";
 import { RUN_QUEUE, type RunJob } from "./run-job.js";
 
@@ -33,6 +33,12 @@ function skipBusyRuns(text: string): string {
     FETCH_FILTER,
     `${FETCH_FILTER} AND NOT EXISTS (SELECT 1 FROM pgboss.job busy WHERE busy.name = job.name AND busy.state = 'active' AND busy.singleton_key = job.singleton_key)`,
   );
+}
+
+/** pg-boss's per-call executor: the insert runs on the caller's connection (its transaction). */
+function sendOn(on: { executeSql: ExecuteSql } | undefined): { db?: { executeSql: (text: string, values: unknown[]) => Promise<{ rows: any[] }> } } {
+  if (!on) return {};
+  return { db: { executeSql: (text, values) => on.executeSql(text, values ?? []) } };
 }
 
 /**
@@ -73,13 +79,17 @@ export class RunQueue {
     return new RunQueue(boss, options);
   }
 
-  /** Enqueues a job for the run; null when one is already waiting (it will see the newest head anyway). */
-  async enqueue(job: RunJob): Promise<string | null> {
-    return this.boss.send(RUN_QUEUE, job, { singletonKey: String(job.runId) });
+  /**
+   * Enqueues a job for the run; null when one is already waiting (it will see the newest head anyway).
+   * With `on` (a transaction's executor, see DatabaseHandle.transaction) the job is inserted inside that
+   * transaction: it exists only if, and once, the transaction commits.
+   */
+  async enqueue(job: RunJob, on?: { executeSql: ExecuteSql }): Promise<string | null> {
+    return this.boss.send(RUN_QUEUE, job, { singletonKey: String(job.runId), ...sendOn(on) });
   }
 
-  async enqueueCommand(job: CommandJob): Promise<string | null> {
-    return this.boss.send(COMMAND_QUEUE, job);
+  async enqueueCommand(job: CommandJob, on?: { executeSql: ExecuteSql }): Promise<string | null> {
+    return this.boss.send(COMMAND_QUEUE, job, sendOn(on));
   }
 
   /** Starts command workers in this process. */

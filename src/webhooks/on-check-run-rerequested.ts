@@ -8,10 +8,15 @@ import type { WebhookDeps } from "./webhook-deps.js";
 export async function onCheckRunRerequested(context: Context<"check_run.rerequested">, deps: WebhookDeps): Promise<void> {
   const { check_run: check, repository } = context.payload;
   if (check.name !== CHECK_NAME) return;
-  if (!(await recordDelivery(deps.db, context.id, context.name))) return;
-  const prNumber = check.pull_requests[0]?.number;
-  const run = prNumber !== undefined ? await findRun(deps.db, repository.id, prNumber) : await findRunByHead(deps.db, repository.id, check.head_sha);
-  if (!run) return deps.log.info({ deliveryId: context.id }, "re-run requested for a PR this app has not seen; ignored");
-  await deps.enqueue({ runId: run.id, trigger: "rerequested", deliveryId: context.id, senderLogin: context.payload.sender.login, senderType: context.payload.sender.type });
-  deps.log.info({ deliveryId: context.id, runId: run.id }, "review re-requested");
+  const outcome = await deps.transaction(async (tx) => {
+    if (!(await recordDelivery(tx.db, context.id, context.name))) return "redelivery" as const;
+    const prNumber = check.pull_requests[0]?.number;
+    const run = prNumber !== undefined ? await findRun(tx.db, repository.id, prNumber) : await findRunByHead(tx.db, repository.id, check.head_sha);
+    if (!run) return "unknown" as const;
+    await deps.enqueue({ runId: run.id, trigger: "rerequested", deliveryId: context.id, senderLogin: context.payload.sender.login, senderType: context.payload.sender.type }, tx);
+    return { runId: run.id };
+  });
+  if (outcome === "redelivery") return deps.log.info({ deliveryId: context.id }, "redelivery ignored");
+  if (outcome === "unknown") return deps.log.info({ deliveryId: context.id }, "re-run requested for a PR this app has not seen; ignored");
+  deps.log.info({ deliveryId: context.id, runId: outcome.runId }, "review re-requested");
 }

@@ -1,0 +1,167 @@
+import type { Context } from "probot";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Transaction } from "../../src/db/database.js";
+import { findRun } from "../../src/db/runs.js";
+import { RUN_QUEUE } from "../../src/queue/run-job.js";
+import { COMMAND_QUEUE } from "../../src/queue/command-job.js";
+import { RunQueue } from "../../src/queue/run-queue.js";
+import { onIssueComment } from "../../src/webhooks/on-issue-comment.js";
+import { onPullRequest } from "../../src/webhooks/on-pull-request.js";
+import { onPullRequestClosed } from "../../src/webhooks/on-pull-request-closed.js";
+import { createWebhookDeps, type WebhookDeps } from "../../src/webhooks/webhook-deps.js";
+import { captureLogger } from "../helpers/capture-logger.js";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
+import { examplePayload, pullRequestPayload } from "../helpers/webhook-payloads.js";
+
+const kinds = await databaseKinds();
+const REPO_ID = 4242;
+const PR = 7;
+
+type PullRequestContext = Parameters<typeof onPullRequest>[0];
+
+function prContext(id: string, action: string, headSha: string): PullRequestContext {
+  const payload = pullRequestPayload({ action, number: PR, baseSha: "b".repeat(40), headRef: "feature", headSha, cloneUrl: "http://git.test/widgets.git", repoId: REPO_ID });
+  return { id, name: "pull_request", payload } as unknown as PullRequestContext;
+}
+
+describe.each(kinds)("webhook writes are one transaction (%s)", (kind) => {
+  let database: TestDatabase;
+  let queue: RunQueue;
+  let capture: ReturnType<typeof captureLogger>;
+  let deps: WebhookDeps;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    capture = captureLogger();
+    queue = await RunQueue.start({ database: database.handle, log: capture.log, expireInSeconds: 60, maintenanceIntervalSeconds: 3600 });
+  });
+
+  afterAll(async () => {
+    await queue?.stop();
+    await database?.dispose();
+  });
+
+  beforeEach(async () => {
+    await database.handle.executeSql("truncate webhook_deliveries, runs cascade; truncate pgboss.job");
+    capture = captureLogger();
+    deps = createWebhookDeps({ database: database.handle, queue, log: capture.log });
+  });
+
+  const sql = async (text: string, params: unknown[] = []) => (await database.handle.executeSql(text, params)).rows;
+  const deliveries = async () => (await sql("select delivery_id from webhook_deliveries order by delivery_id")).map((r) => r.delivery_id as string);
+  const jobs = async (name = RUN_QUEUE) => (await sql("select data->>'deliveryId' as delivery, singleton_key from pgboss.job where name = $1", [name])).map((r) => r.delivery as string);
+  const run = () => findRun(database.handle.db, REPO_ID, PR);
+
+  /** Deps whose enqueue fails after pg-boss's insert went through: proves the job row is rolled back too. */
+  const failingAfterInsert = (): WebhookDeps => ({
+    ...deps,
+    enqueue: async (job, tx) => {
+      await queue.enqueue(job, tx);
+      throw new Error("queue write failed");
+    },
+  });
+
+  /** Deps whose queue executor throws (the database refused the job). */
+  const failingExecutor = (): WebhookDeps => ({
+    ...deps,
+    enqueue: (job, _tx: Transaction) => queue.enqueue(job, { executeSql: async () => Promise.reject(new Error("connection lost")) }),
+  });
+
+  it("records the delivery, creates the run and queues one job, all committed", async () => {
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    expect(await deliveries()).toEqual(["d-1"]);
+    expect((await run())?.headSha).toBe("1".repeat(40));
+    expect(await jobs()).toEqual(["d-1"]);
+    expect(capture.text()).toContain("review queued");
+  });
+
+  it("keeps nothing of a first delivery whose enqueue fails; its redelivery then goes through", async () => {
+    await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), failingAfterInsert())).rejects.toThrow("queue write failed");
+    expect(await deliveries()).toEqual([]);
+    expect(await run()).toBeUndefined();
+    expect(await jobs()).toEqual([]);
+
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    expect(await deliveries()).toEqual(["d-1"]);
+    expect((await run())?.headSha).toBe("1".repeat(40));
+    expect(await jobs()).toEqual(["d-1"]);
+  });
+
+  it("keeps the run at its old head when a push's enqueue fails (executor throws); the redelivery moves it", async () => {
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    await sql("truncate pgboss.job"); // the first job was taken: the next push must queue a new one
+    const before = await run();
+
+    await expect(onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), failingExecutor())).rejects.toThrow("connection lost");
+    expect(await deliveries()).toEqual(["d-1"]);
+    const after = await run();
+    expect(after?.headSha).toBe("1".repeat(40));
+    expect(after?.updatedAt).toEqual(before?.updatedAt);
+    expect(await jobs()).toEqual([]);
+
+    await onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps);
+    expect(await deliveries()).toEqual(["d-1", "d-2"]);
+    expect((await run())?.headSha).toBe("2".repeat(40));
+    expect(await jobs()).toEqual(["d-2"]);
+  });
+
+  it("treats a redelivered id as a no-op: no run change, no second job", async () => {
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    await sql("truncate pgboss.job"); // so a second enqueue would not merely collapse into the waiting job
+    // Same id, different head: were anything applied, the run or the queue would show it.
+    await onPullRequest(prContext("d-1", "synchronize", "3".repeat(40)), deps);
+    expect(await deliveries()).toEqual(["d-1"]);
+    expect((await run())?.headSha).toBe("1".repeat(40));
+    expect(await jobs()).toEqual([]);
+    expect(capture.text()).toContain("redelivery ignored");
+  });
+
+  it("applies one of two concurrent deliveries with the same id", async () => {
+    await Promise.all([
+      onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps),
+      onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps),
+    ]);
+    expect(await deliveries()).toEqual(["d-1"]);
+    expect(await jobs()).toEqual(["d-1"]);
+    expect(capture.lines().filter((l) => l.msg === "review queued")).toHaveLength(1);
+    expect(capture.lines().filter((l) => l.msg === "redelivery ignored")).toHaveLength(1);
+  });
+
+  it("keeps many concurrent pushes consistent: every delivery once, one waiting job per run", async () => {
+    const n = 40;
+    await Promise.all(Array.from({ length: n }, (_, i) => onPullRequest(prContext(`c-${i}`, "synchronize", i.toString(16).padStart(40, "0")), deps)));
+    expect(await deliveries()).toHaveLength(n);
+    const queued = await jobs();
+    expect(queued).toHaveLength(1);
+    const logged = capture.lines().filter((l) => l.msg === "review queued" || String(l.msg).startsWith("review already waiting"));
+    expect(logged).toHaveLength(n);
+  });
+
+  it("rolls back a closed event's delivery with its run update", async () => {
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    const closed = { id: "d-close", name: "pull_request", payload: pullRequestPayload({ action: "closed", number: PR, baseSha: "b".repeat(40), headRef: "feature", headSha: "1".repeat(40), cloneUrl: "x", repoId: REPO_ID }) };
+    const broken: WebhookDeps = { ...deps, transaction: (fn) => deps.transaction(async (tx) => { await fn(tx); throw new Error("commit refused"); }) };
+    await expect(onPullRequestClosed(closed as never, broken)).rejects.toThrow("commit refused");
+    expect(await deliveries()).toEqual(["d-1"]);
+    expect((await run())?.state).not.toBe("closed");
+    await onPullRequestClosed(closed as never, deps);
+    expect((await run())?.state).toBe("closed");
+  });
+
+  it("queues a command in the same transaction as its delivery", async () => {
+    const payload = examplePayload("issue_comment", "created");
+    payload.issue.pull_request = { url: "https://example.test/pr" };
+    payload.issue.number = PR;
+    payload.comment.body = "/no-mistakes help";
+    payload.comment.user = { ...payload.comment.user, type: "User", login: "octocat" };
+    payload.installation = { id: 99, node_id: "inst" };
+    const context = { id: "cmd-1", name: "issue_comment", payload } as unknown as Context<"issue_comment.created">;
+    const failing: WebhookDeps = { ...deps, enqueueCommand: (job) => queue.enqueueCommand(job, { executeSql: () => Promise.reject(new Error("connection lost")) }) };
+    await expect(onIssueComment(context, failing)).rejects.toThrow("connection lost");
+    expect(await deliveries()).toEqual([]);
+    await onIssueComment(context, deps);
+    await onIssueComment(context, deps); // redelivery
+    expect(await deliveries()).toEqual(["cmd-1"]);
+    expect(await jobs(COMMAND_QUEUE)).toEqual(["cmd-1"]);
+  });
+});
