@@ -109,10 +109,10 @@ export class OctokitGitHubClient implements GitHubClient {
       line: c.line,
       side: c.side,
       ...(c.startLine !== undefined ? { start_line: c.startLine, start_side: c.side } : {}),
-      body: c.body,
+      body: fitBody(c.body),
     }));
     const { data } = await call("create review", () =>
-      this.octokit.rest.pulls.createReview({ ...ref, pull_number: pr, commit_id: review.commitId, event: "COMMENT", body: review.body, comments }),
+      this.octokit.rest.pulls.createReview({ ...ref, pull_number: pr, commit_id: review.commitId, event: "COMMENT", body: fitBody(review.body), comments }),
     );
     return { id: data.id };
   }
@@ -132,7 +132,7 @@ export class OctokitGitHubClient implements GitHubClient {
         line: c.line,
         side: c.side,
         ...(c.startLine !== undefined ? { start_line: c.startLine, start_side: c.side } : {}),
-        body: c.body,
+        body: fitBody(c.body),
       }),
     );
     return { id: data.id, nodeId: data.node_id };
@@ -154,7 +154,7 @@ export class OctokitGitHubClient implements GitHubClient {
 
   async replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<void> {
     await call("reply to review comment", () =>
-      this.octokit.rest.pulls.createReplyForReviewComment({ ...ref, pull_number: pr, comment_id: commentId, body }),
+      this.octokit.rest.pulls.createReplyForReviewComment({ ...ref, pull_number: pr, comment_id: commentId, body: fitBody(body) }),
     );
   }
 
@@ -200,12 +200,12 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 
   async createIssueComment(ref: RepoRef, issue: number, body: string): Promise<number> {
-    const { data } = await call("create comment", () => this.octokit.rest.issues.createComment({ ...ref, issue_number: issue, body }));
+    const { data } = await call("create comment", () => this.octokit.rest.issues.createComment({ ...ref, issue_number: issue, body: fitBody(body) }));
     return data.id;
   }
 
   async updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void> {
-    await call("update comment", () => this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body }));
+    await call("update comment", () => this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body: fitBody(body) }));
   }
 }
 
@@ -231,6 +231,14 @@ function checkBody(update: CheckRunUpdate) {
     ...(update.detailsUrl ? { details_url: update.detailsUrl } : {}),
     ...output,
   };
+}
+
+/** GitHub refuses comment and review bodies over 65,536 characters: cut them, keeping the hidden markers at the end. */
+export function fitBody(body: string, max = 65_000): string {
+  if (body.length <= max) return body;
+  const markers = body.match(/<!-- no-mistakes:[^>]*-->/g) ?? [];
+  const tail = `\n\n… (cut to fit GitHub's size limit)\n\n${markers.join("\n")}`;
+  return `${body.slice(0, max - tail.length)}${tail}`;
 }
 
 function truncate(text: string, max: number): string {
