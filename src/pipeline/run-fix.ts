@@ -10,7 +10,6 @@ import { budgetRefusal, spendOf } from "./check-budget.js";
 import { findingId } from "./finding-id.js";
 import { buildFixPrompt } from "./fix/build-fix-prompt.js";
 import { parseFixerAnswer } from "./fix/parse-fixer-answer.js";
-import { prepareWorkspace } from "./prepare-workspace.js";
 import { shortSha } from "./render/labels.js";
 import { renderSummary } from "./render/render-summary.js";
 import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
@@ -76,11 +75,10 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   }
   const pushUrl = run.headCloneUrl ?? run.cloneUrl;
 
-  // 4. The fixer turn, in the run's workspace at the PR's current head.
+  // 4. The fixer turn, in the run's workspace at the head branch's tip.
   const workspace = deps.workspace(run);
-  const installationToken = await github.installationToken();
-  await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, installationToken), { full: true });
-  const token = deps.gitToken(pushUrl, installationToken);
+  await workspace.ensure();
+  const token = deps.gitToken(pushUrl, await github.installationToken());
   // Start from the branch's tip as it is now (our own earlier fix may not have reached the run yet):
   // a fast-forward push can only land on top of it.
   await workspace.fetch(pushUrl, [`+refs/heads/${run.headRef}:refs/no-mistakes/branch`], { token });
