@@ -1,3 +1,4 @@
+import { pullRequestPayload as testPullRequestPayload } from "../../test/helpers/webhook-payloads.js";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, openSync } from "node:fs";
@@ -5,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import examples from "@octokit/webhooks-examples";
 import postgres from "postgres";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -57,9 +57,6 @@ export function signature(body: string): string {
   return `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
 }
 
-type Example = { name: string; examples: Record<string, any>[] };
-const list = (Array.isArray(examples) ? examples : (examples as { default: Example[] }).default) as Example[];
-
 export const OWNER = "octo-org";
 export const REPO = "widgets";
 export const REPO_ID = 4242;
@@ -67,28 +64,14 @@ export const INSTALLATION_ID = 99;
 
 /** The real `pull_request.<action>` example payload from @octokit/webhooks-examples, pointed at our PR. */
 export function pullRequestPayload(shape: { action: string; number: number; baseSha: string; headSha: string; cloneUrl: string; before?: string }): Record<string, any> {
-  const found = list.find((e) => e.name === "pull_request")!.examples.find((e) => e.action === shape.action)!;
-  const base = structuredClone(found);
-  const repo = { ...base.repository, id: REPO_ID, name: REPO, full_name: `${OWNER}/${REPO}`, clone_url: shape.cloneUrl, owner: { ...base.repository.owner, login: OWNER } };
-  const pr = base.pull_request;
-  pr.number = shape.number;
-  pr.title = `Change ${shape.number}`;
-  pr.body = "Please review.";
-  pr.draft = false;
-  pr.state = "open";
-  pr.base = { ...pr.base, ref: "main", sha: shape.baseSha, repo };
-  pr.head = { ...pr.head, ref: `pr-${shape.number}`, sha: shape.headSha, repo };
-  pr.maintainer_can_modify = false;
-  return {
-    ...base,
-    action: shape.action,
-    number: shape.number,
-    pull_request: pr,
-    repository: repo,
-    installation: { id: INSTALLATION_ID, node_id: "inst" },
-    sender: { ...base.sender, login: "octocat", type: "User" },
-    ...(shape.action === "synchronize" ? { after: shape.headSha, before: shape.before ?? shape.baseSha } : {}),
-  };
+  return testPullRequestPayload({
+    ...shape,
+    title: `Change ${shape.number}`,
+    headRef: `pr-${shape.number}`,
+    repoId: REPO_ID,
+    fullName: `${OWNER}/${REPO}`,
+    installationId: INSTALLATION_ID,
+  });
 }
 
 export function git(cwd: string, args: string[], input?: string | Buffer): string {

@@ -29,6 +29,8 @@ export interface PrShape {
   maintainerCanModify?: boolean;
   /** pull_request.updated_at (GitHub sets it on every push). */
   updatedAt?: string;
+  /** synchronize: the head before the push (default: the base). */
+  before?: string;
 }
 
 /** A real pull_request payload, pointed at our test repository and commits. */
@@ -60,6 +62,6 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
     repository: repo,
     installation: { id: shape.installationId ?? 99, node_id: "inst" },
     sender: { ...base.sender, login: shape.sender?.login ?? "octocat", type: shape.sender?.type ?? "User" },
-    ...(shape.action === "synchronize" ? { after: shape.headSha } : {}),
+    ...(shape.action === "synchronize" ? { after: shape.headSha, before: shape.before ?? shape.baseSha } : {}),
   };
 }
