@@ -38,7 +38,8 @@ const common = {
   GHE_HOST: gh.host,
   GHE_PROTOCOL: "http",
 };
-const profArgs = (name: string) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles")}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+// One folder per server and Node's own file names: tsx's loader thread writes a profile too, and a fixed name let it overwrite the main thread's.
+const profArgs = (name: string) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles", name)}`] : []);
 const app = await startChild(
   "bench/servers/app-server.ts",
   {
