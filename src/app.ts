@@ -3,34 +3,39 @@ import type { Logger } from "pino";
 import type { Agent } from "./agents/types.js";
 import type { EnvConfig } from "./config/env-config.js";
 import type { DatabaseHandle } from "./db/database.js";
+import type { WebhookIntake } from "./intake/webhook-intake.js";
 import type { RunQueue } from "./queue/run-queue.js";
 import { startReviewWorker } from "./queue/start-review-worker.js";
 import { onCheckRunRerequested } from "./webhooks/on-check-run-rerequested.js";
 import { onIssueComment } from "./webhooks/on-issue-comment.js";
 import { onPullRequest } from "./webhooks/on-pull-request.js";
 import { onPullRequestClosed } from "./webhooks/on-pull-request-closed.js";
-import { createWebhookDeps } from "./webhooks/webhook-deps.js";
 
 export interface AppDependencies {
   config: EnvConfig;
   database: DatabaseHandle;
   agent: Agent;
   queue: RunQueue;
+  /** Where handlers hand deliveries over (journaled, answered, then applied): see openWebhookIntake. */
+  intake: WebhookIntake;
   log: Logger;
   /** Start workers in this process (default true). */
   work?: boolean;
 }
 
-/** Probot wiring: events → guards → enqueue. Nothing slow happens here; the worker does the rest. */
+/**
+ * Probot wiring: events → guards → the intake's journal, then GitHub is answered. Nothing slow happens
+ * here; the intake writes the database right after, and the worker does the rest.
+ */
 export function createApp(deps: AppDependencies): ApplicationFunction {
   return async (app) => {
-    const hooks = createWebhookDeps(deps);
-    app.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], (context) =>
-      onPullRequest(context, hooks),
+    const { intake, log } = deps;
+    app.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], async (context) =>
+      onPullRequest(context, intake, log),
     );
-    app.on("pull_request.closed", (context) => onPullRequestClosed(context, hooks));
-    app.on("check_run.rerequested", (context) => onCheckRunRerequested(context, hooks));
-    app.on("issue_comment.created", (context) => onIssueComment(context, hooks));
+    app.on("pull_request.closed", async (context) => onPullRequestClosed(context, intake));
+    app.on("check_run.rerequested", async (context) => onCheckRunRerequested(context, intake));
+    app.on("issue_comment.created", async (context) => onIssueComment(context, intake));
     if (deps.work !== false) await startReviewWorker(app, deps);
     deps.log.info({ agent: deps.agent.name, database: deps.database.kind }, "no-mistakes loaded");
   };

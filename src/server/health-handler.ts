@@ -5,6 +5,8 @@ export interface HealthInfo {
   /** `app` when the GitHub App is loaded, `setup` while it still has to be registered. */
   mode: "app" | "setup";
   database: { kind: string; ping(): Promise<void> };
+  /** Deliveries answered but not yet written to the database. */
+  intake?: () => { backlog(): number } | undefined;
 }
 
 /** GET /health: 200 with JSON when the database answers, 503 when it does not. */
@@ -19,7 +21,8 @@ export function createHealthHandler(info: HealthInfo) {
     } catch (error) {
       database = { kind: info.database.kind, ok: false, error: (error as Error).message };
     }
-    const body = { status: database.ok ? "ok" : "degraded", version: info.version, mode: info.mode, database };
+    const intake = info.intake?.();
+    const body = { status: database.ok ? "ok" : "degraded", version: info.version, mode: info.mode, database, ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
     res.writeHead(database.ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
     return true;
   };

@@ -7,6 +7,8 @@ import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
+import { openWebhookIntake } from "../intake/open-webhook-intake.js";
+import type { WebhookIntake } from "../intake/webhook-intake.js";
 import { RunQueue } from "../queue/run-queue.js";
 import { VERSION } from "../version.js";
 import { createHealthHandler } from "./health-handler.js";
@@ -37,14 +39,19 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     log,
     Probot: Probot.defaults({ ...probotOptions, baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
   });
-  server.addHandler(createHealthHandler({ version: VERSION, mode, database }));
+  let intakeRef: WebhookIntake | undefined;
+  server.addHandler(createHealthHandler({ version: VERSION, mode, database, intake: () => intakeRef }));
 
   let queue: RunQueue | undefined;
+  let intake: WebhookIntake | undefined;
   if (config.app) {
     const agent = createAgent(config);
     // A review may call the agent up to three times (answer, repair, fresh fallback): expire well after that.
     queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
-    await server.load(createApp({ config, database, agent, queue, log }));
+    // Applies what a stopped process accepted but had not applied, then whatever arrives.
+    intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log });
+    intakeRef = intake;
+    await server.load(createApp({ config, database, agent, queue, intake, log }));
   } else {
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
     process.env.NO_SMEE_SETUP ??= "true";
@@ -61,7 +68,8 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     database,
     port,
     async stop() {
-      await server.stop();
+      await server.stop(); // no new deliveries; the ones answered are in the journal
+      await intake?.stop();
       await queue?.stop();
       await database.close();
     },

@@ -1,18 +1,18 @@
 import type { Context } from "probot";
 import { parseCommand } from "../commands/parse-command.js";
-import { recordDelivery } from "../db/webhook-deliveries.js";
-import type { WebhookDeps } from "./webhook-deps.js";
+import type { Intake } from "../intake/webhook-intake.js";
 
 /** A new comment on a PR: a `/no-mistakes` command from a person is queued; bots and quotes never trigger anything. */
-export async function onIssueComment(context: Context<"issue_comment.created">, deps: WebhookDeps): Promise<void> {
+export function onIssueComment(context: Context<"issue_comment.created">, intake: Intake): void {
   const { comment, issue, repository, installation } = context.payload;
   if (!issue.pull_request || !installation) return;
   if (comment.user?.type === "Bot") return; // this app's own comments included
   const command = parseCommand(comment.body ?? "");
   if (!command) return;
-  const queued = await deps.transaction(async (tx) => {
-    if (!(await recordDelivery(tx.db, context.id, context.name))) return false;
-    const job = {
+  intake.accept({
+    kind: "command",
+    deliveryId: context.id,
+    job: {
       installationId: installation.id,
       repositoryId: repository.id,
       repositoryFullName: repository.full_name,
@@ -22,10 +22,6 @@ export async function onIssueComment(context: Context<"issue_comment.created">, 
       author: comment.user?.login ?? "",
       command,
       deliveryId: context.id,
-    };
-    await deps.enqueueCommand(job, tx);
-    return true;
+    },
   });
-  if (!queued) return deps.log.info({ deliveryId: context.id }, "redelivery ignored");
-  deps.log.info({ deliveryId: context.id, command: command.kind, pr: issue.number }, "command queued");
 }

@@ -10,6 +10,8 @@ import type { Agent } from "../../src/agents/types.js";
 import type { EnvConfig } from "../../src/config/env-config.js";
 import { readEnvConfig } from "../../src/config/env-config.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
+import { openWebhookIntake } from "../../src/intake/open-webhook-intake.js";
+import type { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
 import { captureLogger } from "./capture-logger.js";
 import { GitHubStandIn } from "./github-stand-in.js";
@@ -33,11 +35,12 @@ export interface AgentCall {
 export interface AppHarness {
   probot: Probot;
   queue: RunQueue;
+  intake: WebhookIntake;
   config: EnvConfig;
   logs: ReturnType<typeof captureLogger>;
   /** Delivers a webhook as GitHub would (through Probot's verification-free receive). */
   receive(name: string, payload: Record<string, any>, id?: string): Promise<void>;
-  /** Waits until the queue has nothing waiting or running. */
+  /** Waits until every delivery is applied and the queue has nothing waiting or running. */
   idle(timeoutMs?: number): Promise<void>;
   /** Replaces the fake agent's scenario steps. */
   scenario(steps: unknown[]): void;
@@ -95,7 +98,8 @@ export async function startAppHarness(options: {
     },
     run: (o: Parameters<FakeAgent["run"]>[0]) => agent.run(o),
   };
-  await probot.load(createApp({ config, database: options.database, agent: options.agent ?? agentProxy, queue, log: logs.log }), {
+  const intake = openWebhookIntake({ dataDir: options.dataDir, database: options.database, queue, log: logs.log });
+  await probot.load(createApp({ config, database: options.database, agent: options.agent ?? agentProxy, queue, intake, log: logs.log }), {
     cwd: process.cwd(),
     addHandler: () => {},
   });
@@ -103,6 +107,7 @@ export async function startAppHarness(options: {
   return {
     probot,
     queue,
+    intake,
     config,
     logs,
     async receive(name, payload, id = `delivery-${++deliveries}`) {
@@ -110,6 +115,7 @@ export async function startAppHarness(options: {
     },
     async idle(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
+      await intake.settled();
       await sleep(50);
       while ((await queue.pending()) > 0) {
         if (Date.now() > deadline) throw new Error(`queue not idle after ${timeoutMs} ms\n${logs.text().slice(-3000)}`);
@@ -130,6 +136,7 @@ export async function startAppHarness(options: {
       }
     },
     async stop() {
+      await intake.stop();
       await queue.stop();
       nock.cleanAll();
     },

@@ -5,11 +5,11 @@ import type { RunJob } from "../queue/run-job.js";
 import type { RunQueue } from "../queue/run-queue.js";
 
 /**
- * What webhook handlers may touch: the database and the queue. Nothing slow. A handler's writes (the
- * delivery record, the run, the job) go in one `transaction`: one commit, and all or nothing — when any
- * fails nothing is kept, Probot answers 500 and GitHub's redelivery finds a clean slate.
+ * What applying a delivery may touch: the database and the queue. A delivery's writes (its id, the run,
+ * the job) go in one `transaction`: one commit, all or nothing — when any fails nothing is kept and the
+ * intake tries the whole record again.
  */
-export interface WebhookDeps {
+export interface IntakeDeps {
   db: Database;
   transaction: <T>(fn: (tx: Transaction) => Promise<T>) => Promise<T>;
   /** Enqueues inside `tx` (the job exists only if the transaction commits). */
@@ -18,8 +18,8 @@ export interface WebhookDeps {
   log: Logger;
 }
 
-/** The handlers' dependencies over an open database and the queue on it. */
-export function createWebhookDeps(deps: { database: DatabaseHandle; queue: RunQueue; log: Logger }): WebhookDeps {
+/** The appliers' dependencies over an open database and the queue on it. */
+export function createIntakeDeps(deps: { database: DatabaseHandle; queue: RunQueue; log: Logger }): IntakeDeps {
   return {
     db: deps.database.db,
     transaction: (fn) => deps.database.transaction(fn),

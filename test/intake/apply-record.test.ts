@@ -5,10 +5,13 @@ import { findRun } from "../../src/db/runs.js";
 import { RUN_QUEUE } from "../../src/queue/run-job.js";
 import { COMMAND_QUEUE } from "../../src/queue/command-job.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
-import { onIssueComment } from "../../src/webhooks/on-issue-comment.js";
-import { onPullRequest } from "../../src/webhooks/on-pull-request.js";
-import { onPullRequestClosed } from "../../src/webhooks/on-pull-request-closed.js";
-import { createWebhookDeps, type WebhookDeps } from "../../src/webhooks/webhook-deps.js";
+import { applyRecord } from "../../src/intake/apply-record.js";
+import { createIntakeDeps, type IntakeDeps } from "../../src/intake/intake-deps.js";
+import type { Intake } from "../../src/intake/webhook-intake.js";
+import type { IntakeRecord } from "../../src/intake/intake-record.js";
+import { onIssueComment as handleIssueComment } from "../../src/webhooks/on-issue-comment.js";
+import { onPullRequest as handlePullRequest } from "../../src/webhooks/on-pull-request.js";
+import { onPullRequestClosed as handlePullRequestClosed } from "../../src/webhooks/on-pull-request-closed.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
 import { examplePayload, pullRequestPayload } from "../helpers/webhook-payloads.js";
@@ -17,18 +20,26 @@ const kinds = await databaseKinds();
 const REPO_ID = 4242;
 const PR = 7;
 
-type PullRequestContext = Parameters<typeof onPullRequest>[0];
+type PullRequestContext = Parameters<typeof handlePullRequest>[0];
+
+/** The record a handler hands to the intake for this context. */
+function recordOf(handle: (intake: Intake) => void): IntakeRecord {
+  const records: IntakeRecord[] = [];
+  handle({ accept: (record) => records.push(record) });
+  expect(records).toHaveLength(1);
+  return records[0]!;
+}
 
 function prContext(id: string, action: string, headSha: string): PullRequestContext {
   const payload = pullRequestPayload({ action, number: PR, baseSha: "b".repeat(40), headRef: "feature", headSha, cloneUrl: "http://git.test/widgets.git", repoId: REPO_ID });
   return { id, name: "pull_request", payload } as unknown as PullRequestContext;
 }
 
-describe.each(kinds)("webhook writes are one transaction (%s)", (kind) => {
+describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
   let database: TestDatabase;
   let queue: RunQueue;
   let capture: ReturnType<typeof captureLogger>;
-  let deps: WebhookDeps;
+  let deps: IntakeDeps;
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -44,16 +55,19 @@ describe.each(kinds)("webhook writes are one transaction (%s)", (kind) => {
   beforeEach(async () => {
     await database.handle.executeSql("truncate webhook_deliveries, runs cascade; truncate pgboss.job");
     capture = captureLogger();
-    deps = createWebhookDeps({ database: database.handle, queue, log: capture.log });
+    deps = createIntakeDeps({ database: database.handle, queue, log: capture.log });
   });
 
   const sql = async (text: string, params: unknown[] = []) => (await database.handle.executeSql(text, params)).rows;
   const deliveries = async () => (await sql("select delivery_id from webhook_deliveries order by delivery_id")).map((r) => r.delivery_id as string);
   const jobs = async (name = RUN_QUEUE) => (await sql("select data->>'deliveryId' as delivery, singleton_key from pgboss.job where name = $1", [name])).map((r) => r.delivery as string);
   const run = () => findRun(database.handle.db, REPO_ID, PR);
+  const onPullRequest = (context: PullRequestContext, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequest(context, intake, capture.log)), d);
+  const onPullRequestClosed = (context: Context<"pull_request.closed">, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequestClosed(context, intake)), d);
+  const onIssueComment = (context: Context<"issue_comment.created">, d: IntakeDeps) => applyRecord(recordOf((intake) => handleIssueComment(context, intake)), d);
 
   /** Deps whose enqueue fails after pg-boss's insert went through: proves the job row is rolled back too. */
-  const failingAfterInsert = (): WebhookDeps => ({
+  const failingAfterInsert = (): IntakeDeps => ({
     ...deps,
     enqueue: async (job, tx) => {
       await queue.enqueue(job, tx);
@@ -62,7 +76,7 @@ describe.each(kinds)("webhook writes are one transaction (%s)", (kind) => {
   });
 
   /** Deps whose queue executor throws (the database refused the job). */
-  const failingExecutor = (): WebhookDeps => ({
+  const failingExecutor = (): IntakeDeps => ({
     ...deps,
     enqueue: (job, _tx: Transaction) => queue.enqueue(job, { executeSql: async () => Promise.reject(new Error("connection lost")) }),
   });
@@ -140,7 +154,7 @@ describe.each(kinds)("webhook writes are one transaction (%s)", (kind) => {
   it("rolls back a closed event's delivery with its run update", async () => {
     await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
     const closed = { id: "d-close", name: "pull_request", payload: pullRequestPayload({ action: "closed", number: PR, baseSha: "b".repeat(40), headRef: "feature", headSha: "1".repeat(40), cloneUrl: "x", repoId: REPO_ID }) };
-    const broken: WebhookDeps = { ...deps, transaction: (fn) => deps.transaction(async (tx) => { await fn(tx); throw new Error("commit refused"); }) };
+    const broken: IntakeDeps = { ...deps, transaction: (fn) => deps.transaction(async (tx) => { await fn(tx); throw new Error("commit refused"); }) };
     await expect(onPullRequestClosed(closed as never, broken)).rejects.toThrow("commit refused");
     expect(await deliveries()).toEqual(["d-1"]);
     expect((await run())?.state).not.toBe("closed");
@@ -156,7 +170,7 @@ describe.each(kinds)("webhook writes are one transaction (%s)", (kind) => {
     payload.comment.user = { ...payload.comment.user, type: "User", login: "octocat" };
     payload.installation = { id: 99, node_id: "inst" };
     const context = { id: "cmd-1", name: "issue_comment", payload } as unknown as Context<"issue_comment.created">;
-    const failing: WebhookDeps = { ...deps, enqueueCommand: (job) => queue.enqueueCommand(job, { executeSql: () => Promise.reject(new Error("connection lost")) }) };
+    const failing: IntakeDeps = { ...deps, enqueueCommand: (job) => queue.enqueueCommand(job, { executeSql: () => Promise.reject(new Error("connection lost")) }) };
     await expect(onIssueComment(context, failing)).rejects.toThrow("connection lost");
     expect(await deliveries()).toEqual([]);
     await onIssueComment(context, deps);

@@ -1,0 +1,16 @@
+import { findRun, updateRun } from "../db/runs.js";
+import { recordDelivery } from "../db/webhook-deliveries.js";
+import type { IntakeDeps } from "./intake-deps.js";
+import type { PullRequestClosedRecord } from "./intake-record.js";
+
+/** A closed PR closes its run: sessions are kept, but nothing runs until it is reopened. */
+export async function applyPullRequestClosed(record: PullRequestClosedRecord, deps: IntakeDeps): Promise<void> {
+  const outcome = await deps.transaction(async (tx) => {
+    if (!(await recordDelivery(tx.db, record.deliveryId, "pull_request"))) return null;
+    const run = await findRun(tx.db, record.repositoryId, record.prNumber);
+    if (run) await updateRun(tx.db, run.id, { state: "closed" });
+    return { runId: run?.id };
+  });
+  if (!outcome) return deps.log.info({ deliveryId: record.deliveryId }, "redelivery ignored");
+  deps.log.info({ deliveryId: record.deliveryId, runId: outcome.runId }, "run closed");
+}

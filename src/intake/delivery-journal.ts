@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { appendFileSync, closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { IntakeRecord } from "./intake-record.js";
+
+const FILE = /^journal-(\d+)-[0-9a-f]+\.ndjson$/;
+
+/**
+ * This process's append-only file of accepted deliveries, one JSON line each. A line is written with
+ * one synchronous `write` before GitHub gets its 2xx, so it is in the kernel's hands when the process
+ * dies (a crash, an OOM kill, a deploy); the next start applies what the dead process had not. The file
+ * is emptied whenever everything in it has been applied, so it stays small.
+ *
+ * One file per process (pid and a random suffix in the name): replicas that share DATA_DIR on one host
+ * leave each other's live files alone.
+ */
+export class DeliveryJournal {
+  private constructor(
+    readonly dir: string,
+    readonly path: string,
+    private fd: number | null,
+  ) {}
+
+  static open(dir: string): DeliveryJournal {
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, `journal-${process.pid}-${randomBytes(4).toString("hex")}.ndjson`);
+    return new DeliveryJournal(dir, path, openSync(path, "a"));
+  }
+
+  /** Writes the record before returning; throws (disk full, closed) when it could not. */
+  append(record: IntakeRecord): void {
+    if (this.fd === null) throw new Error("delivery journal is closed");
+    const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
+    let written = 0;
+    while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);
+  }
+
+  /** Everything written has been applied: start the file again. */
+  clear(): void {
+    if (this.fd !== null) ftruncateSync(this.fd, 0);
+  }
+
+  /** Bytes not yet cleared (tests and /health). */
+  size(): number {
+    return this.fd === null ? 0 : fstatSync(this.fd).size;
+  }
+
+  /**
+   * Takes over the journals of processes that died: their records are copied into this journal (so a
+   * crash now still keeps them) and their files removed. A torn last line (the write the crash cut) is
+   * skipped: its delivery never got a 2xx.
+   */
+  adoptOrphans(log: Logger): IntakeRecord[] {
+    const adopted: IntakeRecord[] = [];
+    for (const name of readdirSync(this.dir)) {
+      const match = FILE.exec(name);
+      const path = join(this.dir, name);
+      if (!match || path === this.path) continue;
+      const pid = Number(match[1]);
+      if (pid !== process.pid && isAlive(pid)) continue;
+      const lines = readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== "");
+      let taken = 0;
+      for (const [i, line] of lines.entries()) {
+        let record: IntakeRecord;
+        try {
+          record = JSON.parse(line) as IntakeRecord;
+        } catch {
+          log.warn({ journal: name, line: i + 1, last: i === lines.length - 1 }, "unreadable journal line skipped");
+          continue;
+        }
+        this.append(record);
+        adopted.push(record);
+        taken++;
+      }
+      unlinkSync(path);
+      if (lines.length > 0) log.info({ journal: name, records: taken }, "deliveries from a stopped process taken over");
+    }
+    return adopted;
+  }
+
+  /** A record that cannot be applied is kept aside (`failed.ndjson`) for a person to look at, never dropped. */
+  setAside(record: IntakeRecord, reason: string): string {
+    const path = join(this.dir, "failed.ndjson");
+    appendFileSync(path, `${JSON.stringify({ at: new Date().toISOString(), reason, record })}\n`);
+    return path;
+  }
+
+  /** Closes the file; removes it when nothing is left in it (else the next start applies the rest). */
+  close(): void {
+    if (this.fd === null) return;
+    const empty = fstatSync(this.fd).size === 0;
+    closeSync(this.fd);
+    this.fd = null;
+    if (empty) unlinkSync(this.path);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,65 @@
+import type { CommandJob } from "../queue/command-job.js";
+
+/** Who sent an event (pushes by other bots are skipped unless the repository opts in). */
+export interface Sender {
+  login: string;
+  type: string;
+}
+
+/** A pull request opened, reopened, marked ready or pushed to: refresh the run, queue a review. */
+export interface PullRequestRecord {
+  kind: "pull_request";
+  deliveryId: string;
+  action: string;
+  sender: Sender;
+  run: {
+    installationId: number;
+    repositoryId: number;
+    repositoryFullName: string;
+    cloneUrl: string;
+    prNumber: number;
+    title: string;
+    body: string;
+    authorLogin: string;
+    baseRef: string;
+    baseSha: string;
+    headRef: string;
+    headSha: string;
+    headRepoFullName: string | null;
+    headCloneUrl: string | null;
+    maintainerCanModify: boolean;
+    draft: boolean;
+    /** ISO time: the PR's `updated_at` (a JSON line keeps no Date). */
+    prUpdatedAt: string | null;
+  };
+}
+
+export interface PullRequestClosedRecord {
+  kind: "pull_request_closed";
+  deliveryId: string;
+  repositoryId: number;
+  prNumber: number;
+}
+
+/** "Re-run" pressed on this app's check run. */
+export interface RerunRecord {
+  kind: "rerun";
+  deliveryId: string;
+  repositoryId: number;
+  prNumber: number | null;
+  headSha: string;
+  sender: Sender;
+}
+
+/** A `/no-mistakes` command in a PR comment. */
+export interface CommandRecord {
+  kind: "command";
+  deliveryId: string;
+  job: CommandJob;
+}
+
+/**
+ * What a webhook handler keeps of a delivery: only the fields the app acts on, already validated. One
+ * JSON line in the delivery journal, then applied to the database (see WebhookIntake).
+ */
+export type IntakeRecord = PullRequestRecord | PullRequestClosedRecord | RerunRecord | CommandRecord;

@@ -1,0 +1,150 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { classifyApplyError } from "./classify-apply-error.js";
+import { DeliveryJournal } from "./delivery-journal.js";
+import type { IntakeRecord } from "./intake-record.js";
+
+/** Where webhook handlers hand over a validated delivery. */
+export interface Intake {
+  /** Journals the record and returns; throws when it cannot be kept (Probot then answers 500). */
+  accept(record: IntakeRecord): void;
+}
+
+export interface WebhookIntakeOptions {
+  /** DATA_DIR/intake: this process's journal, dead processes' journals, set-aside records. */
+  dir: string;
+  /** Writes a record's effects (delivery row, run, job) in one transaction; a redelivered id is a no-op. */
+  apply: (record: IntakeRecord) => Promise<void>;
+  log: Logger;
+  /** Accepted but not yet applied; beyond this a delivery is refused with 503 so GitHub shows it failed. Default 10,000. */
+  maxBacklog?: number;
+  /** First retry delay, doubled up to `maxRetryDelayMs`. Defaults 100 ms and 30 s. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Tries for a record whose failure is not the database's before it is set aside. Default 5. */
+  recordAttempts?: number;
+}
+
+/** The delivery was not taken (shutting down, or too far behind): GitHub is answered 503 and shows it failed. */
+export class IntakeRefusedError extends Error {
+  override readonly name = "IntakeRefusedError";
+  readonly status = 503;
+}
+
+/**
+ * Accept now, apply right after. A handler's record is appended to the delivery journal (a synchronous
+ * write, microseconds) and the webhook is answered; one loop then applies records in arrival order, each
+ * in its own transaction. GitHub's ack never waits on the database, and nothing acknowledged is lost:
+ * - the database down or busy: the record waits at the head and is retried (backoff) until it applies;
+ * - the process killed: the journal holds what was not applied; the next start applies it;
+ * - a record that keeps failing for its own sake: set aside in `failed.ndjson` after a few tries, logged.
+ */
+export class WebhookIntake implements Intake {
+  private readonly pending: IntakeRecord[] = [];
+  private pumping: Promise<void> | null = null;
+  private stopped = false;
+  /** Set when `stop` gave up waiting: the loop ends, the journal keeps the rest. */
+  private abandoned = false;
+  private readonly waiters: Array<() => void> = [];
+  private readonly maxBacklog: number;
+
+  private constructor(
+    private readonly journal: DeliveryJournal,
+    private readonly options: WebhookIntakeOptions,
+  ) {
+    this.maxBacklog = options.maxBacklog ?? 10_000;
+  }
+
+  /** Opens this process's journal and queues what stopped processes left unapplied. */
+  static open(options: WebhookIntakeOptions): WebhookIntake {
+    const journal = DeliveryJournal.open(options.dir);
+    const intake = new WebhookIntake(journal, options);
+    const adopted = journal.adoptOrphans(options.log);
+    if (adopted.length > 0) {
+      intake.pending.push(...adopted);
+      intake.pump();
+    }
+    return intake;
+  }
+
+  accept(record: IntakeRecord): void {
+    if (this.stopped) throw new IntakeRefusedError("shutting down; not accepting deliveries");
+    if (this.pending.length >= this.maxBacklog) {
+      throw new IntakeRefusedError(`${this.pending.length} deliveries are waiting for the database; refusing more until they are applied`);
+    }
+    this.journal.append(record);
+    this.pending.push(record);
+    this.pump();
+  }
+
+  /** Accepted deliveries not yet applied. */
+  backlog(): number {
+    return this.pending.length;
+  }
+
+  /** Resolves once everything accepted so far has been applied (or set aside). */
+  settled(): Promise<void> {
+    if (this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /**
+   * Stops accepting and applies what is pending for up to `timeoutMs`; what is left stays in the journal
+   * for the next start.
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopped = true;
+    if (this.pending.length > 0) {
+      const timedOut = sleep(timeoutMs, "timeout" as const);
+      if ((await Promise.race([this.settled().then(() => "settled" as const), timedOut])) === "timeout") {
+        this.abandoned = true;
+        this.options.log.warn({ backlog: this.pending.length, journal: this.journal.path }, "stopping with deliveries not yet applied; the next start applies them");
+      }
+    }
+    this.journal.close();
+  }
+
+  private pump(): void {
+    this.pumping ??= this.drain().finally(() => {
+      this.pumping = null;
+      // a record accepted between the loop's last check and here
+      if (this.pending.length > 0 && !this.abandoned) this.pump();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const { log } = this.options;
+    const base = this.options.retryDelayMs ?? 100;
+    const cap = this.options.maxRetryDelayMs ?? 30_000;
+    const recordAttempts = this.options.recordAttempts ?? 5;
+    let failures = 0;
+    let recordFailures = 0;
+    while (this.pending.length > 0 && !this.abandoned) {
+      const record = this.pending[0]!;
+      try {
+        await this.options.apply(record);
+      } catch (error) {
+        failures++;
+        const kind = classifyApplyError(error);
+        if (kind === "record" && ++recordFailures >= recordAttempts) {
+          const path = this.journal.setAside(record, (error as Error).message);
+          log.error({ err: error, deliveryId: record.deliveryId, kind: record.kind, setAside: path }, "delivery could not be applied; set aside for a person to look at");
+        } else {
+          const delayMs = Math.min(cap, base * 2 ** (failures - 1));
+          log.warn({ err: error, deliveryId: record.deliveryId, failure: kind, attempt: failures, retryInMs: delayMs, backlog: this.pending.length }, "delivery not applied yet; retrying");
+          await sleep(delayMs);
+          continue;
+        }
+      }
+      this.pending.shift();
+      failures = 0;
+      recordFailures = 0;
+      if (this.pending.length === 0) {
+        // Everything written is applied: the journal can start again (no await between the check and
+        // the truncate, so no accepted line is lost to it).
+        this.journal.clear();
+        for (const resolve of this.waiters.splice(0)) resolve();
+      }
+    }
+  }
+}
