@@ -66,6 +66,8 @@ const errors: Record<Target, number> = { app: 0, bare: 0 };
 const sent: Record<Target, number> = { app: 0, bare: 0 };
 const counter: Record<Target, number> = { app: 0, bare: 0 };
 const appDeliveries: string[] = [];
+/** When each app delivery was answered (wall clock, to compare with the row's received_at). */
+const answeredAt = new Map<string, number>();
 const lastHead = new Map<number, string>();
 let maxLagMs = 0;
 
@@ -105,6 +107,7 @@ function send(target: Target, scheduledAt: number, measured: boolean): Promise<v
         res.on("end", () => {
           const ms = performance.now() - scheduledAt; // from the scheduled time: no coordinated omission
           if (measured) lat[target].push(ms);
+          if (target === "app") answeredAt.set(id, Date.now());
           if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx[target]++;
           resolve();
         });
@@ -144,11 +147,22 @@ async function load(): Promise<void> {
 const started = Date.now();
 await load();
 const loadSeconds = (Date.now() - started) / 1000;
-await sleep(500);
 
-// Database checks.
+// Database checks, once the app has applied what it answered (it writes right after the answer).
 const sql = postgres(db.url, { max: 2, onnotice: () => {} });
-const recorded = await sql<{ delivery_id: string }[]>`select delivery_id from webhook_deliveries`;
+const applyDeadline = Date.now() + 60_000;
+while (Date.now() < applyDeadline) {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from webhook_deliveries`;
+  if (row!.n >= appDeliveries.length) break;
+  await sleep(200);
+}
+await sleep(500); // any write that should not happen (a duplicate) gets its chance to show
+const recorded = await sql<{ delivery_id: string; received_at: Date }[]>`select delivery_id, received_at from webhook_deliveries`;
+// From GitHub's answer to the committed row: how long an acknowledged delivery lives only in the journal.
+const applyLag = recorded
+  .map((r) => r.received_at.getTime() - (answeredAt.get(r.delivery_id) ?? NaN))
+  .filter((ms) => Number.isFinite(ms))
+  .sort((a, b) => a - b);
 const recordedSet = new Set(recorded.map((r) => r.delivery_id));
 const missingDeliveries = appDeliveries.filter((d) => !recordedSet.has(d)).length;
 const extraDeliveries = recorded.length - appDeliveries.length;
@@ -182,6 +196,9 @@ for (const line of readFileSync(app.logPath, "utf8").split("\n")) {
   } catch { /* not JSON */ }
 }
 const notExactlyOnce = appDeliveries.filter((d) => outcomes.get(d) !== 1).length;
+// The app's own word that nothing it answered is still waiting to be applied.
+const health = (await (await fetch(`http://127.0.0.1:${app.port}/health`)).json()) as { intake?: { backlog: number } };
+const intakeBacklog = health.intake?.backlog ?? NaN;
 const queuedJobs = jobs.length;
 
 await app.kill();
@@ -200,6 +217,8 @@ emitResult({
   app: { sent: sent.app, measured: appS.length, p50: round(percentile(appS, 50)), p90: round(percentile(appS, 90)), p99: round(percentile(appS, 99)), max: round(appS.at(-1) ?? NaN), non2xx: non2xx.app, errors: errors.app },
   bare: { sent: sent.bare, measured: bareS.length, p50: round(percentile(bareS, 50)), p90: round(percentile(bareS, 90)), p99: round(percentile(bareS, 99)), max: round(bareS.at(-1) ?? NaN), non2xx: non2xx.bare, errors: errors.bare },
   p99Ratio: round(percentile(appS, 99) / percentile(bareS, 99), 3),
+  applyLagMs: { p50: round(percentile(applyLag, 50)), p99: round(percentile(applyLag, 99)), max: round(applyLag.at(-1) ?? NaN) },
+  intakeBacklog,
   db: { deliveriesSent: appDeliveries.length, deliveriesRecorded: recorded.length, missingDeliveries, extraDeliveries, runs: runs.length, staleHeads, jobs: queuedJobs, duplicateJobDeliveries, strayJobDeliveries, runsWithMoreThanOneWaitingOrActive: overWaiting, runsWhoseNewestHeadIsNotCovered: uncovered, deliveriesNotQueuedOrCollapsedExactlyOnce: notExactlyOnce },
   logs: { app: app.logPath, bare: bare.logPath },
 });

@@ -1,10 +1,12 @@
+import { RUN_QUEUE } from "../queue/run-job.js";
 import type { ExecuteSql } from "./database.js";
 
 export interface PullRequestEvent {
   deliveryId: string;
   event: string;
-  /** A `reopened` event: a closed run opens again. */
-  reopen: boolean;
+  /** The action (opened, synchronize, …): a `reopened` event opens a closed run again. */
+  action: string;
+  sender: { login: string; type: string };
   run: {
     installationId: number;
     repositoryId: number;
@@ -26,9 +28,14 @@ export interface PullRequestEvent {
   };
 }
 
-// One statement (one round trip, planned once per connection): the delivery id, then — only when that id
-// is new — the run created or refreshed, but never by an event older than the newest one applied (GitHub
-// does not promise delivery order). The run's id comes back either way.
+// One statement — one round trip, planned once per connection, atomic without BEGIN/COMMIT:
+// 1. the delivery id (a redelivery stops everything below: each step reads the one before);
+// 2. the run created or refreshed — never by an event older than the newest one applied (GitHub does not
+//    promise delivery order); an older event leaves the run as it is but still queues a look at it;
+// 3. the review job, exactly as pg-boss's own send() writes it for this queue (policy stately, keyed by
+//    run: ON CONFLICT DO NOTHING when one is already waiting; expiry, retries and retention from the
+//    queue's row). `test/intake/record-pull-request-event.test.ts` compares the row with one pg-boss
+//    writes, so a pg-boss upgrade that changes its job table fails there, not in production.
 const STATEMENT = `
 WITH delivery AS (
   INSERT INTO webhook_deliveries (delivery_id, event) VALUES ($1::text, $2::text)
@@ -46,29 +53,50 @@ WITH delivery AS (
     base_ref = excluded.base_ref, base_sha = excluded.base_sha, head_ref = excluded.head_ref, head_sha = excluded.head_sha,
     head_repo_full_name = excluded.head_repo_full_name, head_clone_url = excluded.head_clone_url,
     maintainer_can_modify = excluded.maintainer_can_modify, draft = excluded.draft, pr_updated_at = excluded.pr_updated_at,
-    state = CASE WHEN $20::boolean AND r.state = 'closed' THEN 'open' ELSE r.state END,
+    state = CASE WHEN $20::text = 'reopened' AND r.state = 'closed' THEN 'open' ELSE r.state END,
     updated_at = now()
   WHERE r.pr_updated_at IS NULL OR excluded.pr_updated_at IS NULL OR excluded.pr_updated_at >= r.pr_updated_at
   RETURNING id
+), run AS (
+  SELECT id FROM upserted
+  UNION ALL
+  SELECT id FROM runs WHERE repository_id = $4::bigint AND pr_number = $7::integer AND EXISTS (SELECT 1 FROM delivery) AND NOT EXISTS (SELECT 1 FROM upserted)
+), job AS (
+  INSERT INTO pgboss.job (id, name, data, priority, start_after, singleton_key, singleton_on, dead_letter, expire_in, keep_until,
+    retry_limit, retry_delay, retry_backoff, policy)
+  SELECT gen_random_uuid(), q.name,
+    jsonb_build_object('runId', run.id, 'trigger', $20::text, 'deliveryId', $1::text, 'senderLogin', $21::text, 'senderType', $22::text),
+    0, now(), run.id::text, NULL, q.dead_letter,
+    COALESCE(q.expire_seconds * interval '1s', interval '15 minutes'),
+    now() + CAST(COALESCE((q.retention_minutes * 60)::text, '14 days') AS interval),
+    COALESCE(q.retry_limit, 2),
+    CASE WHEN COALESCE(q.retry_backoff, false) THEN GREATEST(COALESCE(q.retry_delay, 0), 1) ELSE COALESCE(q.retry_delay, 0) END,
+    COALESCE(q.retry_backoff, false),
+    q.policy
+  FROM run JOIN pgboss.queue q ON q.name = '${RUN_QUEUE}'
+  ON CONFLICT DO NOTHING
+  RETURNING id
 )
-SELECT EXISTS (SELECT 1 FROM delivery) AS fresh,
-  COALESCE((SELECT id FROM upserted), (SELECT id FROM runs WHERE repository_id = $4::bigint AND pr_number = $7::integer)) AS run_id`;
+SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id, (SELECT id FROM job)::text AS job_id,
+  EXISTS (SELECT 1 FROM pgboss.queue WHERE name = '${RUN_QUEUE}') AS queue_exists`;
 
 /**
- * Records a pull request delivery and applies it to the PR's run. Null when the delivery id was seen
- * before (a redelivery: nothing changed); else the run's id (also when the event was older than the run
- * and left it as it was).
+ * Records a pull request delivery, applies it to the PR's run and queues the run's review. Null when the
+ * delivery id was seen before (a redelivery: nothing changed); else the run's id and the new job's id,
+ * null when a job for the run was already waiting (it reads the newest head when it starts).
  */
-export async function recordPullRequestEvent(executeSql: ExecuteSql, e: PullRequestEvent): Promise<{ runId: number } | null> {
+export async function recordPullRequestEvent(executeSql: ExecuteSql, e: PullRequestEvent): Promise<{ runId: number; jobId: string | null } | null> {
   const r = e.run;
   const { rows } = await executeSql(STATEMENT, [
     e.deliveryId, e.event,
     r.installationId, r.repositoryId, r.repositoryFullName, r.cloneUrl, r.prNumber, r.title, r.body, r.authorLogin,
     r.baseRef, r.baseSha, r.headRef, r.headSha, r.headRepoFullName, r.headCloneUrl, r.maintainerCanModify, r.draft, r.prUpdatedAt,
-    e.reopen,
+    e.action, e.sender.login, e.sender.type,
   ]);
-  const row = rows[0] as { fresh: boolean; run_id: number | null } | undefined;
+  const row = rows[0] as { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean } | undefined;
+  // Without its queue row the job insert would silently do nothing (as pg-boss's send would).
+  if (row && !row.queue_exists) throw new Error(`queue ${RUN_QUEUE} does not exist; the queue must be started before deliveries are applied`);
   if (!row?.fresh) return null;
   if (row.run_id === null) throw new Error(`delivery ${e.deliveryId}: run for PR #${r.prNumber} neither written nor found`);
-  return { runId: Number(row.run_id) };
+  return { runId: Number(row.run_id), jobId: row.job_id };
 }

@@ -2,15 +2,10 @@ import { recordPullRequestEvent } from "../db/record-pull-request-event.js";
 import type { IntakeDeps } from "./intake-deps.js";
 import type { PullRequestRecord } from "./intake-record.js";
 
-/** Records the delivery, refreshes the run and queues a review — one transaction. */
+/** Records the delivery, refreshes the run and queues a review — one statement, so all or nothing. */
 export async function applyPullRequest(record: PullRequestRecord, deps: IntakeDeps): Promise<void> {
   const { deliveryId, action, run, sender } = record;
-  const outcome = await deps.transaction(async (tx) => {
-    const recorded = await recordPullRequestEvent(tx.executeSql, { deliveryId, event: "pull_request", reopen: action === "reopened", run });
-    if (!recorded) return null;
-    const jobId = await deps.enqueue({ runId: recorded.runId, trigger: action, deliveryId, senderLogin: sender.login, senderType: sender.type }, tx);
-    return { runId: recorded.runId, jobId };
-  });
+  const outcome = await recordPullRequestEvent(deps.executeSql, { deliveryId, event: "pull_request", action, sender, run });
   const event = `pull_request.${action}`;
   if (!outcome) return deps.log.info({ deliveryId, event }, "redelivery ignored");
   const { runId, jobId } = outcome;

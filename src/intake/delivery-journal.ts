@@ -16,6 +16,8 @@ const FILE = /^journal-(\d+)-[0-9a-f]+\.ndjson$/;
  * leave each other's live files alone.
  */
 export class DeliveryJournal {
+  private written = 0;
+
   private constructor(
     readonly dir: string,
     readonly path: string,
@@ -34,11 +36,18 @@ export class DeliveryJournal {
     const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
     let written = 0;
     while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);
+    this.written += bytes.length;
   }
 
-  /** Everything written has been applied: start the file again. */
-  clear(): void {
-    if (this.fd !== null) ftruncateSync(this.fd, 0);
+  /**
+   * Everything written has been applied: start the file again once it holds `atLeastBytes` (applied
+   * lines left in the file are harmless — applying a delivery twice changes nothing — and truncating
+   * after every delivery would cost a system call each).
+   */
+  clear(atLeastBytes = 0): void {
+    if (this.fd === null || this.written < atLeastBytes) return;
+    ftruncateSync(this.fd, 0);
+    this.written = 0;
   }
 
   /** Bytes not yet cleared (tests and /health). */

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Database, DatabaseHandle, Transaction } from "../db/database.js";
+import type { Database, DatabaseHandle, ExecuteSql, Transaction } from "../db/database.js";
 import type { CommandJob } from "../queue/command-job.js";
 import type { RunJob } from "../queue/run-job.js";
 import type { RunQueue } from "../queue/run-queue.js";
@@ -11,6 +11,8 @@ import type { RunQueue } from "../queue/run-queue.js";
  */
 export interface IntakeDeps {
   db: Database;
+  /** One raw statement outside any transaction (atomic on its own). */
+  executeSql: ExecuteSql;
   transaction: <T>(fn: (tx: Transaction) => Promise<T>) => Promise<T>;
   /** Enqueues inside `tx` (the job exists only if the transaction commits). */
   enqueue: (job: RunJob, tx: Transaction) => Promise<string | null>;
@@ -22,6 +24,7 @@ export interface IntakeDeps {
 export function createIntakeDeps(deps: { database: DatabaseHandle; queue: RunQueue; log: Logger }): IntakeDeps {
   return {
     db: deps.database.db,
+    executeSql: (text, params) => deps.database.executeSql(text, params),
     transaction: (fn) => deps.database.transaction(fn),
     enqueue: (job, tx) => deps.queue.enqueue(job, tx),
     enqueueCommand: (job, tx) => deps.queue.enqueueCommand(job, tx),

@@ -4,6 +4,9 @@ import { classifyApplyError } from "./classify-apply-error.js";
 import { DeliveryJournal } from "./delivery-journal.js";
 import type { IntakeRecord } from "./intake-record.js";
 
+/** The journal is emptied when everything in it is applied and it has grown past this. */
+const JOURNAL_CLEAR_BYTES = 1 << 20;
+
 /** Where webhook handlers hand over a validated delivery. */
 export interface Intake {
   /** Journals the record and returns; throws when it cannot be kept (Probot then answers 500). */
@@ -101,6 +104,7 @@ export class WebhookIntake implements Intake {
         this.options.log.warn({ backlog: this.pending.length, journal: this.journal.path }, "stopping with deliveries not yet applied; the next start applies them");
       }
     }
+    if (this.pending.length === 0) this.journal.clear();
     this.journal.close();
   }
 
@@ -142,7 +146,7 @@ export class WebhookIntake implements Intake {
       if (this.pending.length === 0) {
         // Everything written is applied: the journal can start again (no await between the check and
         // the truncate, so no accepted line is lost to it).
-        this.journal.clear();
+        this.journal.clear(JOURNAL_CLEAR_BYTES);
         for (const resolve of this.waiters.splice(0)) resolve();
       }
     }

@@ -66,20 +66,10 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
   const onPullRequestClosed = (context: Context<"pull_request.closed">, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequestClosed(context, intake)), d);
   const onIssueComment = (context: Context<"issue_comment.created">, d: IntakeDeps) => applyRecord(recordOf((intake) => handleIssueComment(context, intake)), d);
 
-  /** Deps whose enqueue fails after pg-boss's insert went through: proves the job row is rolled back too. */
-  const failingAfterInsert = (): IntakeDeps => ({
-    ...deps,
-    enqueue: async (job, tx) => {
-      await queue.enqueue(job, tx);
-      throw new Error("queue write failed");
-    },
-  });
-
-  /** Deps whose queue executor throws (the database refused the job). */
-  const failingExecutor = (): IntakeDeps => ({
-    ...deps,
-    enqueue: (job, _tx: Transaction) => queue.enqueue(job, { executeSql: async () => Promise.reject(new Error("connection lost")) }),
-  });
+  /** Makes the database refuse a row the statement writes late (after the delivery and the run). */
+  const refuseJobsFor = (deliveryId: string) =>
+    sql(`alter table pgboss.job add constraint refuse_for_test check (data->>'deliveryId' is distinct from '${deliveryId}')`);
+  const acceptJobsAgain = () => sql("alter table pgboss.job drop constraint refuse_for_test");
 
   it("records the delivery, creates the run and queues one job, all committed", async () => {
     await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
@@ -89,8 +79,13 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     expect(capture.text()).toContain("review queued");
   });
 
-  it("keeps nothing of a first delivery whose enqueue fails; its redelivery then goes through", async () => {
-    await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), failingAfterInsert())).rejects.toThrow("queue write failed");
+  it("keeps nothing of a first delivery whose job the database refuses; its redelivery then goes through", async () => {
+    await refuseJobsFor("d-1");
+    try {
+      await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps)).rejects.toThrow(/refuse_for_test/);
+    } finally {
+      await acceptJobsAgain();
+    }
     expect(await deliveries()).toEqual([]);
     expect(await run()).toBeUndefined();
     expect(await jobs()).toEqual([]);
@@ -101,12 +96,17 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     expect(await jobs()).toEqual(["d-1"]);
   });
 
-  it("keeps the run at its old head when a push's enqueue fails (executor throws); the redelivery moves it", async () => {
+  it("keeps the run at its old head when a push's job is refused; the redelivery moves it", async () => {
     await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
     await sql("truncate pgboss.job"); // the first job was taken: the next push must queue a new one
     const before = await run();
 
-    await expect(onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), failingExecutor())).rejects.toThrow("connection lost");
+    await refuseJobsFor("d-2");
+    try {
+      await expect(onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps)).rejects.toThrow(/refuse_for_test/);
+    } finally {
+      await acceptJobsAgain();
+    }
     expect(await deliveries()).toEqual(["d-1"]);
     const after = await run();
     expect(after?.headSha).toBe("1".repeat(40));
@@ -117,6 +117,39 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     expect(await deliveries()).toEqual(["d-1", "d-2"]);
     expect((await run())?.headSha).toBe("2".repeat(40));
     expect(await jobs()).toEqual(["d-2"]);
+  });
+
+  it("writes the review job exactly as pg-boss's own send() does for this queue", async () => {
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    const mine = (await run())!.id;
+    await sql("truncate pgboss.job");
+    await onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps);
+    // pg-boss's job for another run, sent the documented way
+    const other = mine + 1000;
+    await queue.enqueue({ runId: other, trigger: "synchronize", deliveryId: "d-boss", senderLogin: "octocat", senderType: "User" });
+    const rows = await sql(
+      `select singleton_key, data, name, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_on, expire_in::text,
+         dead_letter, policy, started_on, completed_on, output, (keep_until - start_after)::text as kept_for, start_after <= now() as started
+       from pgboss.job order by data->>'deliveryId' = 'd-boss'`,
+    );
+    expect(rows).toHaveLength(2);
+    const [ours, theirs] = rows.map(({ singleton_key, data, ...rest }) => ({ key: singleton_key, data, rest }));
+    expect(ours!.key).toBe(String(mine));
+    expect(theirs!.key).toBe(String(other));
+    expect(ours!.rest).toEqual(theirs!.rest);
+    expect(ours!.data).toEqual({ runId: mine, trigger: "synchronize", deliveryId: "d-2", senderLogin: expect.any(String), senderType: expect.any(String) });
+    expect(Object.keys(ours!.data as object).sort()).toEqual(Object.keys(theirs!.data as object).sort());
+  });
+
+  it("refuses to apply when the run queue does not exist, rather than dropping the job", async () => {
+    const [{ name, ...queueRow }] = (await sql("select * from pgboss.queue where name = $1", [RUN_QUEUE])) as [Record<string, unknown>];
+    await sql("update pgboss.queue set name = 'moved-for-test' where name = $1", [RUN_QUEUE]);
+    try {
+      await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps)).rejects.toThrow(/queue no-mistakes-run does not exist/);
+    } finally {
+      await sql("update pgboss.queue set name = $1 where name = 'moved-for-test'", [name]);
+    }
+    expect(queueRow).toBeDefined();
   });
 
   it("treats a redelivered id as a no-op: no run change, no second job", async () => {
