@@ -28,7 +28,8 @@ export interface PullRequestEvent {
   };
 }
 
-// One statement — one round trip, planned once per connection, atomic without BEGIN/COMMIT:
+// One statement with one parameter (the event as JSON: nothing for the driver to encode field by field)
+// — one round trip, planned once per connection, atomic without BEGIN/COMMIT:
 // 1. the delivery id (a redelivery stops everything below: each step reads the one before);
 // 2. the run created or refreshed — never by an event older than the newest one applied (GitHub does not
 //    promise delivery order); an older event leaves the run as it is but still queues a look at it;
@@ -37,35 +38,42 @@ export interface PullRequestEvent {
 //    queue's row). `test/intake/record-pull-request-event.test.ts` compares the row with one pg-boss
 //    writes, so a pg-boss upgrade that changes its job table fails there, not in production.
 const STATEMENT = `
-WITH delivery AS (
-  INSERT INTO webhook_deliveries (delivery_id, event) VALUES ($1::text, $2::text)
+WITH e AS (
+  SELECT $1::jsonb AS j, $1::jsonb -> 'run' AS r
+), delivery AS (
+  INSERT INTO webhook_deliveries (delivery_id, event) SELECT j ->> 'deliveryId', j ->> 'event' FROM e
   ON CONFLICT DO NOTHING
   RETURNING delivery_id
 ), upserted AS (
-  INSERT INTO runs AS r (installation_id, repository_id, repository_full_name, clone_url, pr_number, title, body, author_login,
+  INSERT INTO runs AS run (installation_id, repository_id, repository_full_name, clone_url, pr_number, title, body, author_login,
     base_ref, base_sha, head_ref, head_sha, head_repo_full_name, head_clone_url, maintainer_can_modify, draft, pr_updated_at)
-  SELECT $3::bigint, $4::bigint, $5::text, $6::text, $7::integer, $8::text, $9::text, $10::text,
-    $11::text, $12::text, $13::text, $14::text, $15::text, $16::text, $17::boolean, $18::boolean, $19::timestamptz
-  FROM delivery
+  SELECT (r ->> 'installationId')::bigint, (r ->> 'repositoryId')::bigint, r ->> 'repositoryFullName', r ->> 'cloneUrl',
+    (r ->> 'prNumber')::integer, r ->> 'title', r ->> 'body', r ->> 'authorLogin', r ->> 'baseRef', r ->> 'baseSha',
+    r ->> 'headRef', r ->> 'headSha', r ->> 'headRepoFullName', r ->> 'headCloneUrl', (r ->> 'maintainerCanModify')::boolean,
+    (r ->> 'draft')::boolean, (r ->> 'prUpdatedAt')::timestamptz
+  FROM e, delivery
   ON CONFLICT (repository_id, pr_number) DO UPDATE SET
     installation_id = excluded.installation_id, repository_full_name = excluded.repository_full_name, clone_url = excluded.clone_url,
     title = excluded.title, body = excluded.body, author_login = excluded.author_login,
     base_ref = excluded.base_ref, base_sha = excluded.base_sha, head_ref = excluded.head_ref, head_sha = excluded.head_sha,
     head_repo_full_name = excluded.head_repo_full_name, head_clone_url = excluded.head_clone_url,
     maintainer_can_modify = excluded.maintainer_can_modify, draft = excluded.draft, pr_updated_at = excluded.pr_updated_at,
-    state = CASE WHEN $20::text = 'reopened' AND r.state = 'closed' THEN 'open' ELSE r.state END,
+    state = CASE WHEN ($1::jsonb ->> 'action') = 'reopened' AND run.state = 'closed' THEN 'open' ELSE run.state END,
     updated_at = now()
-  WHERE r.pr_updated_at IS NULL OR excluded.pr_updated_at IS NULL OR excluded.pr_updated_at >= r.pr_updated_at
+  WHERE run.pr_updated_at IS NULL OR excluded.pr_updated_at IS NULL OR excluded.pr_updated_at >= run.pr_updated_at
   RETURNING id
 ), run AS (
   SELECT id FROM upserted
   UNION ALL
-  SELECT id FROM runs WHERE repository_id = $4::bigint AND pr_number = $7::integer AND EXISTS (SELECT 1 FROM delivery) AND NOT EXISTS (SELECT 1 FROM upserted)
+  SELECT runs.id FROM runs, e
+  WHERE runs.repository_id = (e.r ->> 'repositoryId')::bigint AND runs.pr_number = (e.r ->> 'prNumber')::integer
+    AND EXISTS (SELECT 1 FROM delivery) AND NOT EXISTS (SELECT 1 FROM upserted)
 ), job AS (
   INSERT INTO pgboss.job (id, name, data, priority, start_after, singleton_key, singleton_on, dead_letter, expire_in, keep_until,
     retry_limit, retry_delay, retry_backoff, policy)
   SELECT gen_random_uuid(), q.name,
-    jsonb_build_object('runId', run.id, 'trigger', $20::text, 'deliveryId', $1::text, 'senderLogin', $21::text, 'senderType', $22::text),
+    jsonb_build_object('runId', run.id, 'trigger', e.j ->> 'action', 'deliveryId', e.j ->> 'deliveryId',
+      'senderLogin', e.j -> 'sender' ->> 'login', 'senderType', e.j -> 'sender' ->> 'type'),
     0, now(), run.id::text, NULL, q.dead_letter,
     COALESCE(q.expire_seconds * interval '1s', interval '15 minutes'),
     now() + CAST(COALESCE((q.retention_minutes * 60)::text, '14 days') AS interval),
@@ -73,7 +81,8 @@ WITH delivery AS (
     CASE WHEN COALESCE(q.retry_backoff, false) THEN GREATEST(COALESCE(q.retry_delay, 0), 1) ELSE COALESCE(q.retry_delay, 0) END,
     COALESCE(q.retry_backoff, false),
     q.policy
-  FROM run JOIN pgboss.queue q ON q.name = '${RUN_QUEUE}'
+  FROM run, e, pgboss.queue q
+  WHERE q.name = '${RUN_QUEUE}'
   ON CONFLICT DO NOTHING
   RETURNING id
 )
@@ -86,17 +95,12 @@ SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id,
  * null when a job for the run was already waiting (it reads the newest head when it starts).
  */
 export async function recordPullRequestEvent(executeSql: ExecuteSql, e: PullRequestEvent): Promise<{ runId: number; jobId: string | null } | null> {
-  const r = e.run;
-  const { rows } = await executeSql(STATEMENT, [
-    e.deliveryId, e.event,
-    r.installationId, r.repositoryId, r.repositoryFullName, r.cloneUrl, r.prNumber, r.title, r.body, r.authorLogin,
-    r.baseRef, r.baseSha, r.headRef, r.headSha, r.headRepoFullName, r.headCloneUrl, r.maintainerCanModify, r.draft, r.prUpdatedAt,
-    e.action, e.sender.login, e.sender.type,
-  ]);
+  const { rows } = await executeSql(STATEMENT, [JSON.stringify(e)]);
+
   const row = rows[0] as { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean } | undefined;
   // Without its queue row the job insert would silently do nothing (as pg-boss's send would).
   if (row && !row.queue_exists) throw new Error(`queue ${RUN_QUEUE} does not exist; the queue must be started before deliveries are applied`);
   if (!row?.fresh) return null;
-  if (row.run_id === null) throw new Error(`delivery ${e.deliveryId}: run for PR #${r.prNumber} neither written nor found`);
+  if (row.run_id === null) throw new Error(`delivery ${e.deliveryId}: run for PR #${e.run.prNumber} neither written nor found`);
   return { runId: Number(row.run_id), jobId: row.job_id };
 }

@@ -109,7 +109,9 @@ export class WebhookIntake implements Intake {
   }
 
   private pump(): void {
-    this.pumping ??= this.drain().finally(() => {
+    // The loop starts on the next turn of the event loop, after the handler has returned and Probot has
+    // written GitHub's answer: no database work sits between a delivery and its 2xx.
+    this.pumping ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => {
       this.pumping = null;
       // a record accepted between the loop's last check and here
       if (this.pending.length > 0 && !this.abandoned) this.pump();

@@ -32,41 +32,54 @@ const REDACT_PATHS = [
 ];
 
 /**
- * The app's pino logger: object first, fixed message; secrets redacted by key and by value.
- * Values are scrubbed in the logged object and, as a last net, in the finished line, which also
- * covers what the object pass cannot see: the message pino takes from an Error, child bindings,
- * `%o`/`%j` arguments and objects nested too deep to walk.
+ * The app's pino logger: object first, fixed message; secrets redacted by key (pino's paths) and by
+ * value and token shape in the finished line — which covers what an object pass cannot see: the
+ * message pino takes from an Error, child bindings, `%o`/`%j` arguments, objects nested deep.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const redact = createSecretRedactor(options.secrets ?? []);
-  const scrub = (value: unknown, depth = 0): unknown => {
-    if (typeof value === "string") return redact(value);
-    if (depth > 6 || value === null || typeof value !== "object") return value;
-    if (value instanceof Error) {
-      const { type, message, stack, ...rest } = pino.stdSerializers.err(value) as Record<string, unknown>;
-      return { type, message: scrub(message), stack: scrub(stack), ...(scrub(rest, depth + 1) as object) };
-    }
-    if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = scrub(v, depth + 1);
-    return out;
-  };
   return pino(
     {
       level: options.level,
       redact: { paths: REDACT_PATHS, censor: REDACTED },
-      formatters: { log: (object) => scrub(object) as Record<string, unknown> },
-      // Errors are already serialized (and scrubbed) by `formatters.log`; pino's own `err`
-      // serializer would re-read the plain object and report its type as "Object".
+      formatters: { log: (object) => serializeErrors(object) as Record<string, unknown> },
+      // Errors are already serialized by `formatters.log`; pino's own `err` serializer would re-read
+      // the plain object and report its type as "Object".
       serializers: { err: (value: unknown) => value },
-      hooks: {
-        logMethod(args, method) {
-          const cleaned = args.map((a) => (typeof a === "string" ? redact(a) : a)) as Parameters<typeof method>;
-          return method.apply(this, cleaned);
-        },
-        streamWrite: redact,
-      },
+      // Every finished line — message, fields, child bindings, %o arguments, serialized errors — is
+      // scrubbed here, once, whatever its shape.
+      hooks: { streamWrite: redact },
     },
     options.destination ?? pino.destination(1),
   );
+}
+
+/**
+ * Errors anywhere in a logged object (pino would print `{}` for one that is not under `err`) become
+ * plain objects with type, message, stack, cause and their own fields. Objects without an Error are
+ * returned as they are, uncopied.
+ */
+function serializeErrors(value: unknown, depth = 0): unknown {
+  if (value instanceof Error) {
+    const serialized = pino.stdSerializers.err(value) as Record<string, unknown>;
+    return depth > 6 ? serialized : (serializeErrors(serialized, depth + 1) ?? serialized);
+  }
+  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const out = serializeErrors(item, depth + 1);
+      if (out !== item) (copy ??= [...value])[i] = out;
+    });
+    return copy ?? value;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    const out = serializeErrors(item, depth + 1);
+    if (out !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = out;
+  }
+  return copy ?? value;
 }

@@ -9,6 +9,9 @@ const TOKEN_PATTERNS: RegExp[] = [
   /(x-access-token:)[^@\s"']+(@)/gi, // credentials in clone URLs
 ];
 
+/** Any of the shapes, in one pass: most lines hold none, and then one scan is all they cost. */
+const ANY_TOKEN = new RegExp(TOKEN_PATTERNS.map((p) => p.source).join("|"), "i");
+
 export const REDACTED = "[redacted]";
 
 /**
@@ -23,6 +26,7 @@ export function createSecretRedactor(secrets: readonly string[]): (text: string)
   return (text: string) => {
     let out = text;
     for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (!ANY_TOKEN.test(out)) return out;
     for (const pattern of TOKEN_PATTERNS) {
       out = out.replace(pattern, (match, prefix?: string, suffix?: string) =>
         typeof prefix === "string" && typeof suffix === "string"
