@@ -39,7 +39,7 @@ const common = {
   GHE_PROTOCOL: "http",
 };
 // One folder per server and Node's own file names: tsx's loader thread writes a profile too, and a fixed name let it overwrite the main thread's.
-const profArgs = (name: string) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles", name)}`] : []);
+const profArgs = (name: string) => [...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles", name)}`] : []), ...(process.env.BENCH_TRACE_GC === "1" ? ["--trace-gc"] : [])];
 const app = await startChild(
   "bench/servers/app-server.ts",
   {
@@ -61,6 +61,8 @@ type Target = "app" | "bare";
 const ports: Record<Target, number> = { app: app.port, bare: bare.port };
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 const lat: Record<Target, number[]> = { app: [], bare: [] };
+/** [scheduled ms since start, latency ms] of every measured request, to see when the slow ones happen. */
+const samples: Record<Target, [number, number][]> = { app: [], bare: [] };
 const non2xx: Record<Target, number> = { app: 0, bare: 0 };
 const errors: Record<Target, number> = { app: 0, bare: 0 };
 const sent: Record<Target, number> = { app: 0, bare: 0 };
@@ -107,6 +109,7 @@ function send(target: Target, scheduledAt: number, measured: boolean): Promise<v
         res.on("end", () => {
           const ms = performance.now() - scheduledAt; // from the scheduled time: no coordinated omission
           if (measured) lat[target].push(ms);
+          if (measured) samples[target].push([Math.round(scheduledAt), Math.round(ms * 100) / 100]);
           if (target === "app") answeredAt.set(id, Date.now());
           if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx[target]++;
           resolve();
@@ -221,5 +224,6 @@ emitResult({
   intakeBacklog,
   db: { deliveriesSent: appDeliveries.length, deliveriesRecorded: recorded.length, missingDeliveries, extraDeliveries, runs: runs.length, staleHeads, jobs: queuedJobs, duplicateJobDeliveries, strayJobDeliveries, runsWithMoreThanOneWaitingOrActive: overWaiting, runsWhoseNewestHeadIsNotCovered: uncovered, deliveriesNotQueuedOrCollapsedExactlyOnce: notExactlyOnce },
   logs: { app: app.logPath, bare: bare.logPath },
+  slowest: Object.fromEntries((["app", "bare"] as const).map((t) => [t, [...samples[t]].sort((a, b) => b[1] - a[1]).slice(0, 40)])),
 });
 process.exit(0);
