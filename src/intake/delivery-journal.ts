@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { appendFileSync, closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { IntakeRecord } from "./intake-record.js";
 
 const FILE = /^journal-(\d+)-[0-9a-f]+\.ndjson$/;
+
+/** Journals open in this process (a file with this pid that is not among them was left by an earlier process). */
+const openHere = new Set<string>();
 
 /**
  * This process's append-only file of accepted deliveries, one JSON line each. A line is written with
@@ -27,7 +30,9 @@ export class DeliveryJournal {
   static open(dir: string): DeliveryJournal {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `journal-${process.pid}-${randomBytes(4).toString("hex")}.ndjson`);
-    return new DeliveryJournal(dir, path, openSync(path, "a"));
+    const journal = new DeliveryJournal(dir, path, openSync(path, "a"));
+    openHere.add(path);
+    return journal;
   }
 
   /** Writes the record before returning; throws (disk full, closed) when it could not. */
@@ -65,7 +70,7 @@ export class DeliveryJournal {
     for (const name of readdirSync(this.dir)) {
       const match = FILE.exec(name);
       const path = join(this.dir, name);
-      if (!match || path === this.path) continue;
+      if (!match || openHere.has(path)) continue;
       const pid = Number(match[1]);
       if (pid !== process.pid && isAlive(pid)) continue;
       const lines = readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== "");
@@ -101,7 +106,8 @@ export class DeliveryJournal {
     const empty = fstatSync(this.fd).size === 0;
     closeSync(this.fd);
     this.fd = null;
-    if (empty) unlinkSync(this.path);
+    openHere.delete(this.path);
+    if (empty) rmSync(this.path, { force: true });
   }
 }
 
