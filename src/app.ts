@@ -1,4 +1,5 @@
 import type { ApplicationFunction } from "probot";
+import { NoMistakesProbot } from "./server/no-mistakes-probot.js";
 import type { Logger } from "pino";
 import type { Agent } from "./agents/types.js";
 import type { EnvConfig } from "./config/env-config.js";
@@ -30,12 +31,14 @@ export interface AppDependencies {
 export function createApp(deps: AppDependencies): ApplicationFunction {
   return async (app) => {
     const { intake, log } = deps;
-    app.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], async (context) =>
-      onPullRequest(context, intake, log),
+    if (!(app instanceof NoMistakesProbot)) throw new Error("no-mistakes is loaded into NoMistakesProbot (src/server/no-mistakes-probot.ts), which serves its webhooks");
+    const { events } = app;
+    events.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], async (event) =>
+      onPullRequest(event, intake, log),
     );
-    app.on("pull_request.closed", async (context) => onPullRequestClosed(context, intake));
-    app.on("check_run.rerequested", async (context) => onCheckRunRerequested(context, intake));
-    app.on("issue_comment.created", async (context) => onIssueComment(context, intake));
+    events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake));
+    events.on("check_run.rerequested", async (event) => onCheckRunRerequested(event, intake));
+    events.on("issue_comment.created", async (event) => onIssueComment(event, intake));
     if (deps.work !== false) await startReviewWorker(app, deps);
     deps.log.info({ agent: deps.agent.name, database: deps.database.kind }, "no-mistakes loaded");
   };

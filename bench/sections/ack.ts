@@ -46,7 +46,7 @@ const app = await startChild(
     ...common,
     PORT: String(await freePort()),
     DATABASE_URL: db.url,
-    DATA_DIR: join(root, "app-data"),
+    DATA_DIR: process.env.BENCH_APP_DATA ?? join(root, "app-data"),
     AGENT: "fake",
     AGENT_TIMEOUT: "1h",
     FAKE_AGENT_SCENARIO: scenario,
@@ -147,6 +147,21 @@ async function load(): Promise<void> {
   await Promise.all(pending);
 }
 
+// The workers take their first jobs before anything is measured: they prepare those workspaces (git
+// processes, GitHub calls) and then sit in the long fake turn, so what follows is the webhook path alone.
+{
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  await Promise.all([send("app", performance.now(), false), send("app", performance.now(), false)]);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from turns`;
+    if (row!.n >= 2) break;
+    await sleep(100);
+  }
+  await sql.end();
+  await sleep(500);
+}
+
 const started = Date.now();
 await load();
 const loadSeconds = (Date.now() - started) / 1000;
@@ -224,6 +239,8 @@ emitResult({
   intakeBacklog,
   db: { deliveriesSent: appDeliveries.length, deliveriesRecorded: recorded.length, missingDeliveries, extraDeliveries, runs: runs.length, staleHeads, jobs: queuedJobs, duplicateJobDeliveries, strayJobDeliveries, runsWithMoreThanOneWaitingOrActive: overWaiting, runsWhoseNewestHeadIsNotCovered: uncovered, deliveriesNotQueuedOrCollapsedExactlyOnce: notExactlyOnce },
   logs: { app: app.logPath, bare: bare.logPath },
+  /** Add to a `slowest` time to get the wall clock (ms since the epoch), to line it up with the servers' logs. */
+  timeOrigin: Math.round(performance.timeOrigin),
   slowest: Object.fromEntries((["app", "bare"] as const).map((t) => [t, [...samples[t]].sort((a, b) => b[1] - a[1]).slice(0, 40)])),
 });
 process.exit(0);

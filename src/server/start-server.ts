@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot, ProbotOctokit, Server } from "probot";
+import { NoMistakesProbot } from "./no-mistakes-probot.js";
 import { createApp } from "../app.js";
 import { createAgent } from "../agents/create-agent.js";
 import type { EnvConfig } from "../config/env-config.js";
@@ -37,7 +38,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     webhookPath: config.webhookPath,
     webhookProxy: config.webhookProxyUrl,
     log,
-    Probot: Probot.defaults({ ...probotOptions, baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
+    Probot: (config.app ? NoMistakesProbot : Probot).defaults({ ...probotOptions, baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
   });
   let intakeRef: WebhookIntake | undefined;
   server.addHandler(createHealthHandler({ version: VERSION, mode, database, intake: () => intakeRef }));

@@ -1,9 +1,9 @@
-import type { Context } from "probot";
+import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Intake } from "../intake/webhook-intake.js";
 import { CHECK_NAME } from "../pipeline/ensure-check-run.js";
 
 /** "Re-run" on this app's check run (other apps' checks are not ours to answer). */
-export function onCheckRunRerequested(context: Context<"check_run.rerequested">, intake: Intake): void {
+export function onCheckRunRerequested(context: EmitterWebhookEvent<"check_run.rerequested">, intake: Intake): void {
   const { check_run: check, repository, sender } = context.payload;
   if (check.name !== CHECK_NAME) return;
   intake.accept({

@@ -1,9 +1,9 @@
-import type { Context } from "probot";
+import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import { parseCommand } from "../commands/parse-command.js";
 import type { Intake } from "../intake/webhook-intake.js";
 
 /** A new comment on a PR: a `/no-mistakes` command from a person is queued; bots and quotes never trigger anything. */
-export function onIssueComment(context: Context<"issue_comment.created">, intake: Intake): void {
+export function onIssueComment(context: EmitterWebhookEvent<"issue_comment.created">, intake: Intake): void {
   const { comment, issue, repository, installation } = context.payload;
   if (!issue.pull_request || !installation) return;
   if (comment.user?.type === "Bot") return; // this app's own comments included

@@ -1,8 +1,8 @@
-import type { Context } from "probot";
+import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Intake } from "../intake/webhook-intake.js";
 import type { Logger } from "pino";
 
-type PullRequestContext = Context<
+type PullRequestContext = EmitterWebhookEvent<
   "pull_request.opened" | "pull_request.reopened" | "pull_request.ready_for_review" | "pull_request.synchronize"
 >;
 

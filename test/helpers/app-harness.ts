@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import nock from "nock";
 import { Probot, ProbotOctokit } from "probot";
+import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
 import { createApp } from "../../src/app.js";
 import { FakeAgent } from "../../src/agents/fake.js";
 import type { Agent } from "../../src/agents/types.js";
@@ -79,7 +80,7 @@ export async function startAppHarness(options: {
   });
   // Only what production knows as secret: the installation token must be caught by its shape.
   const logs = captureLogger(config.secrets, "debug");
-  const probot = new Probot({
+  const probot = new NoMistakesProbot({
     appId: 1,
     baseUrl: config.github.baseUrl,
     privateKey,

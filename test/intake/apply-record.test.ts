@@ -1,4 +1,4 @@
-import type { Context } from "probot";
+import type { EmitterWebhookEvent as Context } from "@octokit/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Transaction } from "../../src/db/database.js";
 import { findRun } from "../../src/db/runs.js";
