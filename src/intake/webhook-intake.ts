@@ -73,7 +73,7 @@ export class WebhookIntake implements Intake {
   accept(record: IntakeRecord): void {
     if (this.stopped) throw new IntakeRefusedError("shutting down; not accepting deliveries");
     if (this.pending.length >= this.maxBacklog) {
-      throw new IntakeRefusedError(`${this.pending.length} deliveries are waiting for the database; refusing more until they are applied`);
+      throw new IntakeRefusedError(`too many deliveries wait for the database (${this.pending.length}); refusing more until they are applied`);
     }
     this.journal.append(record);
     this.pending.push(record);

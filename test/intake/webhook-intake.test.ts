@@ -138,7 +138,7 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     }
     expect(refused).toBeInstanceOf(IntakeRefusedError);
     expect((refused as IntakeRefusedError).status).toBe(503);
-    expect((refused as Error).message).toContain("2 deliveries are waiting for the database");
+    expect((refused as Error).message).toContain("too many deliveries wait for the database (2)");
 
     release();
     await intake.settled();
