@@ -111,11 +111,27 @@ export class WebhookIntake implements Intake {
   private pump(): void {
     // The loop starts on the next turn of the event loop, after the handler has returned and Probot has
     // written GitHub's answer: no database work sits between a delivery and its 2xx.
-    this.pumping ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => {
-      this.pumping = null;
-      // a record accepted between the loop's last check and here
-      if (this.pending.length > 0 && !this.abandoned) this.pump();
-    });
+    this.pumping ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .catch((error: unknown) => this.options.log.error({ err: error, backlog: this.pending.length }, "intake loop failed; it restarts"))
+      .finally(() => {
+        this.pumping = null;
+        // a record accepted between the loop's last check and here
+        if (this.pending.length > 0 && !this.abandoned) this.pump();
+      });
+  }
+
+  /** Keeps the record in failed.ndjson; false when even that write fails (it then stays at the head). */
+  private setAside(record: IntakeRecord, error: unknown): boolean {
+    const { log } = this.options;
+    try {
+      const path = this.journal.setAside(record, (error as Error).message);
+      log.error({ err: error, deliveryId: record.deliveryId, kind: record.kind, setAside: path }, "delivery could not be applied; set aside for a person to look at");
+      return true;
+    } catch (writeError) {
+      log.error({ err: writeError, deliveryId: record.deliveryId }, "delivery could not be applied nor set aside; it stays first in line");
+      return false;
+    }
   }
 
   private async drain(): Promise<void> {
@@ -132,9 +148,8 @@ export class WebhookIntake implements Intake {
       } catch (error) {
         failures++;
         const kind = classifyApplyError(error);
-        if (kind === "record" && ++recordFailures >= recordAttempts) {
-          const path = this.journal.setAside(record, (error as Error).message);
-          log.error({ err: error, deliveryId: record.deliveryId, kind: record.kind, setAside: path }, "delivery could not be applied; set aside for a person to look at");
+        if (kind === "record" && ++recordFailures >= recordAttempts && this.setAside(record, error)) {
+          // set aside: the loop moves on to the next record
         } else {
           const delayMs = Math.min(cap, base * 2 ** (failures - 1));
           log.warn({ err: error, deliveryId: record.deliveryId, failure: kind, attempt: failures, retryInMs: delayMs, backlog: this.pending.length }, "delivery not applied yet; retrying");
