@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
@@ -118,6 +118,25 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     const retries = capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying" && l.deliveryId === bad.deliveryId);
     expect(retries.map((l) => l.failure)).toEqual(["record", "record"]);
     expect(capture.lines()).toContainEqual(expect.objectContaining({ level: 50, msg: "delivery could not be applied; set aside for a person to look at", deliveryId: bad.deliveryId }));
+  });
+
+  it("keeps a refused record first in line while even setting it aside fails, and sets it aside once it can", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "failed.ndjson")); // a directory where the file should go: every write to it fails
+    const intake = open(dir, undefined, { recordAttempts: 2 });
+    const bad = push(8, 1, { title: "NUL \u0000 again" });
+    const good = push(9, 1);
+    intake.accept(bad);
+    intake.accept(good);
+    await waitFor(async () => capture.lines().some((l) => l.msg === "delivery could not be applied nor set aside; it stays first in line"));
+    expect(await deliveries()).toEqual([]); // nothing overtakes it
+    expect(intake.backlog()).toBe(2);
+
+    rmSync(join(dir, "failed.ndjson"), { recursive: true });
+    await intake.settled();
+
+    expect(await deliveries()).toEqual([good.deliveryId]);
+    expect(readFileSync(join(dir, "failed.ndjson"), "utf8")).toContain(bad.deliveryId);
   });
 
   it("refuses deliveries with a 503 once too many wait for the database, and takes them again when it catches up", async () => {
