@@ -1,31 +1,35 @@
 import { RUN_QUEUE } from "../queue/run-job.js";
 import type { ExecuteSql } from "./database.js";
 
+/** What a pull request event says about its PR's run (the `runs` columns an event may set). */
+export interface PullRequestRunFields {
+  installationId: number;
+  repositoryId: number;
+  repositoryFullName: string;
+  cloneUrl: string;
+  prNumber: number;
+  title: string;
+  body: string;
+  authorLogin: string;
+  baseRef: string;
+  baseSha: string;
+  headRef: string;
+  headSha: string;
+  headRepoFullName: string | null;
+  headCloneUrl: string | null;
+  maintainerCanModify: boolean;
+  draft: boolean;
+  /** ISO time: the PR's `updated_at` (a JSON line keeps no Date). */
+  prUpdatedAt: string | null;
+}
+
 export interface PullRequestEvent {
   deliveryId: string;
   event: string;
   /** The action (opened, synchronize, …): a `reopened` event opens a closed run again. */
   action: string;
   sender: { login: string; type: string };
-  run: {
-    installationId: number;
-    repositoryId: number;
-    repositoryFullName: string;
-    cloneUrl: string;
-    prNumber: number;
-    title: string;
-    body: string;
-    authorLogin: string;
-    baseRef: string;
-    baseSha: string;
-    headRef: string;
-    headSha: string;
-    headRepoFullName: string | null;
-    headCloneUrl: string | null;
-    maintainerCanModify: boolean;
-    draft: boolean;
-    prUpdatedAt: string | null;
-  };
+  run: PullRequestRunFields;
 }
 
 // One statement with one parameter (the event as JSON: nothing for the driver to encode field by field)

@@ -1,3 +1,4 @@
+import type { PullRequestRunFields } from "../db/record-pull-request-event.js";
 import type { CommandJob } from "../queue/command-job.js";
 
 /** Who sent an event (pushes by other bots are skipped unless the repository opts in). */
@@ -12,26 +13,7 @@ export interface PullRequestRecord {
   deliveryId: string;
   action: string;
   sender: Sender;
-  run: {
-    installationId: number;
-    repositoryId: number;
-    repositoryFullName: string;
-    cloneUrl: string;
-    prNumber: number;
-    title: string;
-    body: string;
-    authorLogin: string;
-    baseRef: string;
-    baseSha: string;
-    headRef: string;
-    headSha: string;
-    headRepoFullName: string | null;
-    headCloneUrl: string | null;
-    maintainerCanModify: boolean;
-    draft: boolean;
-    /** ISO time: the PR's `updated_at` (a JSON line keeps no Date). */
-    prUpdatedAt: string | null;
-  };
+  run: PullRequestRunFields;
 }
 
 export interface PullRequestClosedRecord {
