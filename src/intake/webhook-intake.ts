@@ -98,7 +98,7 @@ export class WebhookIntake implements Intake {
   async stop(timeoutMs = 10_000): Promise<void> {
     this.stopped = true;
     if (this.pending.length > 0) {
-      const timedOut = sleep(timeoutMs, "timeout" as const);
+      const timedOut = sleep(timeoutMs, "timeout" as const, { ref: false }); // never what keeps a stopping process alive
       if ((await Promise.race([this.settled().then(() => "settled" as const), timedOut])) === "timeout") {
         this.abandoned = true;
         this.options.log.warn({ backlog: this.pending.length, journal: this.journal.path }, "stopping with deliveries not yet applied; the next start applies them");
@@ -153,7 +153,7 @@ export class WebhookIntake implements Intake {
         } else {
           const delayMs = Math.min(cap, base * 2 ** (failures - 1));
           log.warn({ err: error, deliveryId: record.deliveryId, failure: kind, attempt: failures, retryInMs: delayMs, backlog: this.pending.length }, "delivery not applied yet; retrying");
-          await sleep(delayMs);
+          await sleep(delayMs, undefined, { ref: false });
           continue;
         }
       }
