@@ -39,7 +39,7 @@ export interface PullRequestEvent {
 //    promise delivery order); an older event leaves the run as it is but still queues a look at it;
 // 3. the review job, exactly as pg-boss's own send() writes it for this queue (policy stately, keyed by
 //    run: ON CONFLICT DO NOTHING when one is already waiting; expiry, retries and retention from the
-//    queue's row). `test/intake/record-pull-request-event.test.ts` compares the row with one pg-boss
+//    queue's row). `test/intake/apply-record.test.ts` compares the row with one pg-boss's send()
 //    writes, so a pg-boss upgrade that changes its job table fails there, not in production.
 const STATEMENT = `
 WITH e AS (

@@ -40,18 +40,15 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     log,
     Probot: (config.app ? NoMistakesProbot : Probot).defaults({ ...probotOptions, baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
   });
-  let intakeRef: WebhookIntake | undefined;
-  server.addHandler(createHealthHandler({ version: VERSION, mode, database, intake: () => intakeRef }));
-
   let queue: RunQueue | undefined;
   let intake: WebhookIntake | undefined;
+  server.addHandler(createHealthHandler({ version: VERSION, mode, database, intake: () => intake }));
   if (config.app) {
     const agent = createAgent(config);
     // A review may call the agent up to three times (answer, repair, fresh fallback): expire well after that.
     queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
     intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log });
-    intakeRef = intake;
     await server.load(createApp({ config, database, agent, queue, intake, log }));
   } else {
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
