@@ -5,16 +5,22 @@ import { AgentError, type AgentErrorKind } from "./agent-error.js";
 import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
 import { extractJson } from "./extract-json.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
-import { runAgentProcess, type AgentProcessResult } from "./process/run-agent-process.js";
+import type { AgentProcessResult } from "./process/run-agent-process.js";
+import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
+import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
+import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
 import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "./types.js";
 
 /** The pinned CLI of this package (node_modules/.bin/claude, relative to the project root). */
 export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
+const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+/** The Messages API paths Claude Code uses headless; nothing else of the API is reachable from the sandbox. */
+const MODEL_PATHS = [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/];
 
 export interface ClaudeCodeAgentOptions {
   /** Path of the `claude` binary; default DEFAULT_CLAUDE_CLI. */
   cli?: string;
-  /** CLAUDE_CONFIG_DIR of a call is `<homeDir>/claude/<scope ?? "default">`. */
+  /** CLAUDE_CONFIG_DIR of a call is `<homeDir>/claude/<scope ?? "default">` (one per run and role). */
   homeDir: string;
   apiKey?: string;
   baseUrl?: string;
@@ -25,6 +31,8 @@ export interface ClaudeCodeAgentOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** SIGTERM → SIGKILL grace on timeout/cancel; default 5000. */
   killGraceMs?: number;
+  /** Where the CLI runs; default bubblewrap (AGENT_SANDBOX=off gives the unconfined one). */
+  sandbox?: AgentSandbox;
 }
 
 /** Tools per role. The reviewer only reads; the fixer also edits files (never runs commands). */
@@ -75,9 +83,11 @@ export class ClaudeCodeAgent implements Agent {
   readonly supportsResume = true;
   readonly portable: PortableSessions;
   readonly #options: ClaudeCodeAgentOptions;
+  readonly #sandbox: AgentSandbox;
 
   constructor(options: ClaudeCodeAgentOptions) {
     this.#options = options;
+    this.#sandbox = options.sandbox ?? new BubblewrapSandbox();
     this.portable = {
       exportSession: async (sessionId, cwd, scope) => exportClaudeSession(this.configDir(scope), sessionId, cwd),
       importSession: async (sessionId, cwd, state, scope) => {
@@ -115,10 +125,12 @@ export class ClaudeCodeAgent implements Agent {
     } catch (error) {
       throw new AgentError("spawn", `claude config dir ${configDir} could not be created: ${(error as Error).message}`, { cause: error });
     }
+    const upstream = this.#options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL;
+    const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
     const env = buildAgentEnv(
       {
-        ANTHROPIC_API_KEY: this.#options.apiKey,
-        ANTHROPIC_BASE_URL: this.#options.baseUrl,
+        ANTHROPIC_API_KEY: endpoint.apiKey,
+        ANTHROPIC_BASE_URL: endpoint.baseUrl,
         CLAUDE_CONFIG_DIR: configDir,
         HOME: home,
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -129,15 +141,20 @@ export class ClaudeCodeAgent implements Agent {
       },
       this.#options.baseEnv ?? process.env,
     );
-    const outcome = await runAgentProcess({
-      command: this.#options.cli ?? DEFAULT_CLAUDE_CLI,
+    const cli = this.#options.cli ?? DEFAULT_CLAUDE_CLI;
+    const outcome = await this.#sandbox.run({
+      command: cli,
       args: this.args(options),
-      cwd: options.cwd,
+      workspace: options.cwd,
+      writable: options.role === "fixer",
+      home: configDir,
+      runtime: cliRuntimePaths(cli),
       env,
       stdin: options.prompt,
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       killGraceMs: this.#options.killGraceMs,
+      model: { upstream, auth: this.#options.apiKey ? { header: "x-api-key", value: this.#options.apiKey } : undefined, allow: MODEL_PATHS },
     });
     return this.#interpret(outcome, options);
   }

@@ -1,10 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AgentError } from "../../src/agents/agent-error.js";
 import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI, type ClaudeCodeAgentOptions } from "../../src/agents/claude-code.js";
 import { claudeProjectDirName } from "../../src/agents/claude-sessions.js";
+import { SANDBOX_MODEL_PORT } from "../../src/agents/sandbox/bubblewrap-args.js";
+import { BubblewrapSandbox, SANDBOX_API_KEY_PLACEHOLDER } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import type { AgentRunOptions } from "../../src/agents/types.js";
 import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
 import { listTurns } from "../../src/db/turns.js";
@@ -31,23 +32,30 @@ function call(extra: Partial<AgentRunOptions> = {}): AgentRunOptions {
   return { prompt: "Review this.", cwd: workspace, role: "reviewer", timeoutMs: 30_000, ...extra };
 }
 
-/** A wrapper around the real CLI that records its pid (= its process group) and environment. */
-function recordingCli(dir: string): { cli: string; pidFile: string; envFile: string } {
-  const pidFile = join(dir, "cli.pid");
-  const envFile = join(dir, "cli.env");
+/**
+ * A wrapper around the real CLI that records the environment it was started with into its HOME
+ * (the agent home, the one place the sandbox lets it write). Its folder is added read-only to the sandbox.
+ */
+function recordingCli(dir: string): { cli: string; sandbox: BubblewrapSandbox } {
   const cli = join(dir, "claude-wrapper.sh");
-  writeFileSync(cli, `#!/bin/sh\necho $$ > '${pidFile}'\nenv > '${envFile}'\nexec '${DEFAULT_CLAUDE_CLI}' "$@"\n`);
+  writeFileSync(cli, `#!/bin/sh\nenv > "$HOME/cli.env"\nexec '${realpathSync(DEFAULT_CLAUDE_CLI)}' "$@"\n`);
   chmodSync(cli, 0o755);
-  return { cli, pidFile, envFile };
+  return { cli, sandbox: new BubblewrapSandbox({ extraReadOnly: [dir, join(realpathSync(DEFAULT_CLAUDE_CLI), "..", "..")] }) };
 }
 
-function processesInGroup(pgid: number): string[] {
-  const out = execFileSync("ps", ["-e", "-o", "pid=,pgid=,stat=,comm="], { encoding: "utf8" });
-  return out
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/))
-    .filter((f) => Number(f[1]) === pgid && !f[2]?.startsWith("Z"))
-    .map((f) => f.join(" "));
+/** Host processes whose working directory is `dir` or inside it (the sandbox binds the workspace at its own path). */
+function processesIn(dir: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${name}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) pids.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
 }
 
 beforeEach(async () => {
@@ -175,19 +183,24 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
   it(
     "kills the CLI's whole process tree on timeout",
     async () => {
-      const { cli, pidFile } = recordingCli(tempDir());
       server.enqueue({ hang: true });
       const started = Date.now();
-      const error = await agent({ cli }).run(call({ timeoutMs: 3000 })).catch((e: unknown) => e);
+      const running = agent().run(call({ timeoutMs: 3000 }));
+      // The CLI runs (inside the sandbox, with the workspace as its cwd) while the model hangs.
+      let seen = 0;
+      for (let i = 0; i < 25 && seen === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = processesIn(workspace).length;
+      }
+      expect(seen).toBeGreaterThan(0);
+      const error = await running.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AgentError);
       expect((error as AgentError).kind).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(15_000);
-      const pgid = Number(readFileSync(pidFile, "utf8"));
-      expect(pgid).toBeGreaterThan(1);
-      // No survivors: nothing is left in the CLI's process group.
+      // No survivors: no process is left working in the workspace.
       const deadline = Date.now() + 3000;
-      while (processesInGroup(pgid).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(processesInGroup(pgid)).toEqual([]);
+      while (processesIn(workspace).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(processesIn(workspace)).toEqual([]);
     },
     T,
   );
@@ -206,12 +219,12 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
   it(
     "runs without GITHUB_TOKEN or other app secrets even when the parent has them",
     async () => {
-      const { cli, envFile } = recordingCli(tempDir());
+      const { cli, sandbox } = recordingCli(tempDir());
       const saved = { GITHUB_TOKEN: process.env.GITHUB_TOKEN, DATABASE_URL: process.env.DATABASE_URL };
       process.env.GITHUB_TOKEN = "ghs_parent_secret";
       process.env.DATABASE_URL = "postgres://secret@db/x";
       try {
-        await agent({ cli }).run(call());
+        await agent({ cli, sandbox }).run(call());
       } finally {
         for (const [k, v] of Object.entries(saved)) {
           if (v === undefined) delete process.env[k];
@@ -219,16 +232,19 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
         }
       }
       const env = Object.fromEntries(
-        readFileSync(envFile, "utf8")
+        readFileSync(join(home, "claude", "default", "home", "cli.env"), "utf8")
           .split("\n")
           .filter(Boolean)
           .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
       );
       expect(env.GITHUB_TOKEN).toBeUndefined();
       expect(env.DATABASE_URL).toBeUndefined();
+      // Inside the sandbox the CLI holds a placeholder, never the key: the app's model proxy adds it.
+      expect(JSON.stringify(env)).not.toContain(API_KEY);
       expect(env).toMatchObject({
-        ANTHROPIC_API_KEY: API_KEY,
-        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: SANDBOX_API_KEY_PLACEHOLDER,
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${SANDBOX_MODEL_PORT}`,
+        TMPDIR: "/tmp",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
         CLAUDE_CODE_MAX_RETRIES: "0",
         DISABLE_AUTOUPDATER: "1",

@@ -1,0 +1,35 @@
+import type { AgentProcessResult } from "../process/run-agent-process.js";
+import type { ModelEndpoint, ModelRoute } from "./model-route.js";
+
+/** One agent CLI call, with what it may see. */
+export interface SandboxedCall {
+  command: string;
+  args: string[];
+  /** The run's workspace; also the CLI's cwd. */
+  workspace: string;
+  /** Read-write for the fixer, read-only for the reviewer. */
+  writable: boolean;
+  /** This (run, role)'s agent home (CLI config, transcripts), read-write. */
+  home: string;
+  /** Read-only paths the CLI needs besides the system's runtime (its own install). */
+  runtime: string[];
+  /** The CLI's complete environment (already allowlisted). */
+  env: Record<string, string>;
+  stdin: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  killGraceMs?: number;
+  /** Where the model API really is, and with which key. */
+  model: ModelRoute;
+}
+
+/**
+ * Where agent processes run. `bubblewrap` confines each call to its own workspace and home with
+ * the OS's namespaces; `off` runs the CLI as a plain child (the operator's explicit opt-out).
+ */
+export interface AgentSandbox {
+  readonly kind: "bubblewrap" | "off";
+  /** The base URL and key the CLI is given for its model API (inside a sandbox: the bridge and a placeholder). */
+  modelEndpoint(real: ModelEndpoint): ModelEndpoint;
+  run(call: SandboxedCall): Promise<AgentProcessResult>;
+}

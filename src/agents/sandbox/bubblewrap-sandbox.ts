@@ -1,0 +1,122 @@
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AgentError, toAgentError } from "../agent-error.js";
+import { runAgentProcess, type AgentProcessResult } from "../process/run-agent-process.js";
+import type { AgentSandbox, SandboxedCall } from "./agent-sandbox.js";
+import { bubblewrapArgs, ETC_FILES, SANDBOX_BRIDGE, SANDBOX_MODEL_PORT, SANDBOX_MODEL_SOCKET } from "./bubblewrap-args.js";
+import type { ModelEndpoint } from "./model-route.js";
+import { startModelProxy } from "./model-proxy.js";
+
+/** The bridge script, run by node inside the sandbox. */
+export const MODEL_BRIDGE_SCRIPT = fileURLToPath(new URL("./model-bridge.mjs", import.meta.url));
+/** What the CLI is given as its key inside the sandbox: the proxy replaces it with the real one. */
+export const SANDBOX_API_KEY_PLACEHOLDER = "sk-no-mistakes-sandbox-placeholder";
+
+export interface BubblewrapSandboxOptions {
+  /** The bwrap binary; default `bwrap` on PATH. */
+  bwrap?: string;
+  /** Extra read-only paths every call gets (e.g. a CLI installed outside /usr and node_modules). */
+  extraReadOnly?: string[];
+}
+
+/**
+ * Runs every agent call inside bubblewrap (see bubblewrapArgs for what the agent sees), with the
+ * model API reached through a per-call proxy that holds the key: the sandbox has no network, no
+ * secret and no view of DATA_DIR, the app's files, $HOME or other processes.
+ */
+export class BubblewrapSandbox implements AgentSandbox {
+  readonly kind = "bubblewrap" as const;
+  readonly #bwrap: string;
+  readonly #extra: string[];
+
+  constructor(options: BubblewrapSandboxOptions = {}) {
+    this.#bwrap = options.bwrap ?? "bwrap";
+    this.#extra = options.extraReadOnly ?? [];
+  }
+
+  modelEndpoint(real: ModelEndpoint): ModelEndpoint {
+    return { baseUrl: `http://127.0.0.1:${SANDBOX_MODEL_PORT}`, apiKey: real.apiKey === undefined ? undefined : SANDBOX_API_KEY_PLACEHOLDER };
+  }
+
+  /** The full bwrap argv of a call (its model socket at `socket`). */
+  argv(call: SandboxedCall, socket: string): string[] {
+    const options = bubblewrapArgs({
+      workspace: call.workspace,
+      writable: call.writable,
+      hasGitDir: existsSync(join(call.workspace, ".git")),
+      home: call.home,
+      runtime: [...nodeRuntime(), ...call.runtime, ...this.#extra].filter(outsideUsr),
+      bridgeScript: MODEL_BRIDGE_SCRIPT,
+      modelSocket: socket,
+      rootLinks: rootLinks(),
+      etc: ETC_FILES.filter((path) => existsSync(path)),
+    });
+    return [...options, "--", process.execPath, SANDBOX_BRIDGE, String(SANDBOX_MODEL_PORT), SANDBOX_MODEL_SOCKET, realCommand(call.command), ...call.args];
+  }
+
+  async run(call: SandboxedCall): Promise<AgentProcessResult> {
+    if (call.command.includes("/") && !existsSync(call.command)) {
+      throw new AgentError("spawn", `agent CLI ${call.command} could not be started: not found (ENOENT)`);
+    }
+    const runDir = await mkdtemp(join(tmpdir(), "nm-sandbox-"));
+    const socket = join(runDir, "model.sock");
+    const proxy = await startModelProxy(socket, call.model);
+    try {
+      const result = await runAgentProcess({
+        command: this.#bwrap,
+        args: this.argv(call, socket),
+        cwd: call.workspace,
+        env: call.env,
+        stdin: call.stdin,
+        timeoutMs: call.timeoutMs,
+        signal: call.signal,
+        killGraceMs: call.killGraceMs,
+      }).catch((error: unknown) => {
+        const failure = toAgentError(error);
+        if (failure.kind !== "spawn") throw failure;
+        throw new AgentError("spawn", `the agent sandbox could not start: ${failure.message} — install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off`, { cause: error });
+      });
+      if (proxy.refused.length > 0) result.stderr += `\n[no-mistakes sandbox] refused model API calls: ${proxy.refused.slice(0, 5).join(", ")}`;
+      return result;
+    } finally {
+      await proxy.close();
+      await rm(runDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** The binary itself: links to it (node_modules/.bin) are not inside the sandbox. */
+function realCommand(command: string): string {
+  try {
+    return command.includes("/") ? realpathSync(command) : command;
+  } catch {
+    return command; // missing: the bridge reports it
+  }
+}
+
+function outsideUsr(path: string): boolean {
+  return path !== "/usr" && !path.startsWith("/usr/");
+}
+
+/** node's install prefix, for the bridge (nothing when node lives under /usr). */
+function nodeRuntime(): string[] {
+  return [dirname(dirname(realpathSync(process.execPath)))];
+}
+
+let cachedLinks: Map<string, string> | undefined;
+function rootLinks(): Map<string, string> {
+  if (cachedLinks) return cachedLinks;
+  const links = new Map<string, string>();
+  for (const name of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
+    try {
+      if (lstatSync(`/${name}`).isSymbolicLink()) links.set(name, readlinkSync(`/${name}`));
+    } catch {
+      // not on this system
+    }
+  }
+  cachedLinks = links;
+  return links;
+}
