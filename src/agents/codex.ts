@@ -6,7 +6,9 @@ import { classifyCodexFailure, codexError, parseCodexEvents, stderrTail, type Co
 import { findRollout, isDirectory, packRollout, readRolloutTotals, restoreRollout, THREAD_ID, unpackRollout, type PackedRollout } from "./codex-rollout.js";
 import { extractJson } from "./extract-json.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
-import { runAgentProcess } from "./process/run-agent-process.js";
+import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
+import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
+import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
 import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "./types.js";
 
 /** The pinned CLI of this package. */
@@ -17,6 +19,8 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** The variable codex reads the API key from (`env_key` of our provider). */
 const API_KEY_ENV = "OPENAI_API_KEY";
 const PROVIDER_ID = "no_mistakes";
+/** The Responses API paths codex uses; nothing else of the API is reachable from the sandbox. */
+const MODEL_PATHS = [/^\/responses(\/[A-Za-z0-9_-]+)?$/, /^\/models$/];
 
 export interface CodexAgentOptions {
   /** Per-installation CODEX_HOMEs live in `<homeDir>/codex/<scope ?? "default">`. */
@@ -36,9 +40,11 @@ export interface CodexAgentOptions {
   killGraceMs?: number;
   /** The environment allowlisted variables are taken from; default process.env. */
   baseEnv?: NodeJS.ProcessEnv;
+  /** Where the CLI runs; default bubblewrap (AGENT_SANDBOX=off gives the unconfined one). */
+  sandbox?: AgentSandbox;
 }
 
-/** The CODEX_HOME of a scope (installation id), under the agents' home dir. */
+/** The CODEX_HOME of a scope (one per run and role), under the agents' home dir. */
 export function codexHomeFor(homeDir: string, scope?: string): string {
   const name = scope === undefined || scope === "" ? "default" : scope;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new AgentError("other", `codex: invalid scope ${JSON.stringify(name)}`);
@@ -56,6 +62,7 @@ export class CodexAgent implements Agent {
   readonly supportsResume = true;
   readonly portable: PortableSessions;
   readonly #options: CodexAgentOptions;
+  readonly #sandbox: AgentSandbox;
   /** Where each thread this process ran lives (its CODEX_HOME), for export. */
   readonly #homes = new Map<string, string>();
   /** Imported rollouts waiting for the run that resumes them (its scope decides the CODEX_HOME). */
@@ -65,6 +72,7 @@ export class CodexAgent implements Agent {
 
   constructor(options: CodexAgentOptions) {
     this.#options = options;
+    this.#sandbox = options.sandbox ?? new BubblewrapSandbox();
     this.portable = {
       exportSession: (sessionId, _cwd, scope) => this.#export(sessionId, scope),
       importSession: async (sessionId, _cwd, state, scope) => {
@@ -84,7 +92,7 @@ export class CodexAgent implements Agent {
   async run(options: AgentRunOptions): Promise<AgentResult> {
     if (options.signal?.aborted) throw new AgentError("cancelled", "codex: cancelled before it started");
     const home = codexHomeFor(this.#options.homeDir, options.scope);
-    await this.#prepareHome(home);
+    await mkdir(home, { recursive: true });
 
     const asked = options.sessionId;
     let baseline: CodexTokenTotals = { input: 0, output: 0 };
@@ -100,32 +108,45 @@ export class CodexAgent implements Agent {
       if (baseline.input === 0 && baseline.output === 0) baseline = this.#totals.get(asked) ?? baseline;
     }
 
-    const sandbox = options.role === "reviewer" ? "read-only" : "workspace-write";
+    // Inside our sandbox, codex's own is off: ours already gives the reviewer a read-only tree, the fixer
+    // a writable one, no network and no key, and codex's bubblewrap cannot nest in it (its helper,
+    // codex-linux-sandbox, is not on the sandbox's PATH). Unconfined (AGENT_SANDBOX=off), codex's own
+    // read-only / workspace-write sandbox is all there is.
+    const confined = this.#sandbox.kind !== "off";
+    const mode = confined ? "danger-full-access" : options.role === "reviewer" ? "read-only" : "workspace-write";
     // Options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin.
-    const args = ["exec", "--json", "--skip-git-repo-check", "--sandbox", sandbox, "--color", "never", ...(this.#options.extraArgs ?? [])];
+    const args = ["exec", "--json", "--skip-git-repo-check", "--sandbox", mode, "--color", "never", ...(this.#options.extraArgs ?? [])];
     if (asked !== undefined) args.push("resume", asked, "-");
     else args.push("-");
 
+    const upstream = this.#options.baseUrl ?? DEFAULT_BASE_URL;
+    const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
+    await this.#prepareHome(home, endpoint.baseUrl, endpoint.apiKey !== undefined);
     const env = buildAgentEnv(
       {
         CODEX_HOME: home,
         HOME: home,
-        [API_KEY_ENV]: this.#options.apiKey,
+        [API_KEY_ENV]: endpoint.apiKey,
         NO_COLOR: "1",
         RUST_LOG: "error",
       },
       this.#options.baseEnv,
     );
     const secrets = [this.#options.apiKey];
-    const result = await runAgentProcess({
-      command: this.#options.cli ?? DEFAULT_CODEX_CLI,
+    const cli = this.#options.cli ?? DEFAULT_CODEX_CLI;
+    const result = await this.#sandbox.run({
+      command: cli,
       args,
-      cwd: options.cwd,
+      workspace: options.cwd,
+      writable: options.role === "fixer",
+      home,
+      runtime: cliRuntimePaths(cli, "codex-"),
       env,
       stdin: options.prompt,
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       killGraceMs: this.#options.killGraceMs,
+      model: { upstream, auth: this.#options.apiKey ? { header: "authorization", value: `Bearer ${this.#options.apiKey}` } : undefined, allow: MODEL_PATHS },
     });
 
     if (result.cancelled || options.signal?.aborted) throw new AgentError("cancelled", `codex: cancelled after ${result.durationMs} ms`);
@@ -161,22 +182,21 @@ export class CodexAgent implements Agent {
     return { text, json: extractJson(text), sessionId: threadId, resumed, usage };
   }
 
-  async #prepareHome(home: string): Promise<void> {
-    await mkdir(home, { recursive: true });
+  async #prepareHome(home: string, baseUrl: string, withKey: boolean): Promise<void> {
     const path = join(home, "config.toml");
-    const wanted = this.#configToml();
+    const wanted = this.#configToml(baseUrl, withKey);
     const current = await readFile(path, "utf8").catch(() => undefined);
     if (current !== wanted) await writeFile(path, wanted, { mode: 0o600 });
   }
 
-  #configToml(): string {
+  #configToml(baseUrl: string, withKey: boolean): string {
     const s = (value: string) => JSON.stringify(value); // a TOML basic string
     const provider = [
       `[model_providers.${PROVIDER_ID}]`,
       `name = "no-mistakes"`,
-      `base_url = ${s(this.#options.baseUrl ?? DEFAULT_BASE_URL)}`,
+      `base_url = ${s(baseUrl)}`,
       `wire_api = "responses"`,
-      ...(this.#options.apiKey ? [`env_key = ${s(API_KEY_ENV)}`] : []),
+      ...(withKey ? [`env_key = ${s(API_KEY_ENV)}`] : []),
       `request_max_retries = ${this.#options.requestMaxRetries ?? 1}`,
       `stream_max_retries = ${this.#options.streamMaxRetries ?? 1}`,
     ];

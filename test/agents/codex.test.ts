@@ -160,8 +160,9 @@ describe("CodexAgent against the real codex CLI", () => {
     expect(existsSync(join(cwd, "patched.txt"))).toBe(false);
     expect(existsSync(join(cwd, "shell.txt"))).toBe(false);
     const last = inputText(server.responsesBodies().at(-1)!);
-    expect(last).toMatch(/read-only sandbox/);
-    expect(last).toMatch(/Read-only file system/);
+    // Both writes hit the sandbox's read-only mount of the workspace.
+    expect(last).toMatch(/Failed to write file [^"]*patched\.txt/);
+    expect(last).toMatch(/shell\.txt: Read-only file system/);
     // Commands the model runs never see the API key.
     expect(last).toContain("KEY=none");
     expect(last).not.toContain(API_KEY);
