@@ -3,10 +3,18 @@ import type { EnvConfig } from "../config/env-config.js";
 import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
 import { CodexAgent } from "./codex.js";
 import { FakeAgent } from "./fake.js";
+import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
+import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
+import { UnconfinedSandbox } from "./sandbox/unconfined-sandbox.js";
 import type { Agent } from "./types.js";
 
+/** Where agent CLIs run, as AGENT_SANDBOX says. */
+export function createSandbox(config: EnvConfig): AgentSandbox {
+  return config.agent.sandbox === "off" ? new UnconfinedSandbox() : new BubblewrapSandbox();
+}
+
 /** The agent adapter chosen by AGENT. */
-export function createAgent(config: EnvConfig): Agent {
+export function createAgent(config: EnvConfig, sandbox: AgentSandbox = createSandbox(config)): Agent {
   switch (config.agent.name) {
     case "fake":
       return new FakeAgent({
@@ -22,6 +30,7 @@ export function createAgent(config: EnvConfig): Agent {
         baseUrl: config.agent.anthropic.baseUrl,
         model: config.agent.model,
         extraArgs: config.agent.extraArgs,
+        sandbox,
       });
     case "codex":
       return new CodexAgent({
@@ -31,6 +40,7 @@ export function createAgent(config: EnvConfig): Agent {
         baseUrl: config.agent.openai.baseUrl,
         model: config.agent.model,
         extraArgs: config.agent.extraArgs,
+        sandbox,
       });
   }
 }

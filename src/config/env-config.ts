@@ -68,6 +68,7 @@ const envSchema = z.object({
   FAKE_AGENT_HOME: optionalString,
   FAKE_AGENT_LOG: optionalString,
   AGENT_CLI: optionalString,
+  AGENT_SANDBOX: optionalString.pipe(z.enum(["bubblewrap", "off"]).optional()).transform((v) => v ?? "bubblewrap"),
   GIT_TRUSTED_HOSTS: optionalString.transform((v) => (v ? v.split(/[\s,]+/).filter(Boolean) : [])),
   AGENT_STATE_MAX_BYTES: optionalString,
   ANTHROPIC_API_KEY: optionalString,
@@ -98,7 +99,9 @@ export type EnvConfig = {
     fake: { scenario?: string; home?: string; log?: string };
     /** Path of the agent CLI; default: the pinned one in node_modules/.bin. */
     cli?: string;
-    /** Per-installation CLI config dirs (CLAUDE_CONFIG_DIR, CODEX_HOME) live under here. */
+    /** `bubblewrap` confines every agent call; `off` is the operator's explicit opt-out. */
+    sandbox: "bubblewrap" | "off";
+    /** The per-(run, role) CLI homes (CLAUDE_CONFIG_DIR, CODEX_HOME) live under here. */
     homeDir: string;
     /** Exported session state larger than this (gzip) is not stored. */
     stateMaxBytes: number;
@@ -187,6 +190,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       extraArgs: e.AGENT_ARGS,
       fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
       cli: e.AGENT_CLI,
+      sandbox: e.AGENT_SANDBOX,
       homeDir: `${e.DATA_DIR.replace(/\/$/, "")}/agents`,
       stateMaxBytes: e.AGENT_STATE_MAX_BYTES && /^\d+$/.test(e.AGENT_STATE_MAX_BYTES) ? Number(e.AGENT_STATE_MAX_BYTES) : 8 * 1024 * 1024,
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },

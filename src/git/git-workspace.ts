@@ -16,12 +16,15 @@ export interface GitWorkspaceOptions {
  * The only config the workspace keeps. It is rewritten before every command that fetches, pushes,
  * checks out or commits, so nothing written into .git/config in between (by an agent working in
  * the tree, say) can redirect a URL, add a proxy or run a program while a token is on the line.
+ * `symlinks = false`: a PR's symbolic links are checked out as small files holding the link's
+ * target, so nothing that reads the tree (the agent, or the app) can follow one out of it.
  */
 const CONFIG = `[core]
 \trepositoryformatversion = 0
 \tfilemode = true
 \tbare = false
 \tlogallrefupdates = true
+\tsymlinks = false
 `;
 
 /** Left behind by an interrupted merge, cherry-pick, rebase or killed command. */
@@ -259,6 +262,23 @@ export class GitWorkspace {
     await this.git(["push", "--quiet", "--no-verify", "--no-recurse-submodules", url, `${sha}:refs/heads/${branch}`], {
       token: options.token,
     });
+  }
+
+  /** The symbolic links that `to` adds or changes relative to `from`, with their targets. */
+  async symlinkChanges(from: string, to: string): Promise<{ path: string; target: string }[]> {
+    assertArgument("commit", from);
+    assertArgument("commit", to);
+    const { stdout } = await this.git(["diff", "--raw", "-z", "--no-renames", "--no-ext-diff", from, to]);
+    const fields = stdout.split("\0");
+    const links: { path: string; target: string }[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      // ":<old mode> <new mode> <old sha> <new sha> <status>" then the path
+      const [, newMode, , newSha] = fields[i]!.slice(1).split(" ");
+      if (newMode !== "120000" || !newSha) continue;
+      const blob = await this.git(["cat-file", "blob", newSha]);
+      links.push({ path: fields[i + 1]!, target: blob.stdout });
+    }
+    return links;
   }
 
   /** A patch from `from` to `to` that `git apply` can replay, binary files included. */

@@ -5,6 +5,7 @@ import { getRun } from "../db/runs.js";
 import type { Finding } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import { GitError } from "../git/git-error.js";
+import { isEscapingSymlink } from "../git/is-escaping-symlink.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
 import { findingId } from "./finding-id.js";
@@ -91,7 +92,6 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     cwd: workspace.dir,
     timeoutMs: deps.agentTimeoutMs,
     signal,
-    scope: String(run.installationId),
   });
   const answer = parseFixerAnswer(outcome.result.json, outcome.result.text);
 
@@ -109,7 +109,17 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     return reply(`${who}The fixer looked at ${chosen.map((f) => findingId(f.number)).join(", ")} and found nothing to change.${declinedText(declined)}${summaryText(answer.summary)}`);
   }
 
-  // 6. Push, fast-forward only; a refusal is reported with the change attached.
+  // 6. Nothing that points out of the repository: a symbolic link the change adds or retargets must stay inside the tree.
+  const escaping = (await workspace.symlinkChanges(startSha, sha)).filter((link) => isEscapingSymlink(link.path, link.target));
+  if (escaping.length > 0) {
+    log.warn({ sha, links: escaping.map((l) => l.path) }, "fix refused: it adds symbolic links that point outside the repository");
+    const list = escaping.map((l) => `- \`${sanitizeMarkdown(l.path).replace(/`/g, "'")}\` → \`${sanitizeMarkdown(l.target).replace(/`/g, "'").slice(0, 200)}\``).join("\n");
+    return reply(
+      `${who}The fix was not pushed: it adds or retargets a symbolic link that points outside the repository, which no-mistakes never commits.\n\n${list}\n\nNothing was changed on \`${run.headRef}\`.`,
+    );
+  }
+
+  // 7. Push, fast-forward only; a refusal is reported with the change attached.
   try {
     await workspace.push(pushUrl, sha, run.headRef, { token });
   } catch (error) {

@@ -177,7 +177,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
   });
-  const turn = { trigger: ctx.job.trigger, headSha: ws.headSha, cwd: workspace.dir, timeoutMs: deps.agentTimeoutMs, signal: ctx.signal, scope: String(run.installationId) };
+  const turn = { trigger: ctx.job.trigger, headSha: ws.headSha, cwd: workspace.dir, timeoutMs: deps.agentTimeoutMs, signal: ctx.signal };
   const first = await deps.sessions.run(run.id, "reviewer", { ...turn, prompt, fresh: ctx.job.full === true || config.review.session === "cold" });
   let parsed = readAnswer(first.result.json);
   let turnId = first.turnId;

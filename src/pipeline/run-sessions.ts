@@ -18,8 +18,14 @@ export interface TurnRequest {
   signal?: AbortSignal;
   /** Start a new session even when one is stored (review --full, `review.session: cold`). */
   fresh?: boolean;
-  /** Whose agent state this is (the installation): each gets its own CLI config dir. */
-  scope?: string;
+}
+
+/**
+ * The agent home of a (run, role): each gets its own CLI config dir, restored from the database
+ * before a turn and exported after it, and the sandbox shows a turn only its own.
+ */
+export function agentScope(runId: number, role: Role): string {
+  return `run-${runId}-${role}`;
 }
 
 export interface TurnOutcome {
@@ -66,6 +72,7 @@ export class RunSessions {
 
   async run(runId: number, role: Role, turn: TurnRequest): Promise<TurnOutcome> {
     const log = this.#log.child({ runId, role });
+    const scope = agentScope(runId, role);
     const turnId = await this.#startTurn(runId, role, turn, log);
     let mode: SessionMode = "started";
     let fallbackReason: string | undefined;
@@ -94,8 +101,8 @@ export class RunSessions {
       let result: AgentResult;
       if (stored) {
         try {
-          await this.#restoreState(stored, turn.cwd, turn.scope);
-          result = await this.#call(role, turn, stored.sessionId, log);
+          await this.#restoreState(stored, turn.cwd, scope);
+          result = await this.#call(role, turn, scope, stored.sessionId, log);
           if (result.resumed && result.sessionId !== undefined) {
             mode = "resumed";
           } else {
@@ -111,15 +118,15 @@ export class RunSessions {
           fallbackReason = `resume of ${stored.sessionId} failed (${failure.kind}): ${failure.message}`;
           log.warn({ sessionId: stored.sessionId, kind: failure.kind, reason: failure.message }, "resume failed; running the turn in a fresh session");
           await this.#forget(runId, role, log);
-          result = await this.#call(role, turn, undefined, log);
+          result = await this.#call(role, turn, scope, undefined, log);
         }
       } else {
-        result = await this.#call(role, turn, undefined, log);
+        result = await this.#call(role, turn, scope, undefined, log);
       }
 
       // 3. Persist (the latest id always wins).
       if (this.#agent.supportsResume && result.sessionId) {
-        const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log, turn.scope);
+        const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log, scope);
         if (!saved && mode !== "fallback") {
           fallbackReason ??= "session could not be saved; the next turn starts fresh";
         }
@@ -156,7 +163,7 @@ export class RunSessions {
   }
 
   /** One agent call; transient failures are retried with backoff, all else is thrown as classified. */
-  async #call(role: Role, turn: TurnRequest, sessionId: string | undefined, log: Logger): Promise<AgentResult> {
+  async #call(role: Role, turn: TurnRequest, scope: string, sessionId: string | undefined, log: Logger): Promise<AgentResult> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.#agent.run({
@@ -166,7 +173,7 @@ export class RunSessions {
           sessionId,
           timeoutMs: turn.timeoutMs,
           signal: turn.signal,
-          scope: turn.scope,
+          scope,
         });
       } catch (error) {
         const failure = toAgentError(error);

@@ -5,6 +5,8 @@ export interface HealthInfo {
   /** `app` when the GitHub App is loaded, `setup` while it still has to be registered. */
   mode: "app" | "setup";
   database: { kind: string; ping(): Promise<void> };
+  /** How agent calls are confined (absent in setup mode, where no agent runs). */
+  sandbox?: string;
   /** Deliveries answered but not yet written to the database. */
   intake?: () => { backlog(): number } | undefined;
 }
@@ -22,7 +24,7 @@ export function createHealthHandler(info: HealthInfo) {
       database = { kind: info.database.kind, ok: false, error: (error as Error).message };
     }
     const intake = info.intake?.();
-    const body = { status: database.ok ? "ok" : "degraded", version: info.version, mode: info.mode, database, ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
+    const body = { status: database.ok ? "ok" : "degraded", version: info.version, mode: info.mode, database, ...(info.sandbox ? { sandbox: info.sandbox } : {}), ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
     res.writeHead(database.ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
     return true;
   };

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { Probot, ProbotOctokit, Server } from "probot";
 import { NoMistakesProbot } from "./no-mistakes-probot.js";
 import { createApp } from "../app.js";
-import { createAgent } from "../agents/create-agent.js";
+import { createAgent, createSandbox } from "../agents/create-agent.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
@@ -12,6 +12,7 @@ import { openWebhookIntake } from "../intake/open-webhook-intake.js";
 import type { WebhookIntake } from "../intake/webhook-intake.js";
 import { RunQueue } from "../queue/run-queue.js";
 import { VERSION } from "../version.js";
+import { checkAgentSandbox, type SandboxStatus } from "./check-agent-sandbox.js";
 import { createHealthHandler } from "./health-handler.js";
 import { loadSetupAppFactory } from "./load-setup-app.js";
 
@@ -24,6 +25,9 @@ export interface RunningServer {
 
 /** Opens and migrates the database, then serves the app (or GitHub's setup flow without APP_ID). */
 export async function startServer(config: EnvConfig, log: Logger): Promise<RunningServer> {
+  // Agents only run once the App is registered; then they must be confined (or the operator opted out).
+  const sandbox = config.app ? createSandbox(config) : undefined;
+  const sandboxStatus: SandboxStatus | undefined = sandbox ? await checkAgentSandbox(config, sandbox, log) : undefined;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, "pglite") });
   await migrateDatabase(database);
   log.info({ database: database.kind }, "database ready");
@@ -42,9 +46,9 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   });
   let queue: RunQueue | undefined;
   let intake: WebhookIntake | undefined;
-  server.addHandler(createHealthHandler({ version: VERSION, mode, database, intake: () => intake }));
+  server.addHandler(createHealthHandler({ version: VERSION, mode, database, sandbox: sandboxStatus, intake: () => intake }));
   if (config.app) {
-    const agent = createAgent(config);
+    const agent = createAgent(config, sandbox);
     // A review may call the agent up to three times (answer, repair, fresh fallback): expire well after that.
     queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
     // Applies what a stopped process accepted but had not applied, then whatever arrives.

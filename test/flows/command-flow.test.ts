@@ -99,6 +99,25 @@ describe("/no-mistakes fix", () => {
     expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`)).toHaveLength(1);
   });
 
+  it("refuses a fix that retargets a symbolic link out of the repository: nothing pushed, a reply names the link", async () => {
+    fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" } });
+    const head = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }), "docs/current": { symlink: "v1.md" }, "docs/v1.md": "v1\n" }, "first");
+    fx.app.scenario([REVIEW]);
+    await fx.app.receive("pull_request", fx.prPayload("opened", head));
+    await fx.app.idle();
+    // The workspace holds the link as a small file with its target (core.symlinks=false), so the fixer can "edit" it:
+    // an obedient fixer rewrites it to point at the app's secrets.
+    fx.app.scenario([{ role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }, { path: "docs/current", content: "../../../../../app/.env" }], answer: { fixed: ["NM-1"] } }]);
+
+    await fx.comment("/no-mistakes fix", WRITER);
+
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+    const reply = fx.replies().at(-1)!;
+    expect(reply).toContain("The fix was not pushed: it adds or retargets a symbolic link that points outside the repository");
+    expect(reply).toContain("`docs/current` → `../../../../../app/.env`");
+    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => f.status)).toEqual(["open", "open"]);
+  });
+
   it("a second fix resumes the fixer's session, never the reviewer's", async () => {
     await openReviewed();
     fx.app.scenario([

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -425,5 +425,37 @@ describe("GitWorkspace", () => {
         await server.close();
       }
     });
+  });
+});
+
+describe("symbolic links in a pull request", () => {
+  it("are checked out as small files holding their target (nothing follows them out), and a commit's new or retargeted links are listed", async () => {
+    const origin = createOrigin();
+    origin.commit({ "a.txt": "a\n" });
+    symlinkSync("/etc/hostname", join(origin.work, "escape"));
+    symlinkSync("a.txt", join(origin.work, "inner"));
+    const start = origin.commit({}, "links");
+    origin.push("main");
+
+    const ws = await workspace();
+    await ws.fetch(origin.bare, ["+refs/heads/main:refs/nm/head"]);
+    await ws.checkout(start);
+    for (const [name, target] of [["escape", "/etc/hostname"], ["inner", "a.txt"]] as const) {
+      expect(lstatSync(join(ws.dir, name)).isSymbolicLink()).toBe(false);
+      expect(readFileSync(join(ws.dir, name), "utf8")).toBe(target);
+    }
+    expect(await ws.status()).toEqual([]);
+
+    // What a fixer could do: make a real link (a shell's ln -s) and rewrite a link's placeholder file.
+    symlinkSync("/app/.env", join(ws.dir, "new-link"));
+    writeFileSync(join(ws.dir, "inner"), "../../../outside");
+    writeFileSync(join(ws.dir, "a.txt"), "changed\n");
+    const sha = (await ws.commitAll("fix", BOT))!;
+    expect(await ws.symlinkChanges(start, sha)).toEqual([
+      { path: "inner", target: "../../../outside" },
+      { path: "new-link", target: "/app/.env" },
+    ]);
+    // the committed objects are links (mode 120000), exactly as GitHub would carry them
+    expect(git(ws.dir, "ls-tree", sha, "inner", "new-link")).toMatch(/^120000 blob \S+\tinner\n120000 blob \S+\tnew-link$/);
   });
 });

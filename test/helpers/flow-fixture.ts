@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { startAppHarness, type AppHarness } from "./app-harness.js";
-import { GitRemote } from "./git-remote.js";
+import { GitRemote, type RemoteFile } from "./git-remote.js";
 import { GitHubStandIn, type StandInOptions } from "./github-stand-in.js";
 import { tempDir } from "./temp-dir.js";
 import { examplePayload, pullRequestPayload, type PrShape } from "./webhook-payloads.js";
@@ -66,7 +66,7 @@ export class FlowFixture {
   }
 
   /** Commits on `feature`, publishes it as the PR head, and returns the new head. */
-  push(files: Record<string, string>, message = "change"): string {
+  push(files: Record<string, RemoteFile>, message = "change"): string {
     if (!this.remote.git(this.remote.work, "branch", "--list", "feature").trim()) this.remote.checkout("feature", true);
     this.remote.commit(files, message);
     return this.remote.publish("feature", this.pr);

@@ -1,8 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 const AUTHOR = ["-c", "user.name=Dev", "-c", "user.email=dev@example.com", "-c", "commit.gpgsign=false"];
+
+/** A file's content, or a symbolic link and its target. */
+export type RemoteFile = string | { symlink: string };
 
 /** A bare repository on disk standing in for GitHub's copy of the repo, plus a working clone to make commits. */
 export class GitRemote {
@@ -16,12 +19,14 @@ export class GitRemote {
     this.git(root, "init", "-q", "-b", "main", this.work);
   }
 
-  /** Writes files and commits them on the current branch; returns the new sha. */
-  commit(files: Record<string, string>, message = "change"): string {
+  /** Writes files (or symbolic links, `{ symlink: target }`) and commits them on the current branch; returns the new sha. */
+  commit(files: Record<string, RemoteFile>, message = "change"): string {
     for (const [path, content] of Object.entries(files)) {
       const full = join(this.work, path);
       mkdirSync(dirname(full), { recursive: true });
-      writeFileSync(full, content);
+      rmSync(full, { force: true });
+      if (typeof content === "string") writeFileSync(full, content);
+      else symlinkSync(content.symlink, full);
     }
     this.git(this.work, "add", "-A");
     this.git(this.work, ...AUTHOR, "commit", "-q", "-m", message);
