@@ -78,6 +78,49 @@ describe("npm start", { timeout: 180_000 }, () => {
     }
   });
 
+  it("with a real agent, refuses to start when the sandbox cannot confine, naming the fix; starts with AGENT_SANDBOX=off, saying so", async () => {
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    // No bwrap on this PATH (the app itself is started by absolute path).
+    const env = { PATH: tempDir("nm-empty-path-"), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "claude", ANTHROPIC_API_KEY: "sk-ant-startup-test-key" };
+
+    const refused = startAppProcess({ ...env, PORT: String(await freePort()), DATA_DIR: tempDir() });
+    running.push(refused);
+    const [code] = (await once(refused.child, "exit")) as [number];
+    expect(code).toBe(1);
+    expect(refused.output()).toContain("The agent sandbox is invalid");
+    expect(refused.output()).toContain("bubblewrap cannot confine the agent here");
+    expect(refused.output()).toContain("apt-get install bubblewrap");
+    expect(refused.output()).toContain("--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined");
+    expect(refused.output()).toContain("AGENT_SANDBOX=off");
+
+    const port = await freePort();
+    const unconfined = startAppProcess({ ...env, PORT: String(port), DATA_DIR: tempDir(), AGENT_SANDBOX: "off" });
+    running.push(unconfined);
+    const health = await waitForHttp(`http://localhost:${port}/health`, unconfined);
+    expect(await health.json()).toMatchObject({ status: "ok", mode: "app", sandbox: "off" });
+    expect(unconfined.output()).toContain("AGENT_SANDBOX=off: agent CLIs run UNCONFINED");
+    await unconfined.stop();
+  });
+
+  it("with a real agent and bubblewrap, probes the sandbox at start and reports it in /health", async () => {
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    const port = await freePort();
+    const app = startAppProcess({ PORT: String(port), DATA_DIR: tempDir(), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "codex", OPENAI_API_KEY: "sk-startup-test-key" });
+    running.push(app);
+    const health = await waitForHttp(`http://localhost:${port}/health`, app);
+    expect(await health.json()).toMatchObject({ status: "ok", mode: "app", sandbox: "bubblewrap" });
+    expect(app.output()).toContain("agent sandbox ready");
+    await app.stop();
+  });
+
   it("refuses to start with a bad environment and names every problem", async () => {
     const app = startAppProcess({ PORT: "99999", DATABASE_URL: "mysql://x", APP_ID: "12345", DATA_DIR: tempDir() });
     running.push(app);

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,7 +16,7 @@ export const MODEL_BRIDGE_SCRIPT = fileURLToPath(new URL("./model-bridge.mjs", i
 export const SANDBOX_API_KEY_PLACEHOLDER = "sk-no-mistakes-sandbox-placeholder";
 
 export interface BubblewrapSandboxOptions {
-  /** The bwrap binary; default `bwrap` on PATH. */
+  /** The bwrap binary; default `bwrap` on the app's PATH. */
   bwrap?: string;
   /** Extra read-only paths every call gets (e.g. a CLI installed outside /usr and node_modules). */
   extraReadOnly?: string[];
@@ -29,11 +29,11 @@ export interface BubblewrapSandboxOptions {
  */
 export class BubblewrapSandbox implements AgentSandbox {
   readonly kind = "bubblewrap" as const;
-  readonly #bwrap: string;
+  readonly #bwrap: string | undefined;
   readonly #extra: string[];
 
   constructor(options: BubblewrapSandboxOptions = {}) {
-    this.#bwrap = options.bwrap ?? "bwrap";
+    this.#bwrap = options.bwrap ?? findOnPath("bwrap");
     this.#extra = options.extraReadOnly ?? [];
   }
 
@@ -58,6 +58,8 @@ export class BubblewrapSandbox implements AgentSandbox {
   }
 
   async run(call: SandboxedCall): Promise<AgentProcessResult> {
+    const bwrap = this.#bwrap;
+    if (bwrap === undefined) throw new AgentError("spawn", "the agent sandbox could not start: bubblewrap (bwrap) is not installed — install it (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off");
     if (call.command.includes("/") && !existsSync(call.command)) {
       throw new AgentError("spawn", `agent CLI ${call.command} could not be started: not found (ENOENT)`);
     }
@@ -66,7 +68,7 @@ export class BubblewrapSandbox implements AgentSandbox {
     const proxy = await startModelProxy(socket, call.model);
     try {
       const result = await runAgentProcess({
-        command: this.#bwrap,
+        command: bwrap,
         args: this.argv(call, socket),
         cwd: call.workspace,
         env: call.env,
@@ -95,6 +97,21 @@ function realCommand(command: string): string {
   } catch {
     return command; // missing: the bridge reports it
   }
+}
+
+/** The app's own PATH decides which bwrap runs (never the agent environment's). */
+function findOnPath(name: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const dir of path.split(":")) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 function outsideUsr(path: string): boolean {
