@@ -1,4 +1,5 @@
-# no-mistakes: Node 20 with git and the pinned agent CLIs (Claude Code, Codex; bubblewrap for Codex's sandbox);
+# no-mistakes: Node 20 with git, the pinned agent CLIs (Claude Code, Codex) and bubblewrap, the sandbox every
+# agent call runs in (run the container with the --security-opt flags the README's Docker section names);
 # data (embedded database, workspaces, agent sessions) in /data.
 FROM node:20-bookworm-slim
 

@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,review,concurrency, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,review,concurrency,sandbox, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers into bench/results/profiles), BENCH_GITHUB_PACING=on.
  */
@@ -12,7 +12,7 @@ import { RESULT_PREFIX, ROOT, SMOKE } from "./lib/common.js";
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const strict = process.argv.includes("--strict");
-const sections = ["ack", "review", "concurrency"].filter((s) => !only || only.includes(s));
+const sections = ["ack", "review", "concurrency", "sandbox"].filter((s) => !only || only.includes(s));
 
 function runSection(name: string): Promise<any> {
   return new Promise((resolve, reject) => {
@@ -75,6 +75,16 @@ if (conc) {
   const bad = conc.runsNotAtNewestHead + conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce + conc.webhookNon2xx + conc.webhookErrors + (conc.timedOut ? 1 : 0);
   rows.push({ figure: "concurrency: newest head of every PR reviewed exactly once", value: `${conc.runs - conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce}/${c.prs} PRs ok, ${conc.runsNotAtNewestHead} not at newest, ${conc.failedTurns} failed turns`, target: `${c.prs}/${c.prs}`, holds: bad === 0, kind: "correctness" });
   rows.push({ figure: "concurrency: throughput", value: `${conc.reviewerTurns} reviews of ${conc.pushes} pushes in ${conc.totalSeconds} s = ${conc.reviewsPerSecond} reviews/s (${conc.pushesPerSecondAbsorbed} pushes/s)`, target: "(reported)", holds: null, kind: "info" });
+}
+const sandbox = results.sandbox;
+if (sandbox) {
+  rows.push({
+    figure: `agent sandbox: added time per call (real Claude Code CLI, one short turn, fake model, p50 of ${sandbox.calls} interleaved calls each)`,
+    value: `${sandbox.sandboxed.p50} − ${sandbox.unsandboxed.p50} ms = +${sandbox.addedMs} ms = ${(sandbox.addedRatio * 100).toFixed(1)} %`,
+    target: "≤ 10 %",
+    holds: sandbox.addedRatio <= 0.1,
+    kind: "perf",
+  });
 }
 for (const f of failures) rows.push({ figure: `section ${f}`, value: "crashed (see stderr)", target: "runs", holds: false, kind: "correctness" });
 
