@@ -1,6 +1,7 @@
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import { mkdir, readdir, realpath, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { assertHomeDir, readHomeFile } from "./sandbox/agent-home-files.js";
 
 /**
  * Claude Code keeps each session as a transcript,
@@ -67,7 +68,8 @@ export async function findClaudeTranscript(configDir: string, sessionId: string,
 export async function exportClaudeSession(configDir: string, sessionId: string, cwd: string): Promise<Uint8Array | undefined> {
   const found = await findClaudeTranscript(configDir, sessionId, cwd);
   if (!found) return undefined;
-  const transcript = await readFile(found.path);
+  const transcript = await readHomeFile(configDir, found.path);
+  if (!transcript) return undefined;
   const header: StateHeader = { format: HEADER_MAGIC, version: 1, projectDir: found.projectDir };
   return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), transcript]);
 }
@@ -88,8 +90,10 @@ export async function importClaudeSession(configDir: string, sessionId: string, 
     }
   }
   const dir = join(configDir, "projects", projectDir);
+  await assertHomeDir(configDir, dir);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${sessionId}.jsonl`), transcript, { mode: 0o600 });
+  await assertHomeDir(configDir, dir);
+  await writeFile(join(dir, `${sessionId}.jsonl`), transcript, { mode: 0o600, flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW });
 }
 
 function parseHeader(line: string): StateHeader | undefined {

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { CodexTokenTotals } from "./codex-events.js";
+import { assertHomeDir, readHomeFile } from "./sandbox/agent-home-files.js";
 
 /**
  * Codex keeps a thread as one rollout file, `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread_id>.jsonl`,
@@ -67,10 +68,12 @@ export async function readRolloutTotals(path: string): Promise<CodexTokenTotals>
 const MAGIC = "no-mistakes/codex-rollout@1";
 
 /** Exported state: one JSON header line (format, thread id, path under CODEX_HOME), then the rollout bytes. */
-export async function packRollout(codexHome: string, path: string, threadId: string): Promise<Uint8Array> {
+export async function packRollout(codexHome: string, path: string, threadId: string): Promise<Uint8Array | undefined> {
+  const content = await readHomeFile(codexHome, path);
+  if (!content) return undefined; // a link or something else the agent planted: not a rollout to keep
   const rel = relative(codexHome, path).split(sep).join("/");
   const header = Buffer.from(`${JSON.stringify({ format: MAGIC, threadId, path: rel })}\n`, "utf8");
-  return Buffer.concat([header, await readFile(path)]);
+  return Buffer.concat([header, content]);
 }
 
 export interface PackedRollout {
@@ -99,9 +102,11 @@ export function unpackRollout(state: Uint8Array, threadId: string): PackedRollou
 export async function restoreRollout(codexHome: string, packed: PackedRollout): Promise<boolean> {
   if (await findRollout(codexHome, packed.threadId)) return false;
   const target = join(codexHome, ...packed.path.split("/"));
+  await assertHomeDir(codexHome, dirname(target));
   await mkdir(dirname(target), { recursive: true });
+  await assertHomeDir(codexHome, dirname(target));
   const temp = `${target}.${process.pid}.tmp`;
-  await writeFile(temp, packed.content);
+  await writeFile(temp, packed.content, { flag: "wx" }); // never through something already there (a planted link)
   await rename(temp, target);
   return true;
 }

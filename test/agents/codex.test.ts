@@ -8,7 +8,7 @@ import { CodexAgent, codexHomeFor, type CodexAgentOptions } from "../../src/agen
 import { classifyCodexFailure, parseCodexEvents } from "../../src/agents/codex-events.js";
 import type { AgentRunOptions } from "../../src/agents/types.js";
 import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
-import { RunSessions, type TurnRequest } from "../../src/pipeline/run-sessions.js";
+import { agentScope, RunSessions, type TurnRequest } from "../../src/pipeline/run-sessions.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { inputText, startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { createRun } from "../helpers/run-fixture.js";
@@ -225,7 +225,7 @@ describe("CodexAgent against the real codex CLI", () => {
     const input = inputText(server.responsesBodies().at(-1)!);
     expect(input).toContain("PUSH-ONE");
     expect(input).toContain("first review");
-    expect(rolloutFiles(codexHomeFor(homeDir))).toHaveLength(1);
+    expect(rolloutFiles(codexHomeFor(homeDir, agentScope(runId, "reviewer")))).toHaveLength(1);
   });
 
   it("exports and imports a scoped session (installation CODEX_HOME) directly", async () => {
