@@ -71,7 +71,7 @@ export class BubblewrapSandbox implements AgentSandbox {
         command: bwrap,
         args: this.argv(call, socket),
         cwd: call.workspace,
-        env: call.env,
+        env: sandboxEnv(call.env),
         stdin: call.stdin,
         timeoutMs: call.timeoutMs,
         signal: call.signal,
@@ -97,6 +97,16 @@ function realCommand(command: string): string {
   } catch {
     return command; // missing: the bridge reports it
   }
+}
+
+/**
+ * Inside, the CLI speaks plain HTTP to the bridge on loopback and has no other network: proxy settings
+ * would send that connection elsewhere, and CA bundles only cost start-up time (node reads
+ * NODE_EXTRA_CA_CERTS at every start, ~40 ms here). TLS to the model API is the app's, outside.
+ */
+const OUTSIDE_ONLY = /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|ALL_PROXY)$/i;
+function sandboxEnv(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !OUTSIDE_ONLY.test(name)));
 }
 
 /** The app's own PATH decides which bwrap runs (never the agent environment's). */
