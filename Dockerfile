@@ -1,10 +1,10 @@
-# no-mistakes: Node 20 with git, the pinned agent CLIs (Claude Code, Codex) and bubblewrap, the sandbox every
+# no-mistakes: Node 20 with git, the pinned agent CLIs (Claude Code, Codex) and bubblewrap (+ socat, its model bridge), the sandbox every
 # agent call runs in (run the container with the --security-opt flags the README's Docker section names);
 # data (embedded database, workspaces, agent sessions) in /data.
 FROM node:20-bookworm-slim
 
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap \
+  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap socat \
   && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -206,6 +206,20 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
   );
 
   it(
+    "works through either model bridge: socat (the image's) and node (when socat is not installed)",
+    async () => {
+      for (const bridge of ["socat", "node"] as const) {
+        const sandbox = new BubblewrapSandbox({ bridge });
+        expect(sandbox.bridge).toBe(bridge);
+        server.enqueue({ text: `answered through ${bridge}` });
+        const result = await agent({ sandbox }).run(call());
+        expect(result.text).toBe(`answered through ${bridge}`);
+      }
+    },
+    T,
+  );
+
+  it(
     "reports cancelled when the signal aborts",
     async () => {
       server.enqueue({ hang: true });

@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { AgentError, toAgentError } from "../agent-error.js";
 import { runAgentProcess, type AgentProcessResult } from "../process/run-agent-process.js";
 import type { AgentSandbox, SandboxedCall } from "./agent-sandbox.js";
-import { bubblewrapArgs, ETC_FILES, SANDBOX_BRIDGE, SANDBOX_MODEL_PORT, SANDBOX_MODEL_SOCKET } from "./bubblewrap-args.js";
+import { bridgeArgv, type BridgeKind } from "./bridge-command.js";
+import { bubblewrapArgs, ETC_FILES, SANDBOX_MODEL_PORT } from "./bubblewrap-args.js";
 import type { ModelEndpoint } from "./model-route.js";
 import { startModelProxy } from "./model-proxy.js";
 
@@ -20,6 +21,8 @@ export interface BubblewrapSandboxOptions {
   bwrap?: string;
   /** Extra read-only paths every call gets (e.g. a CLI installed outside /usr and node_modules). */
   extraReadOnly?: string[];
+  /** The model bridge inside the sandbox: socat when it is installed (fast), else node (see bridge-command). */
+  bridge?: "socat" | "node";
 }
 
 /**
@@ -31,10 +34,19 @@ export class BubblewrapSandbox implements AgentSandbox {
   readonly kind = "bubblewrap" as const;
   readonly #bwrap: string | undefined;
   readonly #extra: string[];
+  readonly #bridge: BridgeKind;
 
   constructor(options: BubblewrapSandboxOptions = {}) {
     this.#bwrap = options.bwrap ?? findOnPath("bwrap");
     this.#extra = options.extraReadOnly ?? [];
+    const socat = options.bridge === "node" ? undefined : findOnPath("socat");
+    if (options.bridge === "socat" && socat === undefined) throw new Error("socat is not installed (Debian/Ubuntu: apt-get install socat)");
+    this.#bridge = socat ? { kind: "socat", socat: realpathSync(socat) } : { kind: "node", node: process.execPath };
+  }
+
+  /** Which model bridge the calls use. */
+  get bridge(): BridgeKind["kind"] {
+    return this.#bridge.kind;
   }
 
   modelEndpoint(real: ModelEndpoint): ModelEndpoint {
@@ -48,13 +60,13 @@ export class BubblewrapSandbox implements AgentSandbox {
       writable: call.writable,
       hasGitDir: existsSync(join(call.workspace, ".git")),
       home: call.home,
-      runtime: [...nodeRuntime(), ...call.runtime, ...this.#extra].filter(outsideUsr),
+      runtime: [...bridgeRuntime(this.#bridge), ...call.runtime, ...this.#extra].filter(outsideUsr),
       bridgeScript: MODEL_BRIDGE_SCRIPT,
       modelSocket: socket,
       rootLinks: rootLinks(),
       etc: ETC_FILES.filter((path) => existsSync(path)),
     });
-    return [...options, "--", process.execPath, SANDBOX_BRIDGE, String(SANDBOX_MODEL_PORT), SANDBOX_MODEL_SOCKET, realCommand(call.command), ...call.args];
+    return [...options, "--", ...bridgeArgv(this.#bridge, realCommand(call.command), call.args)];
   }
 
   async run(call: SandboxedCall): Promise<AgentProcessResult> {
@@ -128,9 +140,13 @@ function outsideUsr(path: string): boolean {
   return path !== "/usr" && !path.startsWith("/usr/");
 }
 
-/** node's install prefix, for the bridge (nothing when node lives under /usr). */
-function nodeRuntime(): string[] {
-  return [dirname(dirname(realpathSync(process.execPath)))];
+/**
+ * node's install prefix (the node bridge, and CLIs that are node scripts such as codex's launcher)
+ * and socat's folder when that is the bridge; nothing is added for what lives under /usr.
+ */
+function bridgeRuntime(bridge: BridgeKind): string[] {
+  const node = dirname(dirname(realpathSync(process.execPath)));
+  return bridge.kind === "socat" ? [node, dirname(bridge.socat)] : [node];
 }
 
 let cachedLinks: Map<string, string> | undefined;
