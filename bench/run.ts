@@ -79,8 +79,8 @@ if (conc) {
 const sandbox = results.sandbox;
 if (sandbox) {
   rows.push({
-    figure: `agent sandbox: added time per call (real Claude Code CLI, one short turn, fake model, p50 of ${sandbox.calls} interleaved calls each)`,
-    value: `${sandbox.sandboxed.p50} − ${sandbox.unsandboxed.p50} ms = +${sandbox.addedMs} ms = ${(sandbox.addedRatio * 100).toFixed(1)} %`,
+    figure: `agent sandbox: added time per call (real Claude Code CLI, one short turn, fake model, ${sandbox.bridge} bridge; median of ${sandbox.calls} back-to-back pairs vs the unsandboxed p50)`,
+    value: `+${sandbox.addedMs} ms of ${sandbox.unsandboxed.p50} ms = ${(sandbox.addedRatio * 100).toFixed(1)} % (p50 ${sandbox.sandboxed.p50} vs ${sandbox.unsandboxed.p50} ms)`,
     target: "≤ 10 %",
     holds: sandbox.addedRatio <= 0.1,
     kind: "perf",
