@@ -16,6 +16,15 @@ afterEach(async () => {
 });
 afterAll(() => removeTempDirs());
 
+/** A GitHub App private key as GitHub hands it out (PKCS#1 PEM). */
+function appPrivateKey(): string {
+  return generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
+}
+
 describe("npm start", { timeout: 180_000 }, () => {
   it("serves /health and GitHub's setup flow on the embedded database when no App is registered", async () => {
     const port = await freePort();
@@ -43,11 +52,7 @@ describe("npm start", { timeout: 180_000 }, () => {
     const { url, drop } = await createPostgresDatabase();
     try {
       const port = await freePort();
-      const { privateKey } = generateKeyPairSync("rsa", {
-        modulusLength: 2048,
-        privateKeyEncoding: { type: "pkcs1", format: "pem" },
-        publicKeyEncoding: { type: "spki", format: "pem" },
-      });
+      const privateKey = appPrivateKey();
       const app = startAppProcess({
         PORT: String(port),
         DATA_DIR: tempDir(),
@@ -79,11 +84,7 @@ describe("npm start", { timeout: 180_000 }, () => {
   });
 
   it("with a real agent, refuses to start when the sandbox cannot confine, naming the fix; starts with AGENT_SANDBOX=off, saying so", async () => {
-    const { privateKey } = generateKeyPairSync("rsa", {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: "pkcs1", format: "pem" },
-      publicKeyEncoding: { type: "spki", format: "pem" },
-    });
+    const privateKey = appPrivateKey();
     // No bwrap on this PATH (the app itself is started by absolute path).
     const env = { PATH: tempDir("nm-empty-path-"), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "claude", ANTHROPIC_API_KEY: "sk-ant-startup-test-key" };
 
@@ -107,11 +108,7 @@ describe("npm start", { timeout: 180_000 }, () => {
   });
 
   it("with a real agent and bubblewrap, probes the sandbox at start and reports it in /health", async () => {
-    const { privateKey } = generateKeyPairSync("rsa", {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: "pkcs1", format: "pem" },
-      publicKeyEncoding: { type: "spki", format: "pem" },
-    });
+    const privateKey = appPrivateKey();
     const port = await freePort();
     const app = startAppProcess({ PORT: String(port), DATA_DIR: tempDir(), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "codex", OPENAI_API_KEY: "sk-startup-test-key" });
     running.push(app);
