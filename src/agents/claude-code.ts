@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError, type AgentErrorKind } from "./agent-error.js";
@@ -122,6 +122,9 @@ export class ClaudeCodeAgent implements Agent {
     const home = join(configDir, "home");
     try {
       await mkdir(home, { recursive: true, mode: 0o700 });
+      // The home is writable inside the sandbox: settings (hooks, permissions) a previous turn wrote there
+      // would be loaded by this one (`--setting-sources user`). We write none, so none may be there.
+      await Promise.all(["settings.json", "settings.local.json"].map((name) => rm(join(configDir, name), { force: true })));
     } catch (error) {
       throw new AgentError("spawn", `claude config dir ${configDir} could not be created: ${(error as Error).message}`, { cause: error });
     }

@@ -174,6 +174,19 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
     expect(server.requests.some((r) => r.headers["x-api-key"] === CANARY.modelKey)).toBe(true);
   });
 
+  it("as fixer: settings planted in its own home (hooks that would run commands) are removed before the next turn", async () => {
+    const ws = freshWorkspace("claude-fixer-settings");
+    const home = join(dataDir, "agents", "claude", "run-1-fixer");
+    mkdirSync(home, { recursive: true });
+    const hook = { hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${join(ws, "hooked")}` }] }] } };
+    writeFileSync(join(home, "settings.json"), JSON.stringify(hook));
+    writeFileSync(join(home, "settings.local.json"), JSON.stringify(hook));
+    const { results } = await scripted("fixer", ws, [{ toolUse: { name: "Read", input: { file_path: join(ws, "app.ts") } } }]);
+    expect(results[0]).toContain("greeting");
+    expect(existsSync(join(ws, "hooked"))).toBe(false);
+    expect(existsSync(join(home, "settings.json"))).toBe(false);
+  });
+
   it("control: the same script against the CLI without the sandbox does leak (the attempts above are real ones)", async () => {
     const ws = freshWorkspace("claude-unconfined");
     const { result } = await scripted("reviewer", ws, [{ toolUse: { name: "Read", input: { file_path: appEnv } } }, { toolUse: { name: "Read", input: { file_path: join(ws, "leak-dir", "secret.ts") } } }], new UnconfinedSandbox());
