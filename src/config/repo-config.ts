@@ -37,10 +37,14 @@ const repoConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Bounded by default: any push of any fork PR starts a paid review, so a PR gets at most this many
+     * agent turns and this much spend (Codex reports no cost: its turns are bounded by max_turns).
+     */
     limits: z
       .object({
-        max_turns: z.number().int().min(1).optional(),
-        max_cost_usd: z.number().positive().optional(),
+        max_turns: z.number().int().min(1).default(30),
+        max_cost_usd: z.number().positive().default(5),
       })
       .strict()
       .prefault({}),
