@@ -10,7 +10,9 @@ import type { GitHubClient } from "../github/github-client.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
 import { findingId } from "./finding-id.js";
 import { buildFixPrompt } from "./fix/build-fix-prompt.js";
+import { isWorkflowPath, pushTarget } from "./fix/push-target.js";
 import { parseFixerAnswer } from "./fix/parse-fixer-answer.js";
+import { codeBlock } from "./render/code-block.js";
 import { shortSha } from "./render/labels.js";
 import { renderSummary } from "./render/render-summary.js";
 import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
@@ -66,15 +68,13 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const notOpenNote = notOpen.length ? ` (${notOpen.join(", ")} ${notOpen.length === 1 ? "is" : "are"} not an open finding)` : "";
   if (chosen.length === 0) return reply(`${who}There is nothing to fix${notOpenNote}.`);
 
-  // 3. Where the fix can go: the PR's own branch, or a fork that allows maintainer edits.
-  const fromFork = run.headRepoFullName !== null && run.headRepoFullName !== run.repositoryFullName;
-  if (fromFork && !run.maintainerCanModify) {
-    return reply(
-      `${who}This pull request comes from a fork that does not allow edits by maintainers, so no-mistakes cannot push a fix to it. ` +
-        `Tick "Allow edits by maintainers" on the PR, or apply the fixes yourself.`,
-    );
+  // 3. Where the fix can go, as GitHub reports the PR now: its head repository and branch (a fork only with maintainer edits).
+  const target = pushTarget(await github.getPullRequest(ref, run.prNumber), run.repositoryFullName);
+  if ("refusal" in target) {
+    log.info({ reason: target.refusal }, "fix not attempted: nowhere to push");
+    return reply(`${who}No fix was attempted: ${target.refusal}`);
   }
-  const pushUrl = run.headCloneUrl ?? run.cloneUrl;
+  const pushUrl = target.cloneUrl;
 
   // 4. The fixer turn, in the run's workspace at the head branch's tip.
   const workspace = deps.workspace(run);
@@ -82,7 +82,7 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const token = deps.gitToken(pushUrl, await github.installationToken());
   // Start from the branch's tip as it is now (our own earlier fix may not have reached the run yet):
   // a fast-forward push can only land on top of it.
-  await workspace.fetch(pushUrl, [`+refs/heads/${run.headRef}:refs/no-mistakes/branch`], { token });
+  await workspace.fetch(pushUrl, [`+refs/heads/${target.branch}:refs/no-mistakes/branch`], { token });
   const startSha = await workspace.revParse("refs/no-mistakes/branch");
   await workspace.checkout(startSha);
   const outcome = await deps.sessions.run(run.id, "fixer", {
@@ -115,22 +115,38 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     log.warn({ sha, links: escaping.map((l) => l.path) }, "fix refused: it adds symbolic links that point outside the repository");
     const list = escaping.map((l) => `- \`${sanitizeMarkdown(l.path).replace(/`/g, "'")}\` → \`${sanitizeMarkdown(l.target).replace(/`/g, "'").slice(0, 200)}\``).join("\n");
     return reply(
-      `${who}The fix was not pushed: it adds or retargets a symbolic link that points outside the repository, which no-mistakes never commits.\n\n${list}\n\nNothing was changed on \`${run.headRef}\`.`,
+      `${who}The fix was not pushed: it adds or retargets a symbolic link that points outside the repository, which no-mistakes never commits.\n\n${list}\n\nNothing was changed on \`${target.branch}\`.`,
     );
   }
 
-  // 7. Push, fast-forward only; a refusal is reported with the change attached.
+  // 7. Push, fast-forward only, where GitHub says the PR's head is at this moment; a refusal is reported with the change attached.
+  const refuse = async (why: string): Promise<void> => {
+    const patch = await workspace.formatPatch(startSha, sha);
+    return reply(
+      `${who}The fix was made but not pushed to \`${target.branch}\`: ${why}\n\n` +
+        `<details><summary>The change, as a patch (${chosen.map((f) => findingId(f.number)).join(", ")})</summary>\n\n` +
+        codeBlock(patch, PATCH_LIMIT, "diff") +
+        "\n\n</details>",
+    );
+  };
+  const workflows = (await workspace.changedFiles(startSha, sha)).flatMap((f) => [f.path, f.oldPath ?? f.path]).filter(isWorkflowPath);
+  if (workflows.length > 0) {
+    log.warn({ sha, workflows }, "fix not pushed: it changes workflow files");
+    return refuse(
+      `it changes workflow files (${[...new Set(workflows)].map((p) => `\`${sanitizeMarkdown(p).replace(/`/g, "'")}\``).join(", ")}), which GitHub only accepts from an App with the \`workflows\` permission — no-mistakes does not ask for it, so a change to CI stays with a person.`,
+    );
+  }
+  const now = pushTarget(await github.getPullRequest(ref, run.prNumber), run.repositoryFullName);
+  if ("refusal" in now || now.cloneUrl !== target.cloneUrl || now.branch !== target.branch || now.repoFullName !== target.repoFullName) {
+    log.warn({ sha, was: target, now }, "fix not pushed: the pull request's head changed while the fixer worked");
+    return refuse("refusal" in now ? now.refusal : `the pull request's head changed while the fixer worked (now \`${sanitizeMarkdown(now.repoFullName)}:${sanitizeMarkdown(now.branch)}\`).`);
+  }
   try {
-    await workspace.push(pushUrl, sha, run.headRef, { token });
+    await workspace.push(pushUrl, sha, target.branch, { token });
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
-    const patch = await workspace.formatPatch(startSha, sha);
     log.warn({ kind: error.kind, sha }, "fix push refused");
-    return reply(
-      `${who}The fix was made but could not be pushed to \`${run.headRef}\`: ${pushRefusal(error)}\n\n` +
-        `<details><summary>The change, as a patch (${chosen.map((f) => findingId(f.number)).join(", ")})</summary>\n\n` +
-        "```diff\n" + (patch.length > PATCH_LIMIT ? `${patch.slice(0, PATCH_LIMIT)}\n… (patch truncated)` : patch) + "\n```\n\n</details>",
-    );
+    return refuse(pushRefusal(error));
   }
   for (const f of fixed) await updateFinding(deps.db, run.id, f.number, { status: "fix-pushed" });
   log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");

@@ -169,7 +169,7 @@ describe("/no-mistakes fix", () => {
     await fx.app.idle();
 
     const reply = fx.replies().at(-1)!;
-    expect(reply).toContain("could not be pushed to `feature`");
+    expect(reply).toContain("The fix was made but not pushed to `feature`");
     expect(reply).toContain("the branch moved or is protected");
     expect(reply).toContain("```diff");
     expect(reply).toContain("+for (i = 0; i < n; i++)");
@@ -180,9 +180,10 @@ describe("/no-mistakes fix", () => {
 
   it("on a fork without maintainer edits: a reply, no agent turn, no push", async () => {
     fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" } });
+    fx.pull = { headRepo: { fullName: "forker/widgets", cloneUrl: fx.remote.bare }, maintainerCanModify: false };
     const head = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) });
     fx.app.scenario([REVIEW]);
-    await fx.app.receive("pull_request", fx.prPayload("opened", head, { headRepo: { fullName: "forker/widgets", cloneUrl: fx.remote.bare }, maintainerCanModify: false }));
+    await fx.app.receive("pull_request", fx.prPayload("opened", head));
     await fx.app.idle();
 
     await fx.comment("/no-mistakes fix", WRITER);
@@ -190,6 +191,58 @@ describe("/no-mistakes fix", () => {
     expect(fx.replies().at(-1)).toContain("comes from a fork that does not allow edits by maintainers");
     expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+  });
+
+  it("a deleted fork (head.repo null) opened from the fork's `main`, with fix.auto: never pushed to the base repository", async () => {
+    fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" }, configYaml: "fix:\n  auto: true\n" });
+    // The fork's branch was called `main`, like the base's; then the fork was deleted.
+    fx.pull = { headRepo: null, headRef: "main" };
+    fx.remote.checkout("feature", true);
+    fx.remote.commit({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) }, "from the fork");
+    const head = fx.remote.publish("feature", fx.pr);
+    const baseMain = fx.remote.remoteSha("refs/heads/main");
+    fx.app.scenario([REVIEW, { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+
+    await fx.app.receive("pull_request", fx.prPayload("ready_for_review", head));
+    await fx.app.idle();
+
+    expect(fx.github.reviews).toHaveLength(1);
+    expect(fx.remote.remoteSha("refs/heads/main")).toBe(baseMain);
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+    expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
+    expect(fx.replies().at(-1)).toContain("the repository this pull request comes from no longer exists (the fork was deleted)");
+  });
+
+  it("a fix that changes workflow files is not pushed, with its own reason and the patch", async () => {
+    const head = await openReviewed();
+    fx.app.scenario([{ role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }, { path: ".github/workflows/ci.yml", content: "on: push\n" }], answer: { fixed: ["NM-1"] } }]);
+    await fx.comment("/no-mistakes fix", WRITER);
+    const reply = fx.replies().at(-1)!;
+    expect(reply).toContain("The fix was made but not pushed to `feature`: it changes workflow files (`.github/workflows/ci.yml`)");
+    expect(reply).toContain("`workflows` permission");
+    expect(reply).toContain("+on: push");
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+  });
+
+  it("when GitHub moves the PR's head to another repository while the fixer works: not pushed anywhere, the patch in the reply", async () => {
+    const head = await openReviewed();
+    const baseMain = fx.remote.remoteSha("refs/heads/main");
+    fx.app.scenario([{ role: "fixer", delayMs: 3000, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+    await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
+    const id = (await run()).id;
+    const deadline = Date.now() + 30_000;
+    while ((await listTurns(database.handle.db, id)).every((t) => t.role !== "fixer")) {
+      if (Date.now() > deadline) throw new Error("the fixer turn never started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    fx.pull = { headRepo: { fullName: "someone/else", cloneUrl: fx.remote.bare }, maintainerCanModify: true };
+    await fx.app.idle();
+
+    const reply = fx.replies().at(-1)!;
+    expect(reply).toContain("The fix was made but not pushed to `feature`: the pull request's head changed while the fixer worked");
+    expect(reply).toContain("+for (i = 0; i < n; i++)");
+    expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+    expect(fx.remote.remoteSha("refs/heads/main")).toBe(baseMain);
   });
 
   it("stops at fix.max_rounds and at the PR's turn budget, saying so", async () => {

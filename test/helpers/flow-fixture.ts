@@ -25,6 +25,8 @@ export class FlowFixture {
   readonly baseSha: string;
   github!: GitHubStandIn;
   app!: AppHarness;
+  /** How GitHub describes the PR now (fork, deleted fork, maintainer edits, state): used by prPayload and by GET /pulls/:n. */
+  pull: Partial<PrShape> = {};
 
   private constructor() {
     this.baseSha = this.remote.commit({ "src/app.ts": numbered("app"), "README.md": "# widgets\n" }, "base");
@@ -33,10 +35,32 @@ export class FlowFixture {
 
   static async start(database: DatabaseHandle, standIn: Partial<StandInOptions> = {}): Promise<FlowFixture> {
     const fixture = new FlowFixture();
-    fixture.github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: fixture.remote.bare, baseRef: "main", ...standIn });
+    const pulls = standIn.pulls;
+    fixture.github = new GitHubStandIn({
+      owner: OWNER,
+      repo: REPO,
+      installationId: 99,
+      bareRepo: fixture.remote.bare,
+      baseRef: "main",
+      ...standIn,
+      // GitHub's answer for this PR is live: its head is what the branch holds now.
+      pulls: (n) => (n === fixture.pr ? fixture.livePull() : typeof pulls === "function" ? pulls(n) : pulls?.[n]),
+    });
     fixture.github.install();
     fixture.app = await startAppHarness({ database, dataDir: join(fixture.root, "data") });
     return fixture;
+  }
+
+  /** GET /pulls/:n for this PR as GitHub would answer it now. */
+  livePull(): Record<string, unknown> {
+    const branch = this.pull.headRef ?? "feature";
+    let headSha = this.baseSha;
+    try {
+      headSha = this.remote.remoteSha(`refs/heads/${branch}`);
+    } catch {
+      // no such branch yet: GitHub would still show the PR
+    }
+    return this.prPayload(this.pull.action ?? "opened", headSha).pull_request;
   }
 
   prPayload(action: string, headSha: string, extra: Partial<PrShape> = {}): Record<string, any> {
@@ -50,6 +74,7 @@ export class FlowFixture {
       cloneUrl: this.remote.bare,
       repoId: REPO_ID,
       fullName: `${OWNER}/${REPO}`,
+      ...this.pull,
       ...extra,
     });
   }

@@ -41,8 +41,8 @@ export interface StandInOptions {
   failOnce?: string[];
   /** Repository permission per login (default: none). */
   permissions?: Record<string, string>;
-  /** What GET /pulls/:n answers (for commands on PRs the app never saw). */
-  pulls?: Record<number, Record<string, unknown>>;
+  /** What GET /pulls/:n answers: the PR as GitHub has it now (a function is asked at every request). */
+  pulls?: Record<number, Record<string, unknown>> | ((n: number) => Record<string, unknown> | undefined);
 }
 
 /**
@@ -139,7 +139,9 @@ export class GitHubStandIn {
     }));
     api.get(new RegExp(`^${base}/pulls/(\\d+)$`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
-      const pull = this.options.pulls?.[Number(/pulls\/(\d+)$/.exec(uri)![1])];
+      const n = Number(/pulls\/(\d+)$/.exec(uri)![1]);
+      const pulls = this.options.pulls;
+      const pull = typeof pulls === "function" ? pulls(n) : pulls?.[n];
       return pull ? [200, pull] : [404, { message: "Not Found" }];
     }));
 

@@ -25,7 +25,8 @@ export interface PrShape {
   installationId?: number;
   draft?: boolean;
   sender?: { login: string; type: "User" | "Bot" };
-  headRepo?: { fullName: string; cloneUrl: string };
+  /** A fork; null = the head repository was deleted (GitHub then sends `head.repo: null`). */
+  headRepo?: { fullName: string; cloneUrl: string } | null;
   maintainerCanModify?: boolean;
   /** pull_request.updated_at (GitHub sets it on every push). */
   updatedAt?: string;
@@ -48,9 +49,8 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
   pr.draft = shape.draft ?? false;
   pr.state = shape.action === "closed" ? "closed" : "open";
   pr.base = { ...pr.base, ref: shape.baseRef ?? "main", sha: shape.baseSha, repo };
-  const headRepo = shape.headRepo
-    ? { ...repo, id: 777, full_name: shape.headRepo.fullName, clone_url: shape.headRepo.cloneUrl }
-    : repo;
+  const headRepo =
+    shape.headRepo === null ? null : shape.headRepo ? { ...repo, id: 777, full_name: shape.headRepo.fullName, clone_url: shape.headRepo.cloneUrl } : repo;
   pr.head = { ...pr.head, ref: shape.headRef, sha: shape.headSha, repo: headRepo };
   pr.maintainer_can_modify = shape.maintainerCanModify ?? false;
   if (shape.updatedAt) pr.updated_at = shape.updatedAt;
