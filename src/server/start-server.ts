@@ -13,6 +13,7 @@ import type { WebhookIntake } from "../intake/webhook-intake.js";
 import { RunQueue } from "../queue/run-queue.js";
 import { VERSION } from "../version.js";
 import { checkAgentSandbox, type SandboxStatus } from "./check-agent-sandbox.js";
+import { guardSetupRoutes, type SetupRouteGuard } from "./guard-setup-routes.js";
 import { createHealthHandler } from "./health-handler.js";
 import { loadSetupAppFactory } from "./load-setup-app.js";
 
@@ -46,6 +47,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   });
   let queue: RunQueue | undefined;
   let intake: WebhookIntake | undefined;
+  let setupGuard: SetupRouteGuard | undefined;
   server.addHandler(createHealthHandler({ version: VERSION, mode, database, sandbox: sandboxStatus, intake: () => intake }));
   if (config.app) {
     const agent = createAgent(config, sandbox);
@@ -58,12 +60,16 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
     process.env.NO_SMEE_SETUP ??= "true";
     const setupAppFactory = await loadSetupAppFactory();
-    await server.loadHandlerFactory(setupAppFactory({ host: config.host, port: config.port, log: log.child({ name: "setup" }) }));
+    // Its routes write .env: they answer only whoever opens the URL with the one-time code logged below.
+    const guarded = guardSetupRoutes(setupAppFactory({ host: config.host, port: config.port, log: log.child({ name: "setup" }) }));
+    await server.loadHandlerFactory(guarded.handlerFactory);
+    setupGuard = guarded;
   }
   const httpServer = await server.start();
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port, mode, version: VERSION }, "no-mistakes listening");
+  setupGuard?.listen(httpServer, log, config.host); // keeps the code out of the request log; logs the URL to open
 
   return {
     server,

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -11,11 +13,17 @@ export interface AppProcess {
   stop: () => Promise<number | null>;
 }
 
-/** Starts the app the way `npm start` does, with only the given environment (plus PATH and HOME). */
-export function startAppProcess(env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+/**
+ * Starts the app the way `npm start` does, with only the given environment (plus PATH and HOME).
+ * `cwd` runs it from another directory (its `.env`, and the `.env` Probot's setup flow writes).
+ */
+export function startAppProcess(env: Record<string, string>, options: { cwd?: string } = {}): AppProcess {
+  const args = options.cwd
+    ? ["--import", pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href, join(ROOT, "src/index.ts")]
+    : ["--import", "tsx", "src/index.ts"];
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...(options.cwd ? { TSX_TSCONFIG_PATH: join(ROOT, "tsconfig.json") } : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
