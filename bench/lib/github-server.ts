@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** The App's bot user: the author of everything the app writes. */
+const BOT_USER = { id: 4242, login: "no-mistakes[bot]", type: "Bot" };
+
 /**
  * GitHub's REST/GraphQL API as a real HTTP server on 127.0.0.1, for processes nock cannot reach.
  * Served under /api/v3 (GitHub Enterprise Server layout: the app is pointed at it with
@@ -11,7 +14,7 @@ export class GitHubHttpStandIn {
   readonly unmatched: string[] = [];
   readonly reviews: { pr: number; id: number; commitId: string; body: string }[] = [];
   private readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string }>();
-  private readonly issueComments = new Map<number, { id: number; body: string; user: { login: string; type: string } }[]>();
+  private readonly issueComments = new Map<number, { id: number; body: string; user: { id: number; login: string; type: string } }[]>();
   private nextId = 1000;
   private server?: Server;
   port = 0;
@@ -73,7 +76,7 @@ export class GitHubHttpStandIn {
       return [201, { token: "ghs_BenchInstallationToken0123456789abcdef", expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {}, repository_selection: "all" }];
     }
     if (method === "GET" && p === "/app") return [200, { id: 1, slug: "no-mistakes", name: "no-mistakes" }];
-    if (method === "GET" && /^\/users\/[^/]+$/.test(p)) return [200, { id: 4242, login: "no-mistakes[bot]", type: "Bot" }];
+    if (method === "GET" && /^\/users\/[^/]+$/.test(p)) return [200, BOT_USER];
     if ((m = /^\/repos\/[^/]+\/[^/]+\/(.*)$/.exec(p))) {
       const rest = m[1]!;
       if (method === "GET" && rest.startsWith("contents/")) {
@@ -105,7 +108,7 @@ export class GitHubHttpStandIn {
       }
       if (method === "GET" && (m = /^pulls\/(\d+)\/reviews$/.exec(rest))) {
         const pr = Number(m[1]);
-        return [200, this.reviews.filter((r) => r.pr === pr).map((r) => ({ id: r.id, body: r.body, commit_id: r.commitId, state: "COMMENTED" }))];
+        return [200, this.reviews.filter((r) => r.pr === pr).map((r) => ({ id: r.id, body: r.body, commit_id: r.commitId, state: "COMMENTED", user: BOT_USER }))];
       }
       if (method === "GET" && (/^pulls\/\d+\/reviews\/\d+\/comments$/.test(rest) || /^pulls\/\d+\/comments$/.test(rest))) return [200, []];
       if (method === "POST" && /^pulls\/\d+\/comments$/.test(rest)) {
@@ -115,7 +118,7 @@ export class GitHubHttpStandIn {
       if (method === "GET" && (m = /^issues\/(\d+)\/comments$/.exec(rest))) return [200, this.issueComments.get(Number(m[1])) ?? []];
       if (method === "POST" && (m = /^issues\/(\d+)\/comments$/.exec(rest))) {
         this.count("issue_comment");
-        const comment = { id: this.nextId++, body: body.body, user: { login: "no-mistakes[bot]", type: "Bot" } };
+        const comment = { id: this.nextId++, body: body.body, user: BOT_USER };
         const list = this.issueComments.get(Number(m[1])) ?? [];
         list.push(comment);
         this.issueComments.set(Number(m[1]), list);

@@ -16,6 +16,8 @@ export interface InlineComment {
 export interface ReviewComment {
   id: number;
   nodeId: string;
+  /** The author's user id: the bot trusts its markers only on comments its own bot user wrote. */
+  authorId: number;
   body: string;
   path: string;
   line: number | null;
@@ -24,6 +26,8 @@ export interface ReviewComment {
 
 export interface IssueComment {
   id: number;
+  /** The author's user id (see ReviewComment.authorId). */
+  authorId: number;
   body: string;
   authorLogin: string;
   authorType: string;
@@ -63,8 +67,8 @@ export interface GitHubClient {
   getPullRequest(ref: RepoRef, pr: number): Promise<PullRequestInfo>;
   getPermission(ref: RepoRef, login: string): Promise<Permission>;
   addReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void>;
-  /** The bot account commits are attributed to: `<slug>[bot]` and its noreply email. */
-  botIdentity(): Promise<{ login: string; name: string; email: string }>;
+  /** The bot account: `<slug>[bot]`, its user id (what proves a comment is ours) and its noreply email. */
+  botIdentity(): Promise<{ id: number; login: string; name: string; email: string }>;
   /** A file's text on the repository's default branch; undefined when it does not exist. */
   readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined>;
   /** A short-lived installation token, for git's command line only. */
@@ -76,7 +80,7 @@ export interface GitHubClient {
   /** One review (event COMMENT) with inline comments; a 422 throws GitHubError kind `unprocessable`. */
   createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[] }): Promise<{ id: number }>;
   /** The PR's reviews (bodies), to recognise one an earlier attempt already posted. */
-  listReviews(ref: RepoRef, pr: number): Promise<{ id: number; body: string; commitId: string }[]>;
+  listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string }[]>;
   /** One inline comment outside a review (used one by one when a whole review got a 422). */
   createReviewComment(ref: RepoRef, pr: number, commitId: string, comment: InlineComment): Promise<{ id: number; nodeId: string }>;
   /** Every review comment on the PR (to find what an earlier attempt already posted). */

@@ -25,6 +25,8 @@ export class OctokitGitHubClient implements GitHubClient {
     private readonly webHost = "github.com",
   ) {}
 
+  #identity: Promise<{ id: number; login: string; name: string; email: string }> | undefined;
+
   async getPullRequest(ref: RepoRef, pr: number): Promise<PullRequestInfo> {
     const { data } = await call("get pull request", () => this.octokit.rest.pulls.get({ ...ref, pull_number: pr }));
     return {
@@ -61,11 +63,17 @@ export class OctokitGitHubClient implements GitHubClient {
     await call("add reaction", () => this.octokit.rest.reactions.createForIssueComment({ ...ref, comment_id: commentId, content }));
   }
 
-  async botIdentity(): Promise<{ login: string; name: string; email: string }> {
-    const login = `${await this.appSlug()}[bot]`;
-    const { data } = await call("get bot user", () => this.octokit.rest.users.getByUsername({ username: login }));
-    const host = this.webHost === "github.com" ? "users.noreply.github.com" : `users.noreply.${this.webHost}`;
-    return { login, name: login, email: `${data.id}+${login}@${host}` };
+  async botIdentity(): Promise<{ id: number; login: string; name: string; email: string }> {
+    this.#identity ??= (async () => {
+      const login = `${await this.appSlug()}[bot]`;
+      const { data } = await call("get bot user", () => this.octokit.rest.users.getByUsername({ username: login }));
+      const host = this.webHost === "github.com" ? "users.noreply.github.com" : `users.noreply.${this.webHost}`;
+      return { id: data.id, login, name: login, email: `${data.id}+${login}@${host}` };
+    })();
+    return this.#identity.catch((error: unknown) => {
+      this.#identity = undefined; // asked again next time
+      throw error;
+    });
   }
 
   async readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined> {
@@ -117,9 +125,9 @@ export class OctokitGitHubClient implements GitHubClient {
     return { id: data.id };
   }
 
-  async listReviews(ref: RepoRef, pr: number): Promise<{ id: number; body: string; commitId: string }[]> {
+  async listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string }[]> {
     const data = await call("list reviews", () => this.octokit.paginate(this.octokit.rest.pulls.listReviews, { ...ref, pull_number: pr, per_page: 100 }));
-    return data.map((r) => ({ id: r.id, body: r.body ?? "", commitId: r.commit_id ?? "" }));
+    return data.map((r) => ({ id: r.id, authorId: r.user?.id ?? 0, body: r.body ?? "", commitId: r.commit_id ?? "" }));
   }
 
   async createReviewComment(ref: RepoRef, pr: number, commitId: string, c: InlineComment): Promise<{ id: number; nodeId: string }> {
@@ -196,7 +204,7 @@ export class OctokitGitHubClient implements GitHubClient {
     const data = await call("list issue comments", () =>
       this.octokit.paginate(this.octokit.rest.issues.listComments, { ...ref, issue_number: issue, per_page: 100 }),
     );
-    return data.map((c) => ({ id: c.id, body: c.body ?? "", authorLogin: c.user?.login ?? "", authorType: c.user?.type ?? "" }));
+    return data.map((c) => ({ id: c.id, authorId: c.user?.id ?? 0, body: c.body ?? "", authorLogin: c.user?.login ?? "", authorType: c.user?.type ?? "" }));
   }
 
   async createIssueComment(ref: RepoRef, issue: number, body: string): Promise<number> {
@@ -209,10 +217,11 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 }
 
-function toReviewComment(c: { id: number; node_id: string; body: string; path: string; in_reply_to_id?: number }): ReviewComment {
+function toReviewComment(c: { id: number; node_id: string; body: string; path: string; in_reply_to_id?: number; user?: { id: number } | null }): ReviewComment {
   return {
     id: c.id,
     nodeId: c.node_id,
+    authorId: c.user?.id ?? 0,
     body: c.body,
     path: c.path,
     line: (c as { line?: number | null }).line ?? null,

@@ -1,4 +1,5 @@
 import type { Finding } from "../db/schema.js";
+import { ours } from "./ours.js";
 import type { GitHubClient, InlineComment, RepoRef } from "../github/github-client.js";
 import { GitHubError } from "../github/github-error.js";
 import type { DiffIndex } from "../github/parse-diff.js";
@@ -49,7 +50,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
   const { github, ref, pr } = input;
   const comments = new Map<number, { id: number; nodeId: string }>();
   const already = new Map<string, { id: number; nodeId: string }>();
-  for (const c of await github.listPullReviewComments(ref, pr)) {
+  for (const c of await ours(github, github.listPullReviewComments(ref, pr))) {
     const marker = findingMarkerPattern().exec(c.body)?.[1];
     if (marker && !c.inReplyToId) already.set(marker, { id: c.id, nodeId: c.nodeId });
   }

@@ -15,6 +15,7 @@ import { classifyFailure } from "./classify-failure.js";
 import { ensureCheckRun } from "./ensure-check-run.js";
 import { findingId } from "./finding-id.js";
 import { limitDiff } from "./limit-diff.js";
+import { ours } from "./ours.js";
 import { postReview } from "./post-review.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { reconcileFindings } from "./reconcile-findings.js";
@@ -227,7 +228,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const resolved = ledger.filter((f) => rec.resolved.includes(f.number));
   const alreadyPosted =
     ctx.retry > 0 && toPost.length === 0 && resolved.length === 0 &&
-    (await github.listReviews(ref, run.prNumber)).some((r) => r.body.includes(reviewMarker(ws.headSha)));
+    (await ours(github, github.listReviews(ref, run.prNumber))).some((r) => r.body.includes(reviewMarker(ws.headSha)));
   const posted = alreadyPosted ? undefined : await postReview({
     github,
     ref,
@@ -269,7 +270,7 @@ function openCount(findings: Finding[]): number {
 const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
 
 async function budgetNoticePosted(github: GitHubClient, ref: RepoRef, pr: number): Promise<boolean> {
-  return (await github.listIssueComments(ref, pr)).some((c) => c.body.startsWith(BUDGET_MARKER));
+  return (await ours(github, github.listIssueComments(ref, pr))).some((c) => c.body.startsWith(BUDGET_MARKER));
 }
 
 /**

@@ -3,6 +3,7 @@ import { updateRun } from "../db/runs.js";
 import type { Run } from "../db/schema.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { GitHubError } from "../github/github-error.js";
+import { ours } from "./ours.js";
 import { SUMMARY_MARKER } from "./render/labels.js";
 
 /** One summary comment per PR: found by its stored id or hidden marker, edited in place only when it changed. */
@@ -10,9 +11,9 @@ export async function upsertSummaryComment(db: Database, github: GitHubClient, r
   let commentId = run.summaryCommentId ?? undefined;
   let current: string | undefined;
   if (commentId === undefined) {
-    const ours = (await github.listIssueComments(ref, run.prNumber)).find((c) => c.authorType === "Bot" && c.body.startsWith(SUMMARY_MARKER));
-    commentId = ours?.id;
-    current = ours?.body;
+    const mine = (await ours(github, github.listIssueComments(ref, run.prNumber))).find((c) => c.body.startsWith(SUMMARY_MARKER));
+    commentId = mine?.id;
+    current = mine?.body;
   }
   if (commentId !== undefined && current === body) return;
   if (commentId !== undefined) {

@@ -4,6 +4,8 @@ import nock from "nock";
 /** The installation token the stand-in hands out; tests assert it never leaks. */
 export const INSTALLATION_TOKEN = "ghs_TestInstallationToken0123456789abcdef";
 export const APP_SLUG = "no-mistakes";
+/** The App's bot user, as GET /users/no-mistakes[bot] answers: what every comment the app writes is authored by. */
+export const BOT_USER = { id: 4242, login: `${APP_SLUG}[bot]`, type: "Bot" };
 
 export interface RecordedRequest {
   method: string;
@@ -22,6 +24,7 @@ export interface StoredReviewComment {
   body: string;
   in_reply_to_id?: number;
   commit_id: string;
+  user: { id: number; login: string; type: string };
 }
 
 export interface StandInOptions {
@@ -53,9 +56,9 @@ export interface StandInOptions {
 export class GitHubStandIn {
   readonly requests: RecordedRequest[] = [];
   readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string; output?: any }>();
-  readonly reviews: { id: number; commit_id: string; body: string; event: string; comments: any[] }[] = [];
+  readonly reviews: { id: number; commit_id: string; body: string; event: string; comments: any[]; user: { id: number; login: string; type: string } }[] = [];
   readonly reviewComments: StoredReviewComment[] = [];
-  readonly issueComments: { id: number; body: string; user: { login: string; type: string } }[] = [];
+  readonly issueComments: { id: number; body: string; user: { id: number; login: string; type: string } }[] = [];
   readonly resolvedThreads: string[] = [];
   readonly reactions: { commentId: number; content: string }[] = [];
   private nextId = 1000;
@@ -122,7 +125,7 @@ export class GitHubStandIn {
 
     api.get(/\/users\/[^/]+%5Bbot%5D$|\/users\/[^/]+\[bot\]$/).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
-      return [200, { id: 4242, login: `${APP_SLUG}[bot]`, type: "Bot" }];
+      return [200, BOT_USER];
     }));
     api.get(new RegExp(`^${base}/collaborators/([^/]+)/permission$`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
@@ -176,13 +179,13 @@ export class GitHubStandIn {
         if (problem) return [422, { message: "Unprocessable Entity", errors: [problem], status: "422" }];
       }
       const id = this.nextId++;
-      this.reviews.push({ id, commit_id: r.body.commit_id, body: r.body.body, event: r.body.event, comments });
+      this.reviews.push({ id, commit_id: r.body.commit_id, body: r.body.body, event: r.body.event, comments, user: BOT_USER });
       for (const c of comments) this.storeComment(c, id, r.body.commit_id);
       return [200, { id, body: r.body.body, state: "COMMENTED", commit_id: r.body.commit_id }];
     }));
     api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews(\\?.*)?$`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
-      return [200, this.reviews.map((r) => ({ id: r.id, body: r.body, commit_id: r.commit_id, state: "COMMENTED" }))];
+      return [200, this.reviews.map((r) => ({ id: r.id, body: r.body, commit_id: r.commit_id, state: "COMMENTED", user: r.user }))];
     }));
     api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)/comments`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
@@ -204,7 +207,7 @@ export class GitHubStandIn {
       const r = record("POST")(uri, body);
       const parent = this.reviewComments.find((c) => c.id === Number(/comments\/(\d+)\/replies/.exec(uri)![1]));
       if (!parent) return [404, { message: "Not Found" }];
-      const reply = { ...parent, id: this.nextId++, node_id: `RC_${this.nextId}`, body: r.body.body, in_reply_to_id: parent.id };
+      const reply = { ...parent, id: this.nextId++, node_id: `RC_${this.nextId}`, body: r.body.body, in_reply_to_id: parent.id, user: BOT_USER };
       this.reviewComments.push(reply);
       return [201, reply];
     }));
@@ -216,7 +219,7 @@ export class GitHubStandIn {
     }));
     api.post(new RegExp(`^${base}/issues/(\\d+)/comments$`)).reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
-      const comment = { id: this.nextId++, body: r.body.body, user: { login: `${APP_SLUG}[bot]`, type: "Bot" } };
+      const comment = { id: this.nextId++, body: r.body.body, user: BOT_USER };
       this.issueComments.push(comment);
       return [201, comment];
     }));
@@ -246,7 +249,23 @@ export class GitHubStandIn {
     }));
   }
 
-  private storeComment(c: any, reviewId: number | null, commitId: string): StoredReviewComment {
+  /** A person's review with an inline comment (e.g. the PR author's, carrying a forged marker), as GitHub would store it. */
+  humanReview(login: string, commitId: string, body: string, comment?: { path: string; line: number; body: string }): { reviewId: number; commentId?: number } {
+    const user = { id: 9000 + this.nextId, login, type: "User" };
+    const reviewId = this.nextId++;
+    this.reviews.push({ id: reviewId, commit_id: commitId, body, event: "COMMENT", comments: comment ? [comment] : [], user });
+    const stored = comment ? this.storeComment({ ...comment, side: "RIGHT" }, reviewId, commitId, user) : undefined;
+    return { reviewId, commentId: stored?.id };
+  }
+
+  /** A person's comment on the PR's conversation. */
+  humanIssueComment(login: string, body: string): number {
+    const id = this.nextId++;
+    this.issueComments.push({ id, body, user: { id: 9000 + id, login, type: "User" } });
+    return id;
+  }
+
+  private storeComment(c: any, reviewId: number | null, commitId: string, user = BOT_USER): StoredReviewComment {
     const id = this.nextId++;
     const stored: StoredReviewComment = {
       id,
@@ -258,6 +277,7 @@ export class GitHubStandIn {
       side: c.side,
       body: c.body,
       commit_id: commitId,
+      user,
     };
     this.reviewComments.push(stored);
     return stored;
