@@ -181,7 +181,7 @@ function pushRefusal(error: GitError): string {
     case "not-found":
       return "the branch or repository no longer exists.";
     default:
-      return `git said: ${error.message.slice(0, 300)}`;
+      return `git said: ${sanitizeMarkdown(error.message.slice(0, 300))}`;
   }
 }
 

@@ -16,6 +16,7 @@ import { ensureCheckRun } from "./ensure-check-run.js";
 import { findingId } from "./finding-id.js";
 import { limitDiff } from "./limit-diff.js";
 import { ours } from "./ours.js";
+import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
 import { postReview } from "./post-review.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { reconcileFindings } from "./reconcile-findings.js";
@@ -194,7 +195,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
         status: "completed",
         conclusion: "failure",
         title: "The reviewer's answer could not be read",
-        summary: `The reviewer answered twice without the expected JSON, so nothing was posted. Its raw answers are kept with the run's turns.\n\n${parsed.problems.map((p) => `- ${p}`).join("\n")}`,
+        summary: `The reviewer answered twice without the expected JSON, so nothing was posted. Its raw answers are kept with the run's turns.\n\n${parsed.problems.map((p) => `- ${sanitizeMarkdown(p)}`).join("\n")}`,
       });
       return false;
     }

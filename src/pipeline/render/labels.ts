@@ -1,3 +1,5 @@
+import { inlineCode } from "./sanitize-markdown.js";
+
 export const SEVERITY_ICON: Record<string, string> = { error: "🔴", warning: "🟡", info: "🔵" };
 
 export const STATUS_LABEL: Record<string, string> = {
@@ -15,18 +17,20 @@ export function findingMarker(id: string): string {
   return `<!-- no-mistakes:${id} -->`;
 }
 
+/** The marker as the bot writes it: on the comment's last line, after everything the agent wrote. */
 export function findingMarkerPattern(): RegExp {
-  return /<!-- no-mistakes:(NM-\d+) -->/;
+  return /\n<!-- no-mistakes:(NM-\d+) -->\s*$/;
 }
 
 export function shortSha(sha: string): string {
   return sha.slice(0, 7);
 }
 
+/** `path:line` as an inert code span (paths come from the PR). In a table, escape its pipes. */
 export function where(path: string | null, line: number | null, endLine?: number | null): string {
   if (!path) return "—";
-  if (!line) return `\`${path}\``;
-  return endLine && endLine > line ? `\`${path}:${line}-${endLine}\`` : `\`${path}:${line}\``;
+  if (!line) return inlineCode(path);
+  return inlineCode(endLine && endLine > line ? `${path}:${line}-${endLine}` : `${path}:${line}`);
 }
 
 /** Hidden in each review body: which head it reviewed. */

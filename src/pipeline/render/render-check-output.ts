@@ -1,7 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../finding-id.js";
 import { SEVERITY_ICON, where } from "./labels.js";
-import { tableCell } from "./sanitize-markdown.js";
+import { sanitizeMarkdown, tableCell } from "./sanitize-markdown.js";
 
 const RANK: Record<string, number> = { info: 1, warning: 2, error: 3 };
 
@@ -27,10 +27,10 @@ export function renderCheckOutput(findings: Finding[], notes: string[]): { title
   const lines: string[] = [];
   if (open.length > 0) {
     lines.push("| id | severity | where | finding |", "| --- | --- | --- | --- |");
-    for (const f of open) lines.push(`| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine)} | ${tableCell(f.title)} |`);
+    for (const f of open) lines.push(`| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)} |`);
   } else {
     lines.push("Nothing open. 🎉");
   }
-  for (const note of notes) lines.push("", `> ${note}`);
+  for (const note of notes) lines.push("", `> ${sanitizeMarkdown(note).replace(/\n/g, "\n> ")}`);
   return { title, summary: lines.join("\n") };
 }

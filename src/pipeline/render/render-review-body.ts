@@ -1,7 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../finding-id.js";
 import { reviewMarker, SEVERITY_ICON, shortSha, where } from "./labels.js";
-import { sanitizeMarkdown } from "./sanitize-markdown.js";
+import { inlineCode, sanitizeMarkdown } from "./sanitize-markdown.js";
 
 export interface ReviewBodyInput {
   headSha: string;
@@ -38,7 +38,7 @@ export function renderReviewBody(input: ReviewBodyInput): string {
   }
   if (input.dropped.length > 0) {
     lines.push("", `<details><summary>${input.dropped.length} reported finding(s) could not be placed and were not posted</summary>`, "");
-    for (const d of input.dropped) lines.push(`- \`${sanitizeMarkdown(d.path)}\` — ${sanitizeMarkdown(d.title)}: ${d.reason}`);
+    for (const d of input.dropped) lines.push(`- ${inlineCode(d.path)} — ${sanitizeMarkdown(d.title)}: ${sanitizeMarkdown(d.reason)}`);
     lines.push("", "</details>");
   }
   for (const note of input.notes) lines.push("", `> ${note}`);

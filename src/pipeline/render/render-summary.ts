@@ -26,7 +26,7 @@ export function renderSummary(input: SummaryInput): string {
     const ordered = [...open, ...input.findings.filter((f) => !open.includes(f))];
     for (const f of ordered) {
       lines.push(
-        `| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine)} | ${tableCell(f.title)} | ${STATUS_LABEL[f.status] ?? f.status} |`,
+        `| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)} | ${STATUS_LABEL[f.status] ?? f.status} |`,
       );
     }
   }

@@ -1,16 +1,55 @@
 /**
- * Agent text echoes untrusted PR content: it must not forge our hidden markers, open raw HTML,
- * or ping people. Returns markdown safe to post.
+ * The one renderer for untrusted text: everything that came from the PR or the agent (paths, titles,
+ * bodies, summaries, fixer notes, error text) passes through here before it reaches GitHub. The
+ * transforms are uniform — the same in prose and in code — so no markdown parser has to be right
+ * about where code starts for the output to be inert:
+ * - invisible and direction-changing characters (zero-width, bidi controls) are removed;
+ * - every `@` followed by a name character gets a zero-width space after it: no mention in any
+ *   position (after `_`, `*`, `` ` ``, `(`, a slash, a team name…) can ping anyone;
+ * - every `<` that could open a tag or a comment (`<a`, `</`, `<!`, `<?`) gets a zero-width non-joiner
+ *   after it: no raw HTML that hides content, no HTML comment, no forged hidden marker;
+ * - fenced code blocks left open are closed, so agent text cannot swallow what the bot appends.
+ * In code the inserted characters are invisible; the text reads the same.
  */
+
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u180e]/g;
+const ZWSP = "\u200b";
+const ZWNJ = "\u200c";
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
+
 export function sanitizeMarkdown(text: string): string {
-  return text
-    .replace(/<!--/g, "&lt;!--")
-    .replace(/-->/g, "--&gt;")
-    .replace(/(^|[^\w`])@(?=[A-Za-z0-9-]+)/g, "$1@\u200b");
+  return closeFences(neutralize(text));
+}
+
+/** A single-line code span (for paths, refs): a fence no backtick run inside can close, whitespace collapsed. */
+export function inlineCode(text: string): string {
+  const one = neutralize(text).replace(/\s+/g, " ").trim();
+  const longest = Math.max(0, ...[...one.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = one.startsWith("`") || one.endsWith("`") || one === "" ? " " : "";
+  return `${fence}${pad}${one}${pad}${fence}`;
 }
 
 /** A single-line, pipe-safe table cell. */
 export function tableCell(text: string, max = 120): string {
-  const one = sanitizeMarkdown(text).replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+  const one = neutralize(text).replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+function neutralize(text: string): string {
+  return text
+    .replace(INVISIBLE, "")
+    .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZWSP}`)
+    .replace(/<(?=[A-Za-z/!?])/g, `<${ZWNJ}`);
+}
+
+function closeFences(text: string): string {
+  let open: string | undefined;
+  for (const line of text.split("\n")) {
+    const fence = FENCE_LINE.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+  }
+  return open === undefined ? text : `${text}\n${open}`;
 }
