@@ -138,6 +138,11 @@ export const findings = pgTable(
     threadId: text("thread_id"),
     introducedTurnId: integer("introduced_turn_id").references(() => turns.id, { onDelete: "set null" }),
     resolvedTurnId: integer("resolved_turn_id").references(() => turns.id, { onDelete: "set null" }),
+    /**
+     * The head at which a reviewer said this open finding was resolved although its code had not
+     * changed: the claim is recorded, unverified, and the finding stays open (and keeps counting).
+     */
+    claimedResolvedSha: text("claimed_resolved_sha"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

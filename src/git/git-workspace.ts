@@ -140,9 +140,11 @@ export class GitWorkspace {
     return exitCode === 0;
   }
 
-  /** Unified diff from `from` to `to`, without the paths matching `excludeGlobs` (pathspec globs from the root). */
-  /** Unified diff from..to; `paths` limits it to those files (literal paths), `excludeGlobs` leaves files out. */
-  async diff(from: string, to: string, options: { excludeGlobs?: readonly string[]; paths?: readonly string[] } = {}): Promise<string> {
+  /**
+   * Unified diff from..to; `paths` limits it to those files (literal paths), `excludeGlobs` leaves files
+   * out; `context` lines around each change (default 3).
+   */
+  async diff(from: string, to: string, options: { excludeGlobs?: readonly string[]; paths?: readonly string[]; context?: number } = {}): Promise<string> {
     assertArgument("commit", from);
     assertArgument("commit", to);
     const { stdout } = await this.git([
@@ -151,7 +153,7 @@ export class GitWorkspace {
       "--no-ext-diff",
       "--no-textconv",
       "-M",
-      "--unified=3",
+      `--unified=${options.context ?? 3}`,
       from,
       to,
       "--",

@@ -16,6 +16,7 @@ import { ensureCheckRun } from "./ensure-check-run.js";
 import { findingId } from "./finding-id.js";
 import { limitDiff } from "./limit-diff.js";
 import { ours } from "./ours.js";
+import { hasResolutionEvidence } from "./review/resolution-evidence.js";
 import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
 import { postReview } from "./post-review.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
@@ -218,15 +219,32 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     turnId,
   });
   await insertFindings(deps.db, run.id, rec.added);
-  for (const n of rec.resolved) await updateFinding(deps.db, run.id, n, { status: "fixed", resolvedTurnId: turnId ?? null });
-  for (const n of rec.reopened) await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null });
+  //    A finding leaves `open` only with evidence: its lines changed since it was raised. Otherwise the
+  //    reviewer's word is recorded as a claim and the finding keeps counting.
+  const raisedAt = new Map((await listTurns(deps.db, run.id)).map((t) => [t.id, t.headSha]));
+  const verified: number[] = [];
+  for (const n of rec.resolved) {
+    const finding = before.find((f) => f.number === n)!;
+    const from = [finding.introducedTurnId === null ? undefined : raisedAt.get(finding.introducedTurnId), run.lastReviewedSha];
+    if (await hasResolutionEvidence(workspace, finding, from, ws.headSha)) {
+      verified.push(n);
+      await updateFinding(deps.db, run.id, n, { status: "fixed", resolvedTurnId: turnId ?? null, claimedResolvedSha: null });
+    } else {
+      await updateFinding(deps.db, run.id, n, { claimedResolvedSha: ws.headSha });
+    }
+  }
+  for (const n of rec.reopened) await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null, claimedResolvedSha: null });
   const ledger = await listFindings(deps.db, run.id);
-  log.info({ added: rec.added.length, restated: rec.restated.length, resolved: rec.resolved.length, dropped: rec.dropped.length }, "findings reconciled");
+  log.info(
+    { added: rec.added.length, restated: rec.restated.length, resolved: verified.length, claimedUnverified: rec.resolved.length - verified.length, dropped: rec.dropped.length },
+    "findings reconciled",
+  );
 
   // 6. Post one review: inline where GitHub allows it, the rest in the body. A retried job whose
   //    earlier attempt already posted this head's review, with nothing new since, posts nothing.
   const toPost = ledger.filter((f) => f.status === "open" && f.reviewId === null);
-  const resolved = ledger.filter((f) => rec.resolved.includes(f.number));
+  const resolved = ledger.filter((f) => verified.includes(f.number));
+  const claimed = ledger.filter((f) => rec.resolved.includes(f.number) && !verified.includes(f.number));
   const alreadyPosted =
     ctx.retry > 0 && toPost.length === 0 && resolved.length === 0 &&
     (await ours(github, github.listReviews(ref, run.prNumber))).some((r) => r.body.includes(reviewMarker(ws.headSha)));
@@ -239,7 +257,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     diff: await placementDiff(workspace, ws, reviewDiff.diff, toPost),
     maxComments: config.review.max_comments,
     renderBody: (inBody) =>
-      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, summary: answer.summary, inBody, resolved, dropped: rec.dropped, notes }),
+      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, summary: answer.summary, inBody, resolved, claimed, dropped: rec.dropped, notes }),
   });
   for (const f of posted ? toPost : []) {
     const comment = posted!.comments.get(f.number);

@@ -146,7 +146,10 @@ describe("review on every push", () => {
 
   it("synchronize → resumes the reviewer session, reviews only the new commit, posts nothing twice, resolves fixed findings", async () => {
     const first = await openAndReview();
-    remote.commit({ "src/new.ts": numbered("new", 5, { 2: "const token = process.env.SECRET; console.log(token)" }) }, "second");
+    remote.commit(
+      { "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" }), "src/new.ts": numbered("new", 5, { 2: "const token = process.env.SECRET; console.log(token)" }) },
+      "second",
+    );
     const head = remote.publish("feature", pr);
     app.scenario([
       {
@@ -171,7 +174,7 @@ describe("review on every push", () => {
     expect(calls[1]).toMatchObject({ role: "reviewer", sessionAsked: calls[0]!.sessionReturned, resumed: true, turnsInSession: 2 });
     // only the new commit's diff is in the prompt, with the open findings by id
     expect(calls[1]!.prompt).toContain("console.log(token)");
-    expect(calls[1]!.prompt).not.toContain("changed 10");
+    expect(calls[1]!.prompt).not.toContain("+changed 12"); // the first commit's added line is context now
     expect(calls[1]!.prompt).toContain("NM-2");
 
     const reviews = github.sent("POST", `/pulls/${pr}/reviews`);
@@ -201,6 +204,32 @@ describe("review on every push", () => {
       [2, "open"],
       [3, "open"],
     ]);
+  });
+
+  it("a reviewer's `resolved` for a finding whose code did not change is a claim: the finding stays open, keeps failing the check, and the summary says so", async () => {
+    await openAndReview();
+    remote.commit({ "src/new.ts": numbered("new", 5, { 2: "unrelated change" }) }, "second");
+    const head = remote.publish("feature", pr);
+    app.scenario([{ role: "reviewer", match: "NM-1", answer: { summary: "All good now, everything is resolved.", findings: [], resolved: ["NM-1", "NM-2"] } }]);
+
+    await app.receive("pull_request", payload("synchronize", head));
+    await app.idle();
+
+    const run = (await findRun(database.handle.db, REPO_ID, pr))!;
+    expect((await listFindings(database.handle.db, run.id)).map((f) => [f.number, f.status, f.claimedResolvedSha])).toEqual([
+      [1, "open", head],
+      [2, "open", head],
+    ]);
+    const second = github.sent("POST", `/pulls/${pr}/reviews`)[1]!.body;
+    expect(second.body).not.toContain("Resolved:**");
+    expect(second.body).toContain("**Claimed resolved, unverified:** NM-1, NM-2");
+    const nm1 = github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
+    expect(github.sent("POST", `/pulls/${pr}/comments/${nm1.id}/replies`)).toHaveLength(0);
+    expect(github.resolvedThreads).toEqual([]);
+    const check = [...github.checkRuns.values()].filter((c) => c.head_sha === head);
+    expect(check[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(github.issueComments[0]!.body).toContain("**2 open** (2 claimed resolved, unverified)");
+    expect(github.issueComments[0]!.body).toMatch(/\| NM-1 \| .* \| open — claimed resolved at [0-9a-f]{7}, unverified \(its code did not change\) \|/);
   });
 
   it("force-push → reviews the whole PR again and says so", async () => {

@@ -28,6 +28,7 @@ function known(number: number, status: string, path = "src/a.ts", title = `Known
     threadId: null,
     introducedTurnId: 1,
     resolvedTurnId: null,
+    claimedResolvedSha: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   };

@@ -12,6 +12,8 @@ export interface ReviewBodyInput {
   /** Findings posted in the body rather than inline, with why. */
   inBody: { finding: Finding; reason: string }[];
   resolved: Finding[];
+  /** Called resolved by the reviewer although their code did not change: still open. */
+  claimed?: Finding[];
   dropped: { title: string; path: string; reason: string }[];
   notes: string[];
 }
@@ -36,12 +38,18 @@ export function renderReviewBody(input: ReviewBodyInput): string {
   if (input.resolved.length > 0) {
     lines.push("", `**Resolved:** ${input.resolved.map((f) => findingId(f.number)).join(", ")}`);
   }
+  if (input.claimed && input.claimed.length > 0) {
+    lines.push(
+      "",
+      `**Claimed resolved, unverified:** ${input.claimed.map((f) => findingId(f.number)).join(", ")} — the reviewer called ${input.claimed.length === 1 ? "it" : "them"} resolved, but no change touched ${input.claimed.length === 1 ? "its" : "their"} code since ${input.claimed.length === 1 ? "it was" : "they were"} raised, so ${input.claimed.length === 1 ? "it stays" : "they stay"} open.`,
+    );
+  }
   if (input.dropped.length > 0) {
     lines.push("", `<details><summary>${input.dropped.length} reported finding(s) could not be placed and were not posted</summary>`, "");
     for (const d of input.dropped) lines.push(`- ${inlineCode(d.path)} — ${sanitizeMarkdown(d.title)}: ${sanitizeMarkdown(d.reason)}`);
     lines.push("", "</details>");
   }
-  for (const note of input.notes) lines.push("", `> ${note}`);
+  for (const note of input.notes) lines.push("", `> ${sanitizeMarkdown(note).replace(/\n/g, "\n> ")}`);
   lines.push("", reviewMarker(input.headSha));
   return lines.join("\n");
 }

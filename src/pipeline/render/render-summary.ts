@@ -18,7 +18,7 @@ export function renderSummary(input: SummaryInput): string {
     SUMMARY_MARKER,
     "## no-mistakes",
     "",
-    `**${open.length} open** · ${count("fixed")} resolved · ${count("dismissed")} dismissed` +
+    `**${open.length} open**${claimedCount(open)} · ${count("fixed")} resolved · ${count("dismissed")} dismissed` +
       (input.lastReviewedSha ? ` · last reviewed ${shortSha(input.lastReviewedSha)}` : ""),
   ];
   if (input.findings.length > 0) {
@@ -26,7 +26,7 @@ export function renderSummary(input: SummaryInput): string {
     const ordered = [...open, ...input.findings.filter((f) => !open.includes(f))];
     for (const f of ordered) {
       lines.push(
-        `| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)} | ${STATUS_LABEL[f.status] ?? f.status} |`,
+        `| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)} | ${statusLabel(f)} |`,
       );
     }
   }
@@ -55,4 +55,15 @@ export function renderSummary(input: SummaryInput): string {
 
 function formatTokens(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+/** A finding's status; an open one the reviewer called resolved without a code change says so. */
+function statusLabel(f: Finding): string {
+  const label = STATUS_LABEL[f.status] ?? f.status;
+  return f.claimedResolvedSha && (f.status === "open" || f.status === "fix-pushed") ? `${label} — claimed resolved at ${shortSha(f.claimedResolvedSha)}, unverified (its code did not change)` : label;
+}
+
+function claimedCount(open: Finding[]): string {
+  const claimed = open.filter((f) => f.claimedResolvedSha).length;
+  return claimed ? ` (${claimed} claimed resolved, unverified)` : "";
 }
