@@ -1,6 +1,7 @@
 import { createNodeMiddleware, Webhooks } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { Probot } from "probot";
+import { limitWebhookBody } from "./limit-webhook-body.js";
 
 type ProbotOptions = ConstructorParameters<typeof Probot>[0];
 
@@ -10,7 +11,8 @@ type ProbotOptions = ConstructorParameters<typeof Probot>[0];
  * transform, which builds an authenticated Octokit and a child logger for every delivery: our handlers
  * never call GitHub (they journal a record and return; workers get their client from `auth()`), and that
  * Octokit, built and thrown away a hundred times a second, was what kept the garbage collector's longest
- * pauses in the webhook answer (bench: ack p99). Everything else — `auth()`, `log`, the Server, the
+ * pauses in the webhook answer (bench: ack p99). And a body over GitHub's 25 MB is refused (413) before
+ * the middleware buffers it: see limitWebhookBody. Everything else — `auth()`, `log`, the Server, the
  * setup flow — is Probot's.
  */
 export class NoMistakesProbot extends Probot {
@@ -27,7 +29,9 @@ export class NoMistakesProbot extends Probot {
   }
 
   override async getNodeMiddleware(options: { log?: Logger; path?: string } = {}): Promise<ReturnType<typeof createNodeMiddleware>> {
-    return createNodeMiddleware(this.events, { log: options.log ?? this.log, path: options.path ?? this.webhookPath });
+    const log = options.log ?? this.log;
+    const path = options.path ?? this.webhookPath;
+    return limitWebhookBody(createNodeMiddleware(this.events, { log, path }), { path, log });
   }
 
   /** Delivers an event to the handlers without a signature check (tests, replays). */
