@@ -16,6 +16,8 @@ export interface AppDependencies {
   config: EnvConfig;
   database: DatabaseHandle;
   agent: Agent;
+  /** Who verifies a fixer's claims (fresh sessions); default: `agent`. */
+  verifierAgent?: Agent;
   queue: RunQueue;
   /** Where handlers hand deliveries over (journaled, answered, then applied): see openWebhookIntake. */
   intake: WebhookIntake;

@@ -36,11 +36,10 @@ export interface ClaudeCodeAgentOptions {
 }
 
 /** Tools per role. The reviewer only reads; the fixer also edits files (never runs commands). */
+const READ_ONLY = { tools: ["Read", "Glob", "Grep"], disallowed: ["Edit", "Write", "NotebookEdit", "Bash", "WebFetch", "WebSearch"] };
 const TOOLS: Record<Role, { tools: string[]; disallowed: string[]; permissionMode?: string }> = {
-  reviewer: {
-    tools: ["Read", "Glob", "Grep"],
-    disallowed: ["Edit", "Write", "NotebookEdit", "Bash", "WebFetch", "WebSearch"],
-  },
+  reviewer: READ_ONLY,
+  verifier: READ_ONLY,
   fixer: {
     tools: ["Read", "Edit", "Write", "NotebookEdit", "Glob", "Grep"],
     disallowed: ["Bash", "WebFetch", "WebSearch"],

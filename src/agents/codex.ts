@@ -113,7 +113,7 @@ export class CodexAgent implements Agent {
     // codex-linux-sandbox, is not on the sandbox's PATH). Unconfined (AGENT_SANDBOX=off), codex's own
     // read-only / workspace-write sandbox is all there is.
     const confined = this.#sandbox.kind !== "off";
-    const mode = confined ? "danger-full-access" : options.role === "reviewer" ? "read-only" : "workspace-write";
+    const mode = confined ? "danger-full-access" : options.role === "fixer" ? "workspace-write" : "read-only";
     // Options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin.
     const args = ["exec", "--json", "--skip-git-repo-check", "--sandbox", mode, "--color", "never", ...(this.#options.extraArgs ?? [])];
     if (asked !== undefined) args.push("resume", asked, "-");

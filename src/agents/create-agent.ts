@@ -13,9 +13,9 @@ export function createSandbox(config: EnvConfig): AgentSandbox {
   return config.agent.sandbox === "off" ? new UnconfinedSandbox() : new BubblewrapSandbox();
 }
 
-/** The agent adapter chosen by AGENT. */
-export function createAgent(config: EnvConfig, sandbox: AgentSandbox = createSandbox(config)): Agent {
-  switch (config.agent.name) {
+/** The agent adapter chosen by AGENT (or, for `role: "verifier"`, by VERIFIER_AGENT). */
+export function createAgent(config: EnvConfig, sandbox: AgentSandbox = createSandbox(config), role: "main" | "verifier" = "main"): Agent {
+  switch (role === "verifier" ? config.agent.verifier : config.agent.name) {
     case "fake":
       return new FakeAgent({
         scenarioPath: config.agent.fake.scenario,

@@ -4,7 +4,7 @@ import { ConfigError } from "../config/config-error.js";
 
 const stepSchema = z
   .object({
-    role: z.enum(["reviewer", "fixer"]).optional(),
+    role: z.enum(["reviewer", "fixer", "verifier"]).optional(),
     /** Substring the prompt must contain. */
     match: z.string().optional(),
     /** Any JSON: the agent's final message is this value, serialized. */

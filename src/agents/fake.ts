@@ -25,6 +25,7 @@ interface SessionFile {
 const DEFAULT_ANSWERS: Record<Role, string> = {
   reviewer: JSON.stringify({ summary: "The fake agent found nothing to report.", findings: [], resolved: [] }),
   fixer: "The fake agent changed nothing.",
+  verifier: JSON.stringify({ verdicts: [] }),
 };
 
 /**

@@ -1,5 +1,5 @@
-/** A session is never shared between roles. */
-export type Role = "reviewer" | "fixer";
+/** A session is never shared between roles. The verifier (always fresh) checks a fixer's claims. */
+export type Role = "reviewer" | "fixer" | "verifier";
 
 export interface AgentUsage {
   tokensIn: number;

@@ -61,6 +61,7 @@ const envSchema = z.object({
   DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
   AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "claude"),
+  VERIFIER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
   AGENT_TIMEOUT: duration(15 * 60_000),
   AGENT_MODEL: optionalString,
   AGENT_ARGS: optionalString.transform((v) => (v ? v.split(/\s+/).filter(Boolean) : [])),
@@ -93,6 +94,8 @@ export type EnvConfig = {
   logLevel: (typeof LOG_LEVELS)[number];
   agent: {
     name: (typeof AGENTS)[number];
+    /** Who checks a fixer's claims in a fresh session (VERIFIER_AGENT; default: the same as `name`). */
+    verifier: (typeof AGENTS)[number];
     timeoutMs: number;
     model?: string;
     extraArgs: string[];
@@ -160,6 +163,12 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   if (app && e.AGENT === "claude" && !e.ANTHROPIC_API_KEY) {
     problems.push("ANTHROPIC_API_KEY: required with AGENT=claude (the key Claude Code uses; or set AGENT=codex or AGENT=fake)");
   }
+  if (app && e.VERIFIER_AGENT === "claude" && e.AGENT !== "claude" && !e.ANTHROPIC_API_KEY) {
+    problems.push("ANTHROPIC_API_KEY: required with VERIFIER_AGENT=claude (the verifier runs Claude Code)");
+  }
+  if (app && e.VERIFIER_AGENT === "codex" && e.AGENT !== "codex" && !e.OPENAI_API_KEY) {
+    problems.push("OPENAI_API_KEY: required with VERIFIER_AGENT=codex (the verifier runs Codex)");
+  }
   if (app && e.AGENT === "codex" && !e.OPENAI_API_KEY) {
     problems.push("OPENAI_API_KEY: required with AGENT=codex (the key Codex uses; or set AGENT=claude or AGENT=fake)");
   }
@@ -185,6 +194,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     logLevel: e.LOG_LEVEL,
     agent: {
       name: e.AGENT,
+      verifier: e.VERIFIER_AGENT ?? e.AGENT,
       timeoutMs: e.AGENT_TIMEOUT,
       model: e.AGENT_MODEL,
       extraArgs: e.AGENT_ARGS,

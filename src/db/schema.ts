@@ -143,6 +143,13 @@ export const findings = pgTable(
      * changed: the claim is recorded, unverified, and the finding stays open (and keeps counting).
      */
     claimedResolvedSha: text("claimed_resolved_sha"),
+    /**
+     * Changes count as evidence for this finding only after this commit: set to the fixer's commit
+     * when it claimed the finding (its own change proves nothing until the verifier confirms it).
+     */
+    evidenceFromSha: text("evidence_from_sha"),
+    /** The verifier's ruling on the fixer's claim: confirmed | refuted; null when none was made. */
+    verification: text("verification"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -3,7 +3,7 @@ import type { Finding } from "../db/schema.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { shortSha } from "./render/labels.js";
 
-/** Replies "Resolved in <sha>" on each resolved finding's thread and resolves it; if resolving fails, the reply stands alone. */
+/** Replies "Resolved in <sha>." (and `note`) on each resolved finding's thread and resolves it; if resolving fails, the reply stands alone. */
 export async function resolveFindingThreads(
   github: GitHubClient,
   ref: RepoRef,
@@ -11,10 +11,11 @@ export async function resolveFindingThreads(
   headSha: string,
   resolved: Finding[],
   log: Logger,
+  note?: string,
 ): Promise<void> {
   for (const finding of resolved) {
     if (finding.commentId === null) continue;
-    await github.replyToReviewComment(ref, pr, finding.commentId, `Resolved in ${shortSha(headSha)}.`);
+    await github.replyToReviewComment(ref, pr, finding.commentId, `Resolved in ${shortSha(headSha)}.${note ? ` ${note}` : ""}`);
     if (!finding.commentNodeId) continue;
     try {
       const threadId = await github.findReviewThreadId(ref, pr, finding.commentNodeId);

@@ -11,6 +11,7 @@ import { budgetRefusal, spendOf } from "./check-budget.js";
 import { findingId } from "./finding-id.js";
 import { buildFixPrompt } from "./fix/build-fix-prompt.js";
 import { isWorkflowPath, pushTarget } from "./fix/push-target.js";
+import { verifyFix } from "./fix/verify-fix.js";
 import { parseFixerAnswer } from "./fix/parse-fixer-answer.js";
 import { codeBlock } from "./render/code-block.js";
 import { shortSha } from "./render/labels.js";
@@ -148,11 +149,18 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     log.warn({ kind: error.kind, sha }, "fix push refused");
     return refuse(pushRefusal(error));
   }
-  for (const f of fixed) await updateFinding(deps.db, run.id, f.number, { status: "fix-pushed" });
+  // The fixer's own change proves nothing about its claims: from here, only the verifier or later changes count.
+  for (const f of fixed) await updateFinding(deps.db, run.id, f.number, { status: "fix-pushed", evidenceFromSha: sha, verification: null, claimedResolvedSha: null });
   log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");
   await reply(
-    `${who}Pushed ${commitLink(pushUrl, sha)} fixing ${fixed.map((f) => findingId(f.number)).join(", ") || "nothing the fixer would name"}.${notOpenNote}${declinedText(declined)}${summaryText(answer.summary)}\n\nThe push will be reviewed again.`,
+    `${who}Pushed ${commitLink(pushUrl, sha)} fixing ${fixed.map((f) => findingId(f.number)).join(", ") || "nothing the fixer would name"}.${notOpenNote}${declinedText(declined)}${summaryText(answer.summary)}\n\nThe push will be reviewed again${deps.verifier && fixed.length ? ", and an independent check rules on each fix first" : ""}.`,
   );
+
+  // 8. Someone else checks the fixer's claims (a fresh verifier session).
+  if (deps.verifier && fixed.length > 0) {
+    const claimed = (await listFindings(deps.db, run.id)).filter((f) => fixed.some((x) => x.number === f.number));
+    await verifyFix({ db: deps.db, verifier: deps.verifier, github, ref, run, workspace, claimed, from: startSha, sha, timeoutMs: deps.agentTimeoutMs, signal, log });
+  }
   await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: await listFindings(deps.db, run.id), turns: await listTurns(deps.db, run.id), lastReviewedSha: run.lastReviewedSha }));
 }
 

@@ -38,6 +38,8 @@ import { upsertSummaryComment } from "./upsert-summary-comment.js";
 export interface ReviewDeps {
   db: Database;
   sessions: RunSessions;
+  /** Fresh sessions that check a fixer's claims (role `verifier`); absent = fixes stay unverified. */
+  verifier?: RunSessions;
   log: Logger;
   github: (installationId: number) => Promise<GitHubClient>;
   workspace: (run: Run) => GitWorkspace;
@@ -225,7 +227,8 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const verified: number[] = [];
   for (const n of rec.resolved) {
     const finding = before.find((f) => f.number === n)!;
-    const from = [finding.introducedTurnId === null ? undefined : raisedAt.get(finding.introducedTurnId), run.lastReviewedSha];
+    // after a fixer's commit only later changes count: its own change is judged by the verifier
+    const from = finding.evidenceFromSha ? [finding.evidenceFromSha] : [finding.introducedTurnId === null ? undefined : raisedAt.get(finding.introducedTurnId), run.lastReviewedSha];
     if (await hasResolutionEvidence(workspace, finding, from, ws.headSha)) {
       verified.push(n);
       await updateFinding(deps.db, run.id, n, { status: "fixed", resolvedTurnId: turnId ?? null, claimedResolvedSha: null });

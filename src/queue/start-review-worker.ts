@@ -16,7 +16,7 @@ import type { RunQueue } from "./run-queue.js";
 /** Starts this process's workers: run jobs (agent turns, one per run at a time) and command replies. */
 export async function startReviewWorker(
   app: Probot,
-  deps: { config: EnvConfig; database: DatabaseHandle; agent: Agent; queue: RunQueue; log: Logger },
+  deps: { config: EnvConfig; database: DatabaseHandle; agent: Agent; verifierAgent?: Agent; queue: RunQueue; log: Logger },
 ): Promise<void> {
   let slug: Promise<string> | undefined;
   const appSlug = (): Promise<string> => {
@@ -34,6 +34,7 @@ export async function startReviewWorker(
   const reviewDeps: ReviewDeps = {
     db: deps.database.db,
     sessions: new RunSessions({ db: deps.database.db, agent: deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes }),
+    verifier: new RunSessions({ db: deps.database.db, agent: deps.verifierAgent ?? deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes }),
     log: deps.log,
     github,
     // Stable per run: the agent's sessions are keyed by their working directory.

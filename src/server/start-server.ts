@@ -51,11 +51,12 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   server.addHandler(createHealthHandler({ version: VERSION, mode, database, sandbox: sandboxStatus, intake: () => intake }));
   if (config.app) {
     const agent = createAgent(config, sandbox);
+    const verifierAgent = config.agent.verifier === config.agent.name ? agent : createAgent(config, sandbox, "verifier");
     // A review may call the agent up to three times (answer, repair, fresh fallback): expire well after that.
     queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
     intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log });
-    await server.load(createApp({ config, database, agent, queue, intake, log }));
+    await server.load(createApp({ config, database, agent, verifierAgent, queue, intake, log }));
   } else {
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
     process.env.NO_SMEE_SETUP ??= "true";

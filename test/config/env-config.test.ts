@@ -34,6 +34,7 @@ describe("readEnvConfig", () => {
     expect(config.logLevel).toBe("info");
     expect(config.agent).toEqual({
       name: "claude",
+      verifier: "claude",
       timeoutMs: 15 * 60_000,
       model: undefined,
       extraArgs: [],
@@ -187,6 +188,7 @@ describe("readEnvConfig", () => {
       FAKE_AGENT_LOG: "fake.log",
       AGENT_CLI: "/opt/claude",
       AGENT_SANDBOX: "off",
+      VERIFIER_AGENT: "codex",
       AGENT_STATE_MAX_BYTES: "1000",
       DATA_DIR: "/var/nm/",
       ANTHROPIC_API_KEY: "sk-ant-test-key-123",
@@ -195,6 +197,7 @@ describe("readEnvConfig", () => {
     });
     expect(config.agent).toEqual({
       name: "claude",
+      verifier: "codex",
       timeoutMs: 900_000,
       model: "opus",
       extraArgs: ["--verbose", "--max-turns", "5"],

@@ -55,11 +55,12 @@ async function openReviewed(standIn: Parameters<typeof FlowFixture.start>[1] = {
 const run = async () => (await findRun(database.handle.db, REPO_ID, fx.pr))!;
 
 describe("/no-mistakes fix", () => {
-  it("by a writer: the bot commits on the PR branch, replies, marks the findings; the re-review resumes the reviewer and resolves them", async () => {
+  it("by a writer: the bot commits on the PR branch, replies; a fresh verifier confirms the fix, which resolves it; the re-review resumes the reviewer", async () => {
     const head = await openReviewed();
     fx.app.scenario([
       { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { summary: "Used < for the bound.", fixed: ["NM-1"] } },
-      { role: "reviewer", match: "NM-1", answer: { summary: "Fix verified.", findings: [], resolved: ["NM-1"] } },
+      { role: "verifier", answer: { verdicts: [{ id: "NM-1", fixed: true, reason: "The bound is now `<`, so the loop stops at n - 1." }] } },
+      { role: "reviewer", match: "NM-1", answer: { summary: "Fix verified.", findings: [], resolved: [] } },
     ]);
 
     await fx.comment("Looks off.\n/no-mistakes fix -- keep it small", WRITER);
@@ -77,12 +78,27 @@ describe("/no-mistakes fix", () => {
     expect(fixerCall.prompt).toContain("NM-1");
     expect(fixerCall.prompt).not.toContain("NM-2");
     expect(fixerCall.prompt).toContain("keep it small");
-    // 👀, a reply with the commit, the finding marked
+    // 👀, a reply with the commit
     expect(fx.github.reactions.map((r) => r.content)).toEqual(["eyes"]);
     expect(fx.replies().at(-1)).toMatch(new RegExp(`@maintainer Pushed \`${pushed.slice(0, 7)}\` fixing NM-1\\.`));
-    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => [f.number, f.status])).toEqual([
-      [1, "fix-pushed"],
-      [2, "open"],
+    // the verifier: a fresh session, read-only, given the claimed finding and the fix's diff; its ruling resolves NM-1
+    const verifierCall = fx.app.agentCalls().find((c) => c.role === "verifier")!;
+    expect(verifierCall.sessionAsked).toBeNull(); // never resumed
+    expect(verifierCall.prompt).toContain("NM-1");
+    expect(verifierCall.prompt).toContain("+for (i = 0; i < n; i++)");
+    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => [f.number, f.status, f.verification])).toEqual([
+      [1, "fixed", "confirmed"],
+      [2, "open", null],
+    ]);
+    const nm1 = fx.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
+    expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`).map((r) => r.body.body)).toEqual([
+      `Resolved in ${pushed.slice(0, 7)}. Confirmed by an independent check: The bound is now \`<\`, so the loop stops at n - 1.`,
+    ]);
+    const turns = await listTurns(database.handle.db, (await run()).id);
+    expect(turns.map((t) => [t.role, t.sessionMode])).toEqual([
+      ["reviewer", "started"],
+      ["fixer", "started"],
+      ["verifier", "started"],
     ]);
 
     // GitHub sends synchronize for the bot's push: reviewed again in the resumed reviewer session
@@ -95,8 +111,53 @@ describe("/no-mistakes fix", () => {
     expect(reviews[1]!.prompt).toContain("for (i = 0; i < n; i++)");
     expect(reviews[1]!.prompt).toContain(`Commits ${pushed.slice(0, 12)} were made by the no-mistakes fixer`);
     expect((await listFindings(database.handle.db, (await run()).id)).map((f) => f.status)).toEqual(["fixed", "open"]);
+  });
+
+  it("a fix the verifier refutes stays open with the reason in its thread; the reviewer saying `resolved` without a later change does not close it", async () => {
+    await openReviewed();
+    fx.app.scenario([
+      { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP.replace("for (i = 0; i < n; i++)", "for (i = 0; i <= n; i++) // fixed") }], answer: { fixed: ["NM-1"] } },
+      { role: "verifier", answer: { verdicts: [{ id: "NM-1", fixed: false, reason: "The bound is still `<=`; only a comment was added." }] } },
+      { role: "reviewer", match: "NM-1", answer: { summary: "All fixed.", findings: [], resolved: ["NM-1"] } },
+    ]);
+    await fx.comment("/no-mistakes fix", WRITER);
+    const pushed = fx.remote.remoteSha("refs/heads/feature");
+    const id = (await run()).id;
+    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.verification])).toEqual([
+      [1, "open", "refuted"],
+      [2, "open", null],
+    ]);
     const nm1 = fx.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
-    expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`)).toHaveLength(1);
+    expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`).map((r) => r.body.body)).toEqual([
+      `The fix in ${pushed.slice(0, 7)} does not resolve NM-1, by an independent check: The bound is still \`<=\`; only a comment was added.`,
+    ]);
+    expect(fx.github.resolvedThreads).toEqual([]);
+
+    // the re-review of the bot's push: the reviewer calls it resolved, but nothing changed after the refuted fix
+    await fx.app.receive("pull_request", fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await fx.app.idle();
+    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.claimedResolvedSha])).toEqual([
+      [1, "open", pushed],
+      [2, "open", null],
+    ]);
+    const summary = fx.github.issueComments.find((c) => c.body.startsWith("<!-- no-mistakes:summary -->"))!.body;
+    expect(summary).toContain("a fix was refuted by the verifier");
+  });
+
+  it("when the verifier cannot rule (unreadable answer), the fix stays `fix pushed`, unverified, and keeps counting", async () => {
+    await openReviewed();
+    fx.app.scenario([
+      { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
+      { role: "verifier", text: "I think it is probably fine." },
+    ]);
+    await fx.comment("/no-mistakes fix", WRITER);
+    const id = (await run()).id;
+    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.verification])).toEqual([
+      [1, "fix-pushed", null],
+      [2, "open", null],
+    ]);
+    const summary = fx.github.issueComments.find((c) => c.body.startsWith("<!-- no-mistakes:summary -->"))!.body;
+    expect(summary).toContain("fix pushed — not yet confirmed by the verifier");
   });
 
   it("refuses a fix that retargets a symbolic link out of the repository: nothing pushed, a reply names the link", async () => {

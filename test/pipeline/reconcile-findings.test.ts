@@ -29,6 +29,8 @@ function known(number: number, status: string, path = "src/a.ts", title = `Known
     introducedTurnId: 1,
     resolvedTurnId: null,
     claimedResolvedSha: null,
+    evidenceFromSha: null,
+    verification: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   };

@@ -60,7 +60,12 @@ function formatTokens(n: number): string {
 /** A finding's status; an open one the reviewer called resolved without a code change says so. */
 function statusLabel(f: Finding): string {
   const label = STATUS_LABEL[f.status] ?? f.status;
-  return f.claimedResolvedSha && (f.status === "open" || f.status === "fix-pushed") ? `${label} — claimed resolved at ${shortSha(f.claimedResolvedSha)}, unverified (its code did not change)` : label;
+  const notes: string[] = [];
+  if (f.status === "fix-pushed" && f.verification === null) notes.push("not yet confirmed by the verifier");
+  if (f.status === "open" && f.verification === "refuted") notes.push("a fix was refuted by the verifier");
+  if (f.status === "fixed" && f.verification === "confirmed") notes.push("verified");
+  if (f.claimedResolvedSha && (f.status === "open" || f.status === "fix-pushed")) notes.push(`claimed resolved at ${shortSha(f.claimedResolvedSha)}, unverified (its code did not change)`);
+  return notes.length ? `${label} — ${notes.join("; ")}` : label;
 }
 
 function claimedCount(open: Finding[]): string {

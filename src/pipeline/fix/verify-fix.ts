@@ -1,0 +1,81 @@
+import type { Logger } from "pino";
+import { toAgentError } from "../../agents/agent-error.js";
+import type { Database } from "../../db/database.js";
+import { updateFinding } from "../../db/findings.js";
+import type { Finding, Run } from "../../db/schema.js";
+import type { GitWorkspace } from "../../git/git-workspace.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { findingId } from "../finding-id.js";
+import { shortSha } from "../render/labels.js";
+import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { resolveFindingThreads } from "../resolve-finding-threads.js";
+import type { RunSessions } from "../run-sessions.js";
+import { buildVerifyPrompt } from "./build-verify-prompt.js";
+import { parseVerifierAnswer } from "./parse-verifier-answer.js";
+
+export interface VerifyFixInput {
+  db: Database;
+  verifier: RunSessions;
+  github: GitHubClient;
+  ref: RepoRef;
+  run: Run;
+  workspace: GitWorkspace;
+  /** The findings the fixer says its commit fixed (now `fix-pushed`). */
+  claimed: Finding[];
+  from: string;
+  sha: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/**
+ * The fixer's claims, checked by someone else: a verifier turn in a fresh session (never resumed, so
+ * it cannot certify a fix it prescribed) reads the fix's diff and rules on each claimed finding.
+ * Confirmed → resolved, with the reason in its thread; refuted → open again, with the reason in its
+ * thread. No ruling (the turn failed, or said nothing of a finding) → the finding stays `fix-pushed`,
+ * unverified, and keeps counting. Returns what was ruled.
+ */
+export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: number[]; refuted: number[] }> {
+  const { run, github, ref, log } = input;
+  const ruled = { confirmed: [] as number[], refuted: [] as number[] };
+  let outcome;
+  try {
+    outcome = await input.verifier.run(run.id, "verifier", {
+      trigger: "verify",
+      headSha: input.sha,
+      prompt: buildVerifyPrompt({ repository: run.repositoryFullName, prNumber: run.prNumber, findings: input.claimed, diff: await input.workspace.diff(input.from, input.sha), sha: input.sha }),
+      cwd: input.workspace.dir,
+      timeoutMs: input.timeoutMs,
+      signal: input.signal,
+      fresh: true,
+    });
+  } catch (error) {
+    if (input.signal.aborted) throw error;
+    log.warn({ err: toAgentError(error) }, "verifier turn failed; the fix stays unverified");
+    return ruled;
+  }
+  const verdicts = parseVerifierAnswer(outcome.result.json);
+  if (!verdicts) {
+    log.warn({ answer: outcome.result.text.slice(0, 500) }, "verifier answer unreadable; the fix stays unverified");
+    return ruled;
+  }
+  for (const finding of input.claimed) {
+    const verdict = verdicts.find((v) => v.number === finding.number);
+    if (!verdict) continue;
+    const reason = sanitizeMarkdown(verdict.reason) || "no reason given";
+    if (verdict.fixed) {
+      ruled.confirmed.push(finding.number);
+      await updateFinding(input.db, run.id, finding.number, { status: "fixed", verification: "confirmed", resolvedTurnId: outcome.turnId ?? null });
+      await resolveFindingThreads(github, ref, run.prNumber, input.sha, [finding], log, `Confirmed by an independent check: ${reason}`);
+    } else {
+      ruled.refuted.push(finding.number);
+      await updateFinding(input.db, run.id, finding.number, { status: "open", verification: "refuted" });
+      if (finding.commentId !== null) {
+        await github.replyToReviewComment(ref, run.prNumber, finding.commentId, `The fix in ${shortSha(input.sha)} does not resolve ${findingId(finding.number)}, by an independent check: ${reason}`);
+      }
+    }
+  }
+  log.info({ confirmed: ruled.confirmed, refuted: ruled.refuted, unruled: input.claimed.length - ruled.confirmed.length - ruled.refuted.length }, "fix verified");
+  return ruled;
+}
