@@ -102,6 +102,13 @@ export class FlowFixture {
     await this.app.idle();
   }
 
+  /** The bot's summary comment as it stands. */
+  summary(): string {
+    const found = this.github.issueComments.find((c) => c.body.startsWith("<!-- no-mistakes:summary -->"));
+    if (!found) throw new Error("no summary comment was posted");
+    return found.body;
+  }
+
   /** The bot's replies on the PR (issue comments other than the summary). */
   replies(): string[] {
     return this.github.issueComments.map((c) => c.body).filter((b) => !b.startsWith("<!-- no-mistakes:summary -->"));
