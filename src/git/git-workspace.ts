@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ChangedFile } from "./changed-file.js";
+import type { TreeChange } from "./tree-change.js";
 import { GitError } from "./git-error.js";
 import { parseChangedFiles } from "./parse-changed-files.js";
 import { runGit } from "./run-git.js";
@@ -142,7 +143,7 @@ export class GitWorkspace {
 
   /**
    * Unified diff from..to; `paths` limits it to those files (literal paths), `excludeGlobs` leaves files
-   * out; `context` lines around each change (default 3).
+   * out (of those paths too, when both are given); `context` lines around each change (default 3).
    */
   async diff(from: string, to: string, options: { excludeGlobs?: readonly string[]; paths?: readonly string[]; context?: number } = {}): Promise<string> {
     assertArgument("commit", from);
@@ -157,7 +158,9 @@ export class GitWorkspace {
       from,
       to,
       "--",
-      ...(options.paths ? options.paths.map((p) => `:(literal)${p}`) : pathspecs(options.excludeGlobs)),
+      ...(options.paths
+        ? [...options.paths.map((p) => `:(literal)${p}`), ...(options.excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`)]
+        : pathspecs(options.excludeGlobs)),
     ]);
     return stdout;
   }
@@ -281,6 +284,24 @@ export class GitWorkspace {
       links.push({ path: fields[i + 1]!, target: blob.stdout });
     }
     return links;
+  }
+
+  /**
+   * Every path whose content or mode differs from `from` to `to`, with the blob ids and modes of both
+   * sides (no rename detection). The two commits need not be related.
+   */
+  async treeChanges(from: string, to: string): Promise<TreeChange[]> {
+    assertArgument("commit", from);
+    assertArgument("commit", to);
+    const { stdout } = await this.git(["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", from, to, "--"]);
+    const fields = stdout.split("\0");
+    const changes: TreeChange[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      // ":<old mode> <new mode> <old blob> <new blob> <status>" then the path
+      const [oldMode = "", newMode = "", oldBlob = "", newBlob = ""] = fields[i]!.slice(1).split(" ");
+      changes.push({ path: fields[i + 1]!, oldMode, newMode, oldBlob, newBlob });
+    }
+    return changes;
   }
 
   /** A patch from `from` to `to` that `git apply` can replay, binary files included. */

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Run } from "../db/schema.js";
 import type { GitWorkspace } from "../git/git-workspace.js";
+import { prOwnChanges } from "./review/pr-own-changes.js";
 
 export interface PreparedWorkspace {
   headSha: string;
@@ -8,6 +9,13 @@ export interface PreparedWorkspace {
   /** What this review covers: the whole PR, the commits since the last review, or the whole PR after a rewrite. */
   mode: "full" | "incremental" | "rewritten";
   from: string;
+  /**
+   * Incremental only: the PR's merge base moved since the last review, because the base branch was
+   * merged into it or it was rebased onto a newer base (merge base `from` → `to`).
+   */
+  baseMerged?: { from: string; to: string; via: "merge" | "rebase" };
+  /** With `baseMerged`: the files the PR's own changes touched since the last review (the only ones to diff; may be empty). */
+  paths?: string[];
 }
 
 const BASE_REF = "refs/no-mistakes/base";
@@ -43,8 +51,30 @@ export async function prepareWorkspace(
 
   const last = run.lastReviewedSha;
   if (options.full || !last || last === headSha) return { headSha, mergeBase, mode: "full", from: mergeBase };
-  if ((await workspace.hasCommit(last)) && (await workspace.isAncestor(last, headSha))) {
-    return { headSha, mergeBase, mode: "incremental", from: last };
+  if (!(await workspace.hasCommit(last))) return { headSha, mergeBase, mode: "rewritten", from: mergeBase };
+  // The PR's merge base as of the last review: the newest base commit in `last`'s history.
+  const before = await workspace.mergeBase(BASE_REF, last);
+  if (await workspace.isAncestor(last, headSha)) {
+    if (!before || before === mergeBase) return { headSha, mergeBase, mode: "incremental", from: last };
+    // The base was merged in: last..head holds the base's changes too; review only the PR's own.
+    const paths = await ownChanges(workspace, { before, last, mergeBase, headSha });
+    return { headSha, mergeBase, mode: "incremental", from: last, baseMerged: { from: before, to: mergeBase, via: "merge" }, paths };
+  }
+  // Rebased onto a newer base: the PR's commits are new, but only its changes that differ from what was
+  // reviewed are new to the reviewer. Any other rewrite (same or older base) is the whole PR again.
+  if (before && before !== mergeBase && (await workspace.isAncestor(before, mergeBase))) {
+    const paths = await ownChanges(workspace, { before, last, mergeBase, headSha });
+    return { headSha, mergeBase, mode: "incremental", from: last, baseMerged: { from: before, to: mergeBase, via: "rebase" }, paths };
   }
   return { headSha, mergeBase, mode: "rewritten", from: mergeBase };
+}
+
+/** The files whose PR-side change differs between the PR then (before..last) and now (mergeBase..head). */
+async function ownChanges(workspace: GitWorkspace, at: { before: string; last: string; mergeBase: string; headSha: string }): Promise<string[]> {
+  const [before, after, sinceLast] = await Promise.all([
+    workspace.treeChanges(at.before, at.last),
+    workspace.treeChanges(at.mergeBase, at.headSha),
+    workspace.treeChanges(at.last, at.headSha),
+  ]);
+  return prOwnChanges({ before, after, sinceLast });
 }

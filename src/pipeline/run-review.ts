@@ -152,7 +152,8 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   // The check run, the diff and the range's authors, at once.
   const [checkRunId, rawDiff, commits] = await Promise.all([
     ensureCheckRun(github, ref, ws.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." }),
-    workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore }),
+    // after a base merge or rebase, only the files the PR's own changes touched (none: nothing to diff)
+    ws.paths?.length === 0 ? "" : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore, paths: ws.paths }),
     workspace.commits(ws.from, ws.headSha),
   ]);
   ctx.checkRunId = checkRunId;
@@ -175,6 +176,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     pr: { number: run.prNumber, title: run.title, body: run.body, author: run.authorLogin, baseRef: run.baseRef, headRef: run.headRef },
     mode: ws.mode,
     range: { from: ws.from, to: ws.headSha },
+    baseMerged: ws.baseMerged,
     diff: reviewDiff.diff,
     truncated: reviewDiff.omittedFiles.length > 0 ? { omittedFiles: reviewDiff.omittedFiles, reason: "the diff is over the size limit" } : undefined,
     openFindings: open.map((f) => ({ id: findingId(f.number), path: f.path ?? "", line: f.line ?? undefined, severity: f.severity, title: f.title, body: f.body })),

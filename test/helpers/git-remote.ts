@@ -37,6 +37,12 @@ export class GitRemote {
     this.git(this.work, "checkout", "-q", ...(create ? ["-b", branch] : [branch]));
   }
 
+  /** Merges `branch` into the current branch with a merge commit (as an author merging the base into a PR); returns it. */
+  merge(branch: string, message = `Merge ${branch}`): string {
+    this.git(this.work, ...AUTHOR, "merge", "-q", "--no-ff", "--no-edit", "-m", message, branch);
+    return this.sha("HEAD");
+  }
+
   /** Moves the current branch to `sha` (rewriting history, as a force-push does). */
   resetHard(sha: string): void {
     this.git(this.work, "reset", "-q", "--hard", sha);

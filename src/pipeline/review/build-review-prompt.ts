@@ -12,6 +12,12 @@ export interface ReviewPromptInput {
    */
   mode: "full" | "incremental" | "rewritten";
   range: { from: string; to: string };
+  /**
+   * Incremental only: the PR's merge base moved from `from` to `to` since the last review (the base
+   * branch merged in, or a rebase onto a newer base); `diff` then holds only the files the PR's own
+   * changes touched since the last review, and is empty when there are none.
+   */
+  baseMerged?: { from: string; to: string; via: "merge" | "rebase" };
   diff: string;
   /** Set when `diff` is not the whole range: files left out, and why. */
   truncated?: { omittedFiles: string[]; reason: string };
@@ -47,7 +53,17 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
     `You review pull request #${pr.number} in ${oneLine(input.repository)}. The repository is checked out in your working directory at ${range.to}. Read any file you need, but do not modify files, commit or push: you only report.`,
   );
 
-  if (mode === "incremental")
+  const moved = mode === "incremental" ? input.baseMerged : undefined;
+  if (moved) {
+    const how = moved.via === "merge" ? "the base branch was merged into it" : "it was rebased onto a newer base";
+    const nothing = input.diff.trim() === "" && !input.truncated;
+    out.push(
+      `You reviewed this pull request before. Since then ${how} (base ${moved.from} → ${moved.to}); the base's own changes are not part of this review. ` +
+        (nothing
+          ? `None of the pull request's own changes differ from what you reviewed: there is nothing new of its own to review, so the diff below is empty.`
+          : `The diff below is ${range.from}..${range.to} for only the files where the pull request's own changes differ from what you reviewed: review only those, reading surrounding code where needed.`),
+    );
+  } else if (mode === "incremental")
     out.push(
       `You reviewed this pull request before; new commits were pushed since. Review only the changes in ${range.from}..${range.to} (the diff below), reading surrounding code where needed.`,
     );

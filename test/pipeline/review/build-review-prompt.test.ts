@@ -110,6 +110,44 @@ describe("buildReviewPrompt", () => {
     for (const pattern of absent) expect(prompt).not.toMatch(pattern);
   });
 
+  describe("after the base moved (merged in or rebased onto)", () => {
+    const BASE_THEN = "4444444444444444444444444444444444444444";
+    const BASE_NOW = "5555555555555555555555555555555555555555";
+
+    it.each<["merge" | "rebase", RegExp]>([
+      ["merge", /Since then the base branch was merged into it \(base 4{40} → 5{40}\); the base's own changes are not part of this review\./],
+      ["rebase", /Since then it was rebased onto a newer base \(base 4{40} → 5{40}\); the base's own changes are not part of this review\./],
+    ])("says so (%s), and that the diff holds only the PR's own changes since the last review", (via, said) => {
+      const prompt = buildReviewPrompt(input({ mode: "incremental", baseMerged: { from: BASE_THEN, to: BASE_NOW, via } }));
+      expect(prompt).toMatch(said);
+      expect(prompt).toMatch(/The diff below is 1{40}\.\.2{40} for only the files where the pull request's own changes differ from what you reviewed: review only those/);
+      expect(prompt).not.toContain("new commits were pushed since");
+      expect(prompt).not.toContain("nothing new");
+      expect(blockOf(prompt, "untrusted-diff")).toBe(DIFF);
+    });
+
+    it("says there is nothing new of the PR's own to review when the diff is empty", () => {
+      const prompt = buildReviewPrompt(input({ mode: "incremental", diff: "", baseMerged: { from: BASE_THEN, to: BASE_NOW, via: "merge" } }));
+      expect(prompt).toContain("None of the pull request's own changes differ from what you reviewed: there is nothing new of its own to review, so the diff below is empty.");
+      expect(blockOf(prompt, "untrusted-diff")).toBe("");
+      expect(Buffer.byteLength(prompt)).toBeLessThan(3600);
+    });
+
+    it("does not call a diff emptied by the size limit nothing new", () => {
+      const prompt = buildReviewPrompt(input({ mode: "incremental", diff: "", truncated: { omittedFiles: ["src/big.ts"], reason: "too big" }, baseMerged: { from: BASE_THEN, to: BASE_NOW, via: "merge" } }));
+      expect(prompt).not.toContain("nothing new");
+      expect(prompt).toContain("for only the files where the pull request's own changes differ");
+    });
+
+    it("is ignored outside incremental mode", () => {
+      for (const mode of ["full", "rewritten"] as const) {
+        const prompt = buildReviewPrompt(input({ mode, baseMerged: { from: BASE_THEN, to: BASE_NOW, via: "merge" } }));
+        expect(prompt).not.toContain("merged into it");
+        expect(prompt).toEqual(buildReviewPrompt(input({ mode })));
+      }
+    });
+  });
+
   it.each<ReviewPromptInput["mode"]>(["incremental", "rewritten", "full"])(
     "lists the open findings by id in %s mode, asking for resolved ids and ids on restatements",
     (mode) => {
