@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,review,concurrency,sandbox, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,review,base-merge,concurrency,sandbox, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers into bench/results/profiles), BENCH_GITHUB_PACING=on.
  */
@@ -12,7 +12,7 @@ import { RESULT_PREFIX, ROOT, SMOKE } from "./lib/common.js";
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const strict = process.argv.includes("--strict");
-const sections = ["ack", "review", "concurrency", "sandbox"].filter((s) => !only || only.includes(s));
+const sections = ["ack", "review", "base-merge", "concurrency", "sandbox"].filter((s) => !only || only.includes(s));
 
 function runSection(name: string): Promise<any> {
   return new Promise((resolve, reject) => {
@@ -67,6 +67,13 @@ if (review) {
   const s0 = review.sizes[0];
   rows.push({ figure: `incremental prompt after one-commit push, ${s0.size}-file PR`, value: `${s0.promptBytes.later} / ${s0.promptBytes.first} B = ${(s0.promptRatio * 100).toFixed(1)} %`, target: "≤ 10 %", holds: s0.promptRatio !== null && s0.promptRatio <= 0.1, kind: "perf" });
   rows.push({ figure: "review: peak RSS of the reviewing process", value: `${review.maxRssMb} MB`, target: "(reported)", holds: null, kind: "info" });
+}
+const merge = results["base-merge"];
+if (merge) {
+  const m = merge.merged;
+  rows.push({ figure: `incremental prompt after merging a base that brings ${merge.config.mergedFiles} files, no PR-side change (${merge.config.prFiles}-file PR), vs the old rule (whole last..head diff)`, value: `${m.newPromptBytes} / ${m.oldRulePromptBytes} B = ${(m.ratio * 100).toFixed(1)} %  (base files in prompt: ${m.baseFilesInNew} vs ${m.baseFilesInOld})`, target: "≤ 5 %", holds: m.ratio <= 0.05, kind: "perf" });
+  const o = merge.mergedWithOwnChange;
+  rows.push({ figure: "after a base merge plus one PR-side commit: the prompt holds the PR's change and no base file", value: `PR change ${o.hasOwnChange ? "present" : "MISSING"}, ${o.baseFiles} base files, ${o.promptBytes} B`, target: "present, 0", holds: o.hasOwnChange && o.baseFiles === 0 && m.baseFilesInNew === 0 && m.saysNothingNew, kind: "correctness" });
 }
 const conc = results.concurrency;
 if (conc) {
