@@ -178,6 +178,24 @@ export class GitWorkspace {
     return parseChangedFiles(numstat.stdout, nameStatus.stdout);
   }
 
+  /** Whether `path` is a submodule (a gitlink) in commit `sha`. */
+  async isSubmodule(sha: string, path: string): Promise<boolean> {
+    assertArgument("sha", sha);
+    const { stdout } = await this.git(["ls-tree", sha, "--", `:(literal)${path}`]);
+    return stdout.startsWith("160000 commit ");
+  }
+
+  /** Files renamed from `from` to `to` (git's rename detection, as GitHub shows a PR): old path → new path. */
+  async renames(from: string, to: string): Promise<Map<string, string>> {
+    assertArgument("commit", from);
+    assertArgument("commit", to);
+    const { stdout } = await this.git(["diff", "--no-color", "--no-ext-diff", "-M", "--diff-filter=R", "--name-status", "-z", from, to]);
+    const fields = stdout.split("\0");
+    const renames = new Map<string, string>();
+    for (let i = 0; i + 2 < fields.length; i += 3) renames.set(fields[i + 1]!, fields[i + 2]!); // "R<score>", old, new
+    return renames;
+  }
+
   /** The file's content at `sha`, or undefined when the commit has no such file. */
   async readFile(sha: string, path: string): Promise<string | undefined> {
     assertArgument("sha", sha);

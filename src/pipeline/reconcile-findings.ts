@@ -75,7 +75,7 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
 
     const lines = input.lineCount(path);
     if (lines === undefined) {
-      out.dropped.push({ title: reported.title, path, reason: "the file does not exist in the reviewed commit" });
+      out.dropped.push({ title: reported.title, path, reason: "the file exists nowhere in the pull request (neither at its head nor at its base)" });
       continue;
     }
     if (reported.line !== undefined && reported.line > lines) {

@@ -16,6 +16,7 @@ import { ensureCheckRun } from "./ensure-check-run.js";
 import { findingId } from "./finding-id.js";
 import { limitDiff } from "./limit-diff.js";
 import { ours } from "./ours.js";
+import { followRename } from "./review/follow-rename.js";
 import { hasResolutionEvidence } from "./review/resolution-evidence.js";
 import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
 import { postReview } from "./post-review.js";
@@ -208,14 +209,24 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const answer = parsed.answer;
 
   // 5. Ledger: stable ids, fingerprints, no duplicates; paths and lines checked against the head.
+  //    A finding on a renamed file's old path moves to the new one; one on a file the PR deleted is still tracked
+  //    (its lines checked against the base). Only a path that exists nowhere in the PR is dropped.
+  const renames = await workspace.renames(ws.mergeBase, ws.headSha);
+  const reported = await Promise.all(answer.findings.map((f) => followRename(workspace, ws, renames, f, normalizePath(f.path))));
   const lineCounts = new Map<string, number | undefined>();
-  for (const f of answer.findings) {
+  for (const [i, f] of reported.entries()) {
     const path = normalizePath(f.path);
-    if (path !== undefined && !lineCounts.has(path)) lineCounts.set(path, await workspace.lineCount(ws.headSha, path));
+    if (path === undefined) continue;
+    if (!lineCounts.has(path)) lineCounts.set(path, (await workspace.lineCount(ws.headSha, path)) ?? (await workspace.lineCount(ws.mergeBase, path)));
+    // a submodule has no lines: a finding on it is about the bump as a whole
+    if (lineCounts.get(path) === undefined && ((await workspace.isSubmodule(ws.headSha, path)) || (await workspace.isSubmodule(ws.mergeBase, path)))) {
+      lineCounts.set(path, 0);
+      reported[i] = { ...f, line: undefined, end_line: undefined, suggestion: undefined };
+    }
   }
   const rec = reconcileFindings({
     existing: before,
-    reported: answer.findings,
+    reported,
     resolvedIds: answer.resolved,
     normalizePath: (p) => normalizePath(p),
     lineCount: (p) => lineCounts.get(p),
@@ -259,8 +270,9 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     pr: run.prNumber,
     headSha: ws.headSha,
     findings: toPost,
-    diff: await placementDiff(workspace, ws, reviewDiff.diff, toPost),
+    diff: await placementDiff(workspace, ws, reviewDiff.diff, toPost, renames),
     maxComments: config.review.max_comments,
+    log,
     renderBody: (inBody) =>
       renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, summary: answer.summary, inBody, resolved, claimed, dropped: rec.dropped, notes }),
   });
@@ -306,6 +318,7 @@ async function placementDiff(
   ws: { from: string; mergeBase: string; headSha: string },
   reviewed: string,
   findings: Finding[],
+  renames: ReadonlyMap<string, string>,
 ): Promise<DiffIndex> {
   const paths = [...new Set(findings.map((f) => f.path).filter((p): p is string => !!p))];
   if (paths.length === 0) return parseDiff("");
@@ -314,6 +327,9 @@ async function placementDiff(
   const known = parseDiff(reused);
   const missing = paths.filter((p) => !known.files.has(p));
   if (missing.length === 0) return known;
-  const rest = await workspace.diff(ws.mergeBase, ws.headSha, { paths: missing });
+  // A renamed file is diffed with its old path too, or git (and so this diff) would call it new.
+  const oldPath = new Map([...renames].map(([from, to]) => [to, from]));
+  const pathspec = missing.flatMap((p) => (oldPath.has(p) ? [oldPath.get(p)!, p] : [p]));
+  const rest = await workspace.diff(ws.mergeBase, ws.headSha, { paths: pathspec });
   return parseDiff(reused === "" || reused.endsWith("\n") ? `${reused}${rest}` : `${reused}\n${rest}`);
 }

@@ -61,6 +61,8 @@ export class GitHubStandIn {
   readonly issueComments: { id: number; body: string; user: { id: number; login: string; type: string } }[] = [];
   readonly resolvedThreads: string[] = [];
   readonly reactions: { commentId: number; content: string }[] = [];
+  /** PENDING reviews (seen by nobody but their author); the app only ever creates them to probe, then deletes them. */
+  readonly pendingReviews: { id: number; pr: number; commit_id: string; body: string; comments: any[] }[] = [];
   private nextId = 1000;
 
   constructor(private readonly options: StandInOptions) {}
@@ -179,13 +181,34 @@ export class GitHubStandIn {
         if (problem) return [422, { message: "Unprocessable Entity", errors: [problem], status: "422" }];
       }
       const id = this.nextId++;
+      if (r.body.event === undefined) {
+        // A PENDING review: seen by its author only; GitHub allows one per author and pull request.
+        if (this.pendingReviews.some((p) => p.pr === pr)) return [422, { message: "Unprocessable Entity", errors: ["User can only have one pending review per pull request"], status: "422" }];
+        this.pendingReviews.push({ id, pr, commit_id: r.body.commit_id, body: r.body.body ?? "", comments });
+        return [200, { id, body: r.body.body ?? "", state: "PENDING", commit_id: r.body.commit_id, user: BOT_USER }];
+      }
       this.reviews.push({ id, commit_id: r.body.commit_id, body: r.body.body, event: r.body.event, comments, user: BOT_USER });
       for (const c of comments) this.storeComment(c, id, r.body.commit_id);
       return [200, { id, body: r.body.body, state: "COMMENTED", commit_id: r.body.commit_id }];
     }));
     api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews(\\?.*)?$`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
-      return [200, this.reviews.map((r) => ({ id: r.id, body: r.body, commit_id: r.commit_id, state: "COMMENTED", user: r.user }))];
+      const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
+      return [
+        200,
+        [
+          ...this.reviews.map((r) => ({ id: r.id, body: r.body, commit_id: r.commit_id, state: "COMMENTED", user: r.user })),
+          ...this.pendingReviews.filter((p) => p.pr === pr).map((p) => ({ id: p.id, body: p.body, commit_id: p.commit_id, state: "PENDING", user: BOT_USER })),
+        ],
+      ];
+    }));
+    api.delete(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)$`)).reply(guard((uri: string) => {
+      record("DELETE")(uri, undefined);
+      const id = Number(/reviews\/(\d+)/.exec(uri)![1]);
+      const at = this.pendingReviews.findIndex((p) => p.id === id);
+      if (at < 0) return [422, { message: "Unprocessable Entity", errors: ["Can not delete a non-pending pull request review"] }];
+      const [gone] = this.pendingReviews.splice(at, 1);
+      return [200, { id, state: "PENDING", body: gone!.body }];
     }));
     api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)/comments`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
@@ -283,19 +306,40 @@ export class GitHubStandIn {
     return stored;
   }
 
-  /** GitHub's rule: a comment's lines must sit in one hunk of the PR diff (base...head), new side. */
+  /**
+   * GitHub's rule: a comment's lines must sit in one hunk of the PR's diff (base...head, new side) as
+   * GitHub computes it — ONE diff of the whole range with rename detection, not a diff per file (which
+   * would call a renamed file new and every line of it commentable). Parsed here with a few regexes,
+   * independently of the app's diff parser.
+   */
   private offDiff(pr: number, headSha: string, c: { path: string; line: number; start_line?: number }): string | undefined {
     if (this.options.refuse?.includes(`${c.path}:${c.line}`)) return `Line could not be resolved (${c.path}:${c.line})`;
-    const diff = execFileSync("git", ["-C", this.options.bareRepo, "diff", "-U3", "-M", `refs/heads/${this.options.baseRef}...${headSha}`, "--", c.path], {
-      encoding: "utf8",
-    });
-    const ranges = [...diff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)].map((m) => {
-      const start = Number(m[1]);
-      return [start, start + Number(m[2] ?? 1) - 1] as const;
-    });
+    const ranges = this.commentableRanges(headSha).get(c.path) ?? [];
     const first = c.start_line ?? c.line;
     const inOne = ranges.some(([lo, hi]) => first >= lo && c.line <= hi);
     void pr;
     return inOne ? undefined : `pull_request_review_thread.line must be part of the diff (${c.path}:${c.line})`;
   }
+
+  /** New path → the new-side line ranges of its hunks, from the whole PR diff. */
+  private commentableRanges(headSha: string): Map<string, (readonly [number, number])[]> {
+    const diff = execFileSync(
+      "git",
+      ["-C", this.options.bareRepo, "-c", "core.quotePath=false", "diff", "-M", "-U3", "--no-color", "--no-ext-diff", `refs/heads/${this.options.baseRef}...${headSha}`],
+      { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
+    );
+    const files = new Map<string, (readonly [number, number])[]>();
+    for (const section of diff.split(/^(?=diff --git )/m)) {
+      if (!section.startsWith("diff --git ")) continue;
+      const newPath = /^\+\+\+ b\/(.*?)\t?$/m.exec(section)?.[1] ?? /^rename to (.*)$/m.exec(section)?.[1];
+      if (newPath === undefined) continue; // deleted (+++ /dev/null): nothing on the new side
+      const ranges = [...section.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)].map((m) => {
+        const start = Number(m[1]);
+        return [start, start + Number(m[2] ?? 1) - 1] as const;
+      });
+      files.set(newPath, ranges);
+    }
+    return files;
+  }
+
 }

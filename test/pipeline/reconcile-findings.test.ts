@@ -89,7 +89,7 @@ describe("reconcileFindings", () => {
   it.each([
     [reported({ path: "../../etc/passwd" }), "the path is outside the repository"],
     [reported({ path: "/etc/passwd" }), "the path is outside the repository"],
-    [reported({ path: "src/missing.ts" }), "the file does not exist in the reviewed commit"],
+    [reported({ path: "src/missing.ts" }), "the file exists nowhere in the pull request (neither at its head nor at its base)"],
     [reported({ path: "src/b.ts", line: 11 }), "line 11 is outside the file (10 lines)"],
   ])("drops %j with a reason", (finding, reason) => {
     const out = run([], [finding]);
