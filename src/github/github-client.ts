@@ -77,12 +77,16 @@ export interface GitHubClient {
   findCheckRun(ref: RepoRef, headSha: string, name: string): Promise<number | undefined>;
   createCheckRun(ref: RepoRef, headSha: string, name: string, update: CheckRunUpdate): Promise<number>;
   updateCheckRun(ref: RepoRef, checkRunId: number, update: CheckRunUpdate): Promise<void>;
-  /** One review (event COMMENT) with inline comments; a 422 throws GitHubError kind `unprocessable`. */
-  createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[] }): Promise<{ id: number }>;
+  /**
+   * One review (event COMMENT) with inline comments; a 422 throws GitHubError kind `unprocessable`.
+   * `pending`: no event, so the review stays PENDING — visible to nobody but its author — which is how
+   * the bot learns which comment GitHub refuses without posting anything (then it deletes it).
+   */
+  createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[]; pending?: boolean }): Promise<{ id: number }>;
+  /** Deletes a PENDING review (GitHub allows it for pending reviews only). */
+  deletePendingReview(ref: RepoRef, pr: number, reviewId: number): Promise<void>;
   /** The PR's reviews (bodies), to recognise one an earlier attempt already posted. */
-  listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string }[]>;
-  /** One inline comment outside a review (used one by one when a whole review got a 422). */
-  createReviewComment(ref: RepoRef, pr: number, commitId: string, comment: InlineComment): Promise<{ id: number; nodeId: string }>;
+  listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string; state: string }[]>;
   /** Every review comment on the PR (to find what an earlier attempt already posted). */
   listPullReviewComments(ref: RepoRef, pr: number): Promise<ReviewComment[]>;
   /** The review's inline comments (to learn their ids after posting). */

@@ -111,7 +111,7 @@ export class OctokitGitHubClient implements GitHubClient {
     await call("update check run", () => this.octokit.rest.checks.update({ ...ref, check_run_id: checkRunId, ...checkBody(update) }));
   }
 
-  async createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[] }): Promise<{ id: number }> {
+  async createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[]; pending?: boolean }): Promise<{ id: number }> {
     const comments = review.comments.map((c) => ({
       path: c.path,
       line: c.line,
@@ -120,30 +120,25 @@ export class OctokitGitHubClient implements GitHubClient {
       body: fitBody(c.body),
     }));
     const { data } = await call("create review", () =>
-      this.octokit.rest.pulls.createReview({ ...ref, pull_number: pr, commit_id: review.commitId, event: "COMMENT", body: fitBody(review.body), comments }),
+      this.octokit.rest.pulls.createReview({
+        ...ref,
+        pull_number: pr,
+        commit_id: review.commitId,
+        ...(review.pending ? {} : { event: "COMMENT" as const }),
+        body: fitBody(review.body),
+        comments,
+      }),
     );
     return { id: data.id };
   }
 
-  async listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string }[]> {
-    const data = await call("list reviews", () => this.octokit.paginate(this.octokit.rest.pulls.listReviews, { ...ref, pull_number: pr, per_page: 100 }));
-    return data.map((r) => ({ id: r.id, authorId: r.user?.id ?? 0, body: r.body ?? "", commitId: r.commit_id ?? "" }));
+  async deletePendingReview(ref: RepoRef, pr: number, reviewId: number): Promise<void> {
+    await call("delete pending review", () => this.octokit.rest.pulls.deletePendingReview({ ...ref, pull_number: pr, review_id: reviewId }));
   }
 
-  async createReviewComment(ref: RepoRef, pr: number, commitId: string, c: InlineComment): Promise<{ id: number; nodeId: string }> {
-    const { data } = await call("create review comment", () =>
-      this.octokit.rest.pulls.createReviewComment({
-        ...ref,
-        pull_number: pr,
-        commit_id: commitId,
-        path: c.path,
-        line: c.line,
-        side: c.side,
-        ...(c.startLine !== undefined ? { start_line: c.startLine, start_side: c.side } : {}),
-        body: fitBody(c.body),
-      }),
-    );
-    return { id: data.id, nodeId: data.node_id };
+  async listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string; state: string }[]> {
+    const data = await call("list reviews", () => this.octokit.paginate(this.octokit.rest.pulls.listReviews, { ...ref, pull_number: pr, per_page: 100 }));
+    return data.map((r) => ({ id: r.id, authorId: r.user?.id ?? 0, body: r.body ?? "", commitId: r.commit_id ?? "", state: r.state }));
   }
 
   async listPullReviewComments(ref: RepoRef, pr: number): Promise<ReviewComment[]> {

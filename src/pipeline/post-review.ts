@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { Finding } from "../db/schema.js";
 import { ours } from "./ours.js";
 import type { GitHubClient, InlineComment, RepoRef } from "../github/github-client.js";
@@ -21,6 +22,7 @@ export interface PostReviewInput {
   maxComments: number;
   /** Renders the review body from the findings that could not be inline. */
   renderBody: (inBody: { finding: Finding; reason: string }[]) => string;
+  log: Logger;
 }
 
 export interface PostedReview {
@@ -43,10 +45,12 @@ const RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
 /**
  * Posts one review (event COMMENT): findings on diff lines inline (with a suggestion block when the
  * replacement fits the lines), the rest in the body. Comments an earlier attempt already posted are
- * recognised by their hidden marker and not posted again. On a 422 the comments go one by one and
- * the refused ones move into the body: nothing is dropped silently.
+ * recognised by their hidden marker and not posted again. On a 422 the refused comments are found in
+ * pending reviews (invisible, deleted at once) and moved into the body, and the rest still go out in
+ * one review: one review per turn, nothing dropped silently, each refusal logged with GitHub's words.
  */
 export async function postReview(input: PostReviewInput): Promise<PostedReview> {
+  let reviewId: number | undefined;
   const { github, ref, pr } = input;
   const comments = new Map<number, { id: number; nodeId: string }>();
   const already = new Map<string, { id: number; nodeId: string }>();
@@ -81,28 +85,49 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
     });
   }
 
-  let reviewId: number;
+  let posting = inline;
   try {
-    ({ id: reviewId } = await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: inline.map((i) => i.comment) }));
-    if (inline.length > 0) {
-      for (const c of await github.listReviewComments(ref, pr, reviewId)) {
-        const marker = findingMarkerPattern().exec(c.body)?.[1];
-        const match = marker && inline.find((i) => findingId(i.finding.number) === marker);
-        if (match) comments.set(match.finding.number, { id: c.id, nodeId: c.nodeId });
-      }
-    }
+    await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: posting.map((i) => i.comment) }).then(({ id }) => (reviewId = id));
   } catch (error) {
     if (!(error instanceof GitHubError) || error.kind !== "unprocessable" || inline.length === 0) throw error;
-    // GitHub refused the review as a whole: place each comment on its own, and keep every refusal.
-    for (const { finding, comment } of inline) {
-      try {
-        comments.set(finding.number, await github.createReviewComment(ref, pr, input.headSha, comment));
-      } catch (single) {
-        if (!(single instanceof GitHubError) || single.kind !== "unprocessable") throw single;
-        inBody.push({ finding, reason: "GitHub refused the inline comment" });
+    // GitHub refused the review as a whole. Still exactly one review: find the refused comments in
+    // PENDING reviews (seen by nobody, deleted at once), move them into the body, post the rest.
+    input.log.warn({ pr, headSha: input.headSha, github: error.message }, "GitHub refused the review; finding the refused comments");
+    posting = [];
+    // GitHub allows one pending review per author: clear a leftover of ours (a crashed attempt) first.
+    for (const r of await ours(github, github.listReviews(ref, pr))) if (r.state === "PENDING") await github.deletePendingReview(ref, pr, r.id);
+    for (const item of inline) {
+      const refusal = await refusalOf(input, item.comment);
+      if (refusal === undefined) posting.push(item);
+      else {
+        input.log.warn({ pr, finding: findingId(item.finding.number), path: item.comment.path, line: item.comment.line, github: refusal }, "GitHub refuses an inline comment; it goes into the review body");
+        inBody.push({ finding: item.finding, reason: "GitHub refused it as an inline comment" });
       }
     }
-    ({ id: reviewId } = await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: [] }));
+    ({ id: reviewId } = await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: posting.map((i) => i.comment) }));
   }
-  return { reviewId, comments, inBody };
+  if (posting.length > 0) {
+    for (const c of await github.listReviewComments(ref, pr, reviewId!)) {
+      const marker = findingMarkerPattern().exec(c.body)?.[1];
+      const match = marker && posting.find((i) => findingId(i.finding.number) === marker);
+      if (match) comments.set(match.finding.number, { id: c.id, nodeId: c.nodeId });
+    }
+  }
+  return { reviewId: reviewId!, comments, inBody };
+}
+
+/**
+ * Whether GitHub takes one inline comment, asked in a PENDING review (seen by its author only) that
+ * is deleted at once. Returns GitHub's refusal, or undefined when it takes the comment.
+ */
+async function refusalOf(input: PostReviewInput, comment: InlineComment): Promise<string | undefined> {
+  const { github, ref, pr } = input;
+  try {
+    const { id } = await github.createReview(ref, pr, { commitId: input.headSha, body: "", comments: [comment], pending: true });
+    await github.deletePendingReview(ref, pr, id);
+    return undefined;
+  } catch (error) {
+    if (error instanceof GitHubError && error.kind === "unprocessable") return error.message;
+    throw error;
+  }
 }

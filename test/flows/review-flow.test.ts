@@ -310,7 +310,7 @@ describe("review on every push", () => {
     expect([...github.checkRuns.values()].find((c) => c.head_sha === head)!.conclusion).toBe("success");
   });
 
-  it("GitHub 422 on the review → comments posted one by one, the refused one moved into the body", async () => {
+  it("GitHub 422 on the review → still one review: the refused comment found in pending reviews (deleted, never visible) and moved into the body", async () => {
     github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main", refuse: ["src/app.ts:12"] });
     nock.cleanAll();
     github.install();
@@ -333,17 +333,26 @@ describe("review on every push", () => {
     await app.receive("pull_request", payload("opened", head));
     await app.idle();
 
-    const reviews = github.sent("POST", `/pulls/${pr}/reviews`);
-    expect(reviews).toHaveLength(2); // refused whole, then the body-only review
-    expect(reviews[0]!.body.comments).toHaveLength(2);
-    const singles = github.sent("POST", new RegExp(`/pulls/${pr}/comments$`));
-    expect(singles.map((r) => r.body.line)).toEqual([10, 12]);
+    const posts = github.sent("POST", `/pulls/${pr}/reviews`);
+    // refused whole; one pending probe per comment (no event); then the one review
+    expect(posts.map((r) => [r.body.event ?? "PENDING", r.body.comments.map((c: any) => c.line)])).toEqual([
+      ["COMMENT", [10, 12]],
+      ["PENDING", [10]],
+      ["PENDING", [12]],
+      ["COMMENT", [10]],
+    ]);
+    expect(github.sent("DELETE", `/pulls/${pr}/reviews/`)).toHaveLength(1); // the accepted probe; the refused one was never created
+    expect(github.pendingReviews).toEqual([]);
+    expect(github.reviews).toHaveLength(1); // what people see: one review
+    expect(github.sent("POST", new RegExp(`/pulls/${pr}/comments$`))).toHaveLength(0);
     expect(github.reviewComments.map((c) => c.line)).toEqual([10]);
-    const final = reviews[1]!.body;
-    expect(final.comments).toEqual([]);
+    const final = github.reviews[0]!;
     expect(final.body).toContain("NM-2");
-    expect(final.body).toContain("GitHub refused the inline comment");
+    expect(final.body).toContain("GitHub refused it as an inline comment");
     expect(final.body).not.toContain("**NM-1**");
+    const warnings = app.logs.lines().filter((l) => l.level === 40).map((l) => l.msg);
+    expect(warnings).toContain("GitHub refused the review; finding the refused comments");
+    expect(warnings).toContain("GitHub refuses an inline comment; it goes into the review body");
   });
 
   it("a bad repository config is reported in the check run and the review runs on defaults", async () => {
