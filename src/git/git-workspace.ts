@@ -229,9 +229,10 @@ export class GitWorkspace {
    * Stages everything (new, changed and deleted files) and commits it on the detached HEAD as
    * `name <email>`, hooks skipped. Returns the new commit, or undefined when nothing changed.
    */
-  /** Commits in from..to, newest first, with their author. */
-  async commits(from: string, to: string): Promise<{ sha: string; authorName: string; authorEmail: string }[]> {
-    const { stdout } = await this.git(["log", "--no-merges", "--format=%H%x00%an%x00%ae", `${from}..${to}`]);
+  /** Commits in from..to (and not in `notIn`'s history), newest first, with their author. */
+  async commits(from: string, to: string, options: { notIn?: string } = {}): Promise<{ sha: string; authorName: string; authorEmail: string }[]> {
+    if (options.notIn !== undefined) assertArgument("commit", options.notIn);
+    const { stdout } = await this.git(["log", "--no-merges", "--format=%H%x00%an%x00%ae", `${from}..${to}`, ...(options.notIn ? [`^${options.notIn}`] : [])]);
     return stdout
       .split("\n")
       .filter(Boolean)

@@ -155,7 +155,8 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     ensureCheckRun(github, ref, ws.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." }),
     // after a base merge or rebase, only the files the PR's own changes touched (none: nothing to diff)
     ws.paths?.length === 0 ? "" : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore, paths: ws.paths }),
-    workspace.commits(ws.from, ws.headSha),
+    // the PR's own commits: not those a merge of the base brought in
+    workspace.commits(ws.from, ws.headSha, { notIn: ws.mergeBase }),
   ]);
   ctx.checkRunId = checkRunId;
   const reviewDiff = limitDiff(rawDiff, config.review.max_diff_bytes);
@@ -274,7 +275,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     maxComments: config.review.max_comments,
     log,
     renderBody: (inBody) =>
-      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, summary: answer.summary, inBody, resolved, claimed, dropped: rec.dropped, notes }),
+      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, baseMerged: ws.baseMerged, summary: answer.summary, inBody, resolved, claimed, dropped: rec.dropped, notes }),
   });
   for (const f of posted ? toPost : []) {
     const comment = posted!.comments.get(f.number);

@@ -80,6 +80,7 @@ describe("incremental review after the base is merged into the PR", () => {
     const run = (await findRun(database.handle.db, REPO_ID, fx.pr))!;
     expect(run.lastReviewedSha).toBe(head);
     expect(fx.github.reviews).toHaveLength(2);
+    expect(fx.github.reviews[1]!.body).toContain(`the PR's own changes only (the base moved from ${fx.baseSha.slice(0, 7)} to ${tip.slice(0, 7)} by a merge)`);
   });
 
   it("a merge that brings nothing of the PR's own: the prompt says there is nothing new, and stays small", async () => {

@@ -8,6 +8,8 @@ export interface ReviewBodyInput {
   /** What was reviewed: the whole PR, the new commits since `from`, or the whole PR after a rewrite. */
   mode: "full" | "incremental" | "rewritten";
   from: string;
+  /** Set when the base branch was merged in (or the PR rebased onto it) since `from`: only the PR's own changes were reviewed. */
+  baseMerged?: { from: string; to: string; via: "merge" | "rebase" };
   summary: string;
   /** Findings posted in the body rather than inline, with why. */
   inBody: { finding: Finding; reason: string }[];
@@ -26,7 +28,10 @@ const MODE_LINE = {
 
 /** The review's body: the reviewer's summary, and every finding that could not be an inline comment. */
 export function renderReviewBody(input: ReviewBodyInput): string {
-  const lines = [`### no-mistakes reviewed ${MODE_LINE[input.mode](input.from)} at ${shortSha(input.headSha)}`, "", sanitizeMarkdown(input.summary)];
+  const merged = input.baseMerged
+    ? ` — the PR's own changes only (the base moved from ${shortSha(input.baseMerged.from)} to ${shortSha(input.baseMerged.to)} by a ${input.baseMerged.via})`
+    : "";
+  const lines = [`### no-mistakes reviewed ${MODE_LINE[input.mode](input.from)} at ${shortSha(input.headSha)}${merged}`, "", sanitizeMarkdown(input.summary)];
   if (input.inBody.length > 0) {
     lines.push("", `**Findings outside the diff (${input.inBody.length})**`, "");
     for (const { finding: f, reason } of input.inBody) {
