@@ -38,9 +38,9 @@ export function createApp(deps: AppDependencies): ApplicationFunction {
     events.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], async (event) =>
       onPullRequest(event, intake, log),
     );
-    events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake));
-    events.on("check_run.rerequested", async (event) => onCheckRunRerequested(event, intake));
-    events.on("issue_comment.created", async (event) => onIssueComment(event, intake));
+    events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake, log));
+    events.on("check_run.rerequested", async (event) => onCheckRunRerequested(event, intake, log));
+    events.on("issue_comment.created", async (event) => onIssueComment(event, intake, log));
     if (deps.work !== false) await startReviewWorker(app, deps);
     deps.log.info({ agent: deps.agent.name, database: deps.database.kind }, "no-mistakes loaded");
   };

@@ -1,10 +1,15 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
+import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
 import type { Intake } from "../intake/webhook-intake.js";
+import { issueCommentShape } from "./issue-comment-shape.js";
+import { readPayload } from "./read-payload.js";
 
 /** A new comment on a PR: a `/no-mistakes` command from a person is queued; bots and quotes never trigger anything. */
-export function onIssueComment(context: EmitterWebhookEvent<"issue_comment.created">, intake: Intake): void {
-  const { comment, issue, repository, installation } = context.payload;
+export function onIssueComment(context: EmitterWebhookEvent<"issue_comment.created">, intake: Intake, log: Logger): void {
+  const payload = readPayload(issueCommentShape, context, log);
+  if (!payload) return;
+  const { comment, issue, repository, installation } = payload;
   if (!issue.pull_request || !installation) return;
   if (comment.user?.type === "Bot") return; // this app's own comments included
   const command = parseCommand(comment.body ?? "");

@@ -1,6 +1,8 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Intake } from "../intake/webhook-intake.js";
 import type { Logger } from "pino";
+import { pullRequestShape } from "./pull-request-shape.js";
+import { readPayload } from "./read-payload.js";
 
 type PullRequestContext = EmitterWebhookEvent<
   "pull_request.opened" | "pull_request.reopened" | "pull_request.ready_for_review" | "pull_request.synchronize"
@@ -8,10 +10,9 @@ type PullRequestContext = EmitterWebhookEvent<
 
 /** A PR opened, reopened, marked ready, or pushed to: keep what the run needs and hand it to the intake. */
 export function onPullRequest(context: PullRequestContext, intake: Intake, log: Logger): void {
-  const { payload } = context;
-  const installation = payload.installation;
-  if (!installation) return log.warn({ deliveryId: context.id, event: `${context.name}.${payload.action}` }, "webhook without installation; ignored");
-  const pr = payload.pull_request;
+  const payload = readPayload(pullRequestShape, context, log);
+  if (!payload) return;
+  const { installation, pull_request: pr } = payload;
   intake.accept({
     kind: "pull_request",
     deliveryId: context.id,

@@ -63,8 +63,8 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
   const jobs = async (name = RUN_QUEUE) => (await sql("select data->>'deliveryId' as delivery, singleton_key from pgboss.job where name = $1", [name])).map((r) => r.delivery as string);
   const run = () => findRun(database.handle.db, REPO_ID, PR);
   const onPullRequest = (context: PullRequestContext, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequest(context, intake, capture.log)), d);
-  const onPullRequestClosed = (context: Context<"pull_request.closed">, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequestClosed(context, intake)), d);
-  const onIssueComment = (context: Context<"issue_comment.created">, d: IntakeDeps) => applyRecord(recordOf((intake) => handleIssueComment(context, intake)), d);
+  const onPullRequestClosed = (context: Context<"pull_request.closed">, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequestClosed(context, intake, capture.log)), d);
+  const onIssueComment = (context: Context<"issue_comment.created">, d: IntakeDeps) => applyRecord(recordOf((intake) => handleIssueComment(context, intake, capture.log)), d);
 
   /** Makes the database refuse a row the statement writes late (after the delivery and the run). */
   const refuseJobsFor = (deliveryId: string) =>

@@ -1,0 +1,30 @@
+import type { Logger } from "pino";
+import type { z } from "zod";
+
+/** A delivery as the webhooks emitter hands it over: only what validation needs. */
+export interface DeliveryEvent {
+  id: string;
+  name: string;
+  payload: unknown;
+}
+
+/**
+ * The payload checked against the fields a handler uses; undefined (and ONE warn line naming the
+ * delivery, the event and what did not match) when it does not have them. A malformed delivery is then
+ * answered 200 and ignored — never journaled, never a 500 that GitHub would show failed and that a
+ * redelivery would only repeat.
+ */
+export function readPayload<S extends z.ZodType>(shape: S, event: DeliveryEvent, log: Logger): z.infer<S> | undefined {
+  const result = shape.safeParse(event.payload);
+  if (result.success) return result.data;
+  const action = (event.payload as { action?: unknown } | null)?.action;
+  log.warn(
+    {
+      deliveryId: event.id,
+      event: typeof action === "string" ? `${event.name}.${action}` : event.name,
+      missing: result.error.issues.map((issue) => `${issue.path.map(String).join(".") || "(payload)"}: ${issue.message}`),
+    },
+    "webhook payload does not have the event's shape; ignored",
+  );
+  return undefined;
+}
