@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { DatabaseCheck } from "./database-check.js";
 
 export interface HealthInfo {
   version: string;
@@ -9,23 +10,58 @@ export interface HealthInfo {
   sandbox?: string;
   /** Deliveries answered but not yet written to the database. */
   intake?: () => { backlog(): number } | undefined;
+  /** The run queue once started (app mode); only whether it exists is looked at. */
+  queue?: () => unknown;
+  /** A database ping slower than this counts as not ready (default 1000 ms). */
+  databaseTimeoutMs?: number;
 }
 
-/** GET /health: 200 with JSON when the database answers, 503 when it does not. */
+/** /health refreshes the last known database state in the background when it is older than this. */
+const REFRESH_AFTER_MS = 5000;
+
+/**
+ * GET /health (/healthz) — liveness: always 200 at once with the LAST KNOWN database state (a
+ * background check refreshes it when stale; the answer never waits for the database). `status` is
+ * "degraded" while that state is not ok.
+ *
+ * GET /ready (/readyz) — readiness: pings the database, waiting at most `databaseTimeoutMs`; 200 when
+ * it answered (and, in app mode, the queue is started), else 503 with the reasons.
+ */
 export function createHealthHandler(info: HealthInfo) {
+  const check = new DatabaseCheck(info.database, { timeoutMs: info.databaseTimeoutMs });
+  check.refreshIfOlderThan(0); // the first state, learned before the server listens
+
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const path = req.url?.split("?")[0];
-    if (req.method !== "GET" || (path !== "/health" && path !== "/healthz")) return false;
-    let database: { kind: string; ok: boolean; error?: string };
-    try {
-      await info.database.ping();
-      database = { kind: info.database.kind, ok: true };
-    } catch (error) {
-      database = { kind: info.database.kind, ok: false, error: (error as Error).message };
+    if (req.method !== "GET") return false;
+    if (path === "/health" || path === "/healthz") {
+      check.refreshIfOlderThan(REFRESH_AFTER_MS);
+      const database = check.last();
+      const intake = info.intake?.();
+      const body = { status: database.ok === true ? "ok" : database.ok === null ? "starting" : "degraded", version: info.version, mode: info.mode, database, ...(info.sandbox ? { sandbox: info.sandbox } : {}), ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
+      return true;
     }
-    const intake = info.intake?.();
-    const body = { status: database.ok ? "ok" : "degraded", version: info.version, mode: info.mode, database, ...(info.sandbox ? { sandbox: info.sandbox } : {}), ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
-    res.writeHead(database.ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body));
-    return true;
+    if (path === "/ready" || path === "/readyz") {
+      const database = await check.check(); // bounded: settles within the timeout
+      const reasons: string[] = [];
+      if (!database.ok) reasons.push(`database: ${database.error ?? "not checked yet"}`);
+      const queueStarted = info.queue ? info.queue() !== undefined : undefined;
+      if (info.mode === "app" && queueStarted === false) reasons.push("queue: not started");
+      const intake = info.intake?.();
+      const ready = reasons.length === 0;
+      const body = {
+        status: ready ? "ready" : "not ready",
+        version: info.version,
+        mode: info.mode,
+        database: { ...database, timeoutMs: check.timeoutMs, lastOkAgoMs: check.lastOkAgoMs() },
+        ...(queueStarted !== undefined ? { queue: { started: queueStarted } } : {}),
+        ...(intake ? { intake: { backlog: intake.backlog() } } : {}),
+        ...(ready ? {} : { reasons }),
+      };
+      res.writeHead(ready ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
+      return true;
+    }
+    return false;
   };
 }

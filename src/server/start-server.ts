@@ -48,7 +48,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   let queue: RunQueue | undefined;
   let intake: WebhookIntake | undefined;
   let setupGuard: SetupRouteGuard | undefined;
-  server.addHandler(createHealthHandler({ version: VERSION, mode, database, sandbox: sandboxStatus, intake: () => intake }));
+  server.addHandler(createHealthHandler({ version: VERSION, mode, database, sandbox: sandboxStatus, intake: () => intake, queue: () => queue }));
   if (config.app) {
     const agent = createAgent(config, sandbox);
     const verifierAgent = config.agent.verifier === config.agent.name ? agent : createAgent(config, sandbox, "verifier");

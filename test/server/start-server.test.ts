@@ -39,7 +39,7 @@ describe("npm start", { timeout: 180_000 }, () => {
       status: "ok",
       version: "0.1.0",
       mode: "setup",
-      database: { kind: "pglite", ok: true },
+      database: { kind: "pglite", ok: true, ageMs: expect.any(Number) }, // the last known state, and how old it is
     });
     expect(existsSync(join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
     const setup = await fetch(`http://localhost:${port}/probot`);
