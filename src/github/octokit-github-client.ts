@@ -1,5 +1,6 @@
 import type { ProbotOctokit } from "probot";
 import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, Permission, PullRequestInfo, RepoRef, ReviewComment } from "./github-client.js";
+import { callGitHub } from "./call-github.js";
 import { toGitHubError } from "./github-error.js";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
@@ -249,10 +250,7 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 40)}\n\n… (truncated)`;
 }
 
-async function call<T>(action: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw toGitHubError(error, action);
-  }
+/** A request whose failure becomes a GitHubError (a secondary rate limit is waited out once: see callGitHub). */
+function call<T>(action: string, fn: () => Promise<T>): Promise<T> {
+  return callGitHub(action, fn);
 }

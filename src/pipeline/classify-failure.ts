@@ -1,6 +1,14 @@
+import type { Logger } from "pino";
 import { AgentError } from "../agents/agent-error.js";
 import { GitError } from "../git/git-error.js";
-import { GitHubError } from "../github/github-error.js";
+import { GitHubError, isRequestError, toGitHubError } from "../github/github-error.js";
+
+/** GitHub refused the App itself: what went wrong and what the operator must do about it. */
+export interface AuthFailure {
+  problem: "credentials" | "permission";
+  /** One sentence: the cause and the fix, for the log and the check run. */
+  message: string;
+}
 
 export interface FailureDecision {
   /** Let the queue retry the job later (the failure may pass). */
@@ -9,6 +17,40 @@ export interface FailureDecision {
   title: string;
   /** What a user should know, already free of secrets. */
   detail: string;
+  /** Set for 401/403 from GitHub: never retried, logged once at error (see reportAuthFailure). */
+  auth?: AuthFailure;
+}
+
+/** The GitHubError a failure is, when it is one (Octokit's own RequestError included, e.g. from the installation token request). */
+export function asGitHubError(error: unknown): GitHubError | undefined {
+  if (error instanceof GitHubError) return error;
+  if (!isRequestError(error)) return undefined;
+  const { method, url } = (error as { request: { method?: string; url?: string } }).request;
+  return toGitHubError(error, url && /\/access_tokens$/.test(url) ? "installation token" : `${method ?? "request"} ${url ?? ""}`.trim());
+}
+
+/** The operator's side of a 401/403: the cause in words and what to do. */
+export function describeAuthFailure(error: GitHubError): AuthFailure | undefined {
+  if (error.kind !== "auth") return undefined;
+  const request = error.message.split(":")[0];
+  if (error.authProblem === "credentials") {
+    return {
+      problem: "credentials",
+      message:
+        `the App's private key was revoked or the installation suspended: GitHub answered ${error.status} to "${request}". ` +
+        "Generate a new private key in the App's settings and set PRIVATE_KEY, or unsuspend (reinstall) the App on this account; jobs fail until then.",
+    };
+  }
+  const permission = error.permission ? `permission ${error.permission}` : `the permission "${request}" needs`;
+  return {
+    problem: "permission",
+    message: `the App lacks ${permission}: accept the new permissions in the installation settings (or grant it in the App's settings). GitHub answered ${error.status} to "${request}".`,
+  };
+}
+
+/** The one error line an auth failure gets (once per job). */
+export function reportAuthFailure(log: Logger, error: GitHubError, auth: AuthFailure): void {
+  log.error({ err: error, status: error.status, problem: auth.problem, ...(error.permission ? { permission: error.permission } : {}) }, `GitHub refused the App: ${auth.message}`);
 }
 
 /** The one place that decides what a failed job means for the run. */
@@ -27,8 +69,14 @@ export function classifyFailure(error: unknown): FailureDecision {
         return { retry: false, title: "The agent failed", detail: error.message };
     }
   }
-  if (error instanceof GitHubError) {
-    return { retry: error.transient, title: `GitHub refused a request (${error.status ?? error.kind})`, detail: error.message };
+  const github = asGitHubError(error);
+  if (github) {
+    const auth = describeAuthFailure(github);
+    if (auth) {
+      const title = auth.problem === "credentials" ? "GitHub refused the App's credentials" : "The App lacks a GitHub permission";
+      return { retry: false, title, detail: `${auth.message}\n\n${github.message}`, auth };
+    }
+    return { retry: github.transient, title: `GitHub refused a request (${github.status ?? github.kind})`, detail: github.message };
   }
   if (error instanceof GitError) {
     const retry = error.kind === "network" || error.kind === "timeout";

@@ -7,7 +7,11 @@ import { REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.js";
 import type { RunJob } from "../queue/run-job.js";
 import type { JobAttempt } from "../queue/run-queue.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
-import { classifyFailure } from "./classify-failure.js";
+import type { Logger } from "pino";
+import type { GitHubError } from "../github/github-error.js";
+import { asGitHubError, classifyFailure, describeAuthFailure, reportAuthFailure, type AuthFailure, type FailureDecision } from "./classify-failure.js";
+import { ensureCheckRun } from "./ensure-check-run.js";
+import { watchGitHub } from "./watch-github.js";
 import { codeBlock } from "./render/code-block.js";
 import { repoRef } from "./repo-ref.js";
 import { runFix } from "./run-fix.js";
@@ -19,7 +23,43 @@ import { runReview, type ReviewDeps } from "./run-review.js";
  */
 export async function processRun(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt): Promise<void> {
   const log = deps.log.child({ runId: job.runId, deliveryId: job.deliveryId });
+  // GitHub refusing the App (401/403) is reported once, at error, with what the operator must do, and
+  // the job is not retried: asking again with the same key or permissions cannot succeed.
+  let refused: { error: GitHubError; auth: AuthFailure } | undefined;
+  const noteFailure = (error: unknown) => {
+    const github = refused ? undefined : asGitHubError(error);
+    const auth = github && describeAuthFailure(github);
+    if (github && auth) refused = { error: github, auth };
+  };
+  const watched: ReviewDeps = { ...deps, github: watchGitHub(deps.github, noteFailure) };
+  try {
+    await processRunSteps(watched, job, signal, attempt, log);
+  } catch (error) {
+    const decision = classifyFailure(error);
+    if (!decision.auth) throw error;
+    noteFailure(error);
+    await showOnCheckRun(deps, job, decision, log);
+  } finally {
+    if (refused) reportAuthFailure(log, refused.error, refused.auth);
+  }
+}
 
+/** Best effort: the failure on the head's check run (not tried when the App's credentials are refused: nothing can be written). */
+async function showOnCheckRun(deps: ReviewDeps, job: RunJob, decision: FailureDecision, log: Logger): Promise<void> {
+  if (decision.auth?.problem === "credentials") return;
+  try {
+    const run = await getRun(deps.db, job.runId);
+    if (!run || run.state === "closed") return;
+    const github = await deps.github(run.installationId);
+    const ref = repoRef(run);
+    const update = { status: "completed" as const, conclusion: "failure" as const, title: decision.title, summary: `The review could not be completed.\n\n${codeBlock(decision.detail)}` };
+    await ensureCheckRun(github, ref, run.headSha, update);
+  } catch (error) {
+    log.debug({ err: error }, "could not show the failure on the check run");
+  }
+}
+
+async function processRunSteps(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt, log: Logger): Promise<void> {
   // 1. Commands.
   for (const pending of await listPendingCommands(deps.db, job.runId)) {
     const command = pending.command as Command;

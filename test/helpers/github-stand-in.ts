@@ -11,7 +11,16 @@ export interface RecordedRequest {
   method: string;
   path: string;
   body: any;
+  /** Date.now() when the stand-in received it. */
+  at: number;
 }
+
+/**
+ * A scheduled failure: "METHOD path-fragment" answers a 500 once; the object form answers `status`
+ * with `message` and `headers` (e.g. 401, a 403 without a permission, a 403 secondary rate limit with
+ * `retry-after`).
+ */
+export type StandInFailure = string | { request: string; status: number; message?: string; headers?: Record<string, string> };
 
 export interface StoredReviewComment {
   id: number;
@@ -40,8 +49,8 @@ export interface StandInOptions {
   refuse?: string[];
   /** API root; GitHub Enterprise Server is `http(s)://host/api/v3`. Default https://api.github.com. */
   apiUrl?: string;
-  /** Answer the next N requests matching "METHOD path-fragment" with a 500. */
-  failOnce?: string[];
+  /** Answer the next N requests matching "METHOD path-fragment" with a 500 (or as the object form says). */
+  failOnce?: StandInFailure[];
   /** Repository permission per login (default: none). */
   permissions?: Record<string, string>;
   /** What GET /pulls/:n answers: the PR as GitHub has it now (a function is asked at every request). */
@@ -89,23 +98,28 @@ export class GitHubStandIn {
     const base = `${prefix}/repos/${owner}/${repo}`;
     const api = nock(url.origin).persist();
     const failures = [...(this.options.failOnce ?? [])];
-    /** A scheduled failure becomes a 500, as a GitHub outage would answer. */
+    /** A scheduled failure becomes a 500, as a GitHub outage would answer (or the status the test asked for). */
     const guard =
       (fn: (uri: string, body: any) => [number, unknown]) =>
-      (uri: string, body: any): [number, unknown] => {
+      (uri: string, body: any): [number, unknown] | [number, unknown, Record<string, string>] => {
         try {
           return fn(uri, body);
         } catch (error) {
-          if ((error as { standInFailure?: boolean }).standInFailure) return [500, { message: "Server Error" }];
-          throw error;
+          const { standInFailure, failure } = error as { standInFailure?: boolean; failure?: StandInFailure };
+          if (!standInFailure) throw error;
+          if (typeof failure === "object") return [failure.status, { message: failure.message ?? "Forbidden", documentation_url: "https://docs.github.com/rest" }, failure.headers ?? {}];
+          return [500, { message: "Server Error" }];
         }
       };
     const record = (method: string) => (uri: string, body: any) => {
-      this.requests.push({ method, path: uri, body: typeof body === "string" && body.startsWith("{") ? JSON.parse(body) : body });
-      const failing = failures.findIndex((f) => f === `${method} ${uri}` || (f.startsWith(`${method} `) && uri.includes(f.slice(method.length + 1))));
+      this.requests.push({ method, path: uri, body: typeof body === "string" && body.startsWith("{") ? JSON.parse(body) : body, at: Date.now() });
+      const failing = failures.findIndex((entry) => {
+        const f = typeof entry === "string" ? entry : entry.request;
+        return f === `${method} ${uri}` || (f.startsWith(`${method} `) && uri.includes(f.slice(method.length + 1)));
+      });
       if (failing >= 0) {
-        failures.splice(failing, 1);
-        throw Object.assign(new Error("stand-in failure"), { standInFailure: true });
+        const [failure] = failures.splice(failing, 1);
+        throw Object.assign(new Error("stand-in failure"), { standInFailure: true, failure });
       }
       return this.requests.at(-1)!;
     };

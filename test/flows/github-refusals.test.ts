@@ -1,0 +1,124 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FlowFixture, numbered, OWNER, REPO } from "../helpers/flow-fixture.js";
+import { removeTempDirs } from "../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+
+/**
+ * GitHub refusing the App during a job: 401/403 (revoked key, suspended installation, missing
+ * permission) is logged once at error with what the operator must do, shown on the check run when one
+ * can be written, and never retried; a secondary rate limit is waited out (Retry-After) and retried once.
+ */
+
+let database: TestDatabase;
+let fx: FlowFixture;
+
+beforeAll(async () => {
+  database = await createTestDatabase("pglite");
+  nock.disableNetConnect();
+});
+afterEach(async () => {
+  await fx?.stop();
+});
+afterAll(async () => {
+  await database.dispose();
+  nock.enableNetConnect();
+  removeTempDirs();
+});
+
+const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
+const FINDING = { path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." };
+
+const errorLines = (fx: FlowFixture) => fx.app.logs.lines().filter((l) => (l.level as number) >= 50);
+
+async function openPr(fx: FlowFixture): Promise<string> {
+  const head = fx.push({ "src/app.ts": BUGGY });
+  fx.app.scenario([{ role: "reviewer", answer: { summary: "One bug.", findings: [FINDING], resolved: [] } }]);
+  await fx.app.receive("pull_request", fx.prPayload("opened", head));
+  await fx.app.idle();
+  return head;
+}
+
+describe("GitHub refuses the App during a job", () => {
+  it("401 on the installation token: one error line naming the cause and the fix; the job is not retried", async () => {
+    fx = await FlowFixture.start(database.handle, {
+      failOnce: [{ request: "POST /app/installations/99/access_tokens", status: 401, message: "A JSON web token could not be decoded" }],
+    });
+    await openPr(fx);
+
+    expect(fx.github.sent("POST", "/access_tokens")).toHaveLength(1); // no second try, hot or later
+    expect(fx.app.agentCalls()).toHaveLength(0);
+    expect(fx.github.checkRuns.size).toBe(0); // nothing can be written without a token
+    const errors = errorLines(fx);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ status: 401, problem: "credentials" });
+    expect(errors[0]!.msg).toContain("the App's private key was revoked or the installation suspended");
+    expect(errors[0]!.msg).toContain("Generate a new private key in the App's settings and set PRIVATE_KEY");
+    expect(errors[0]!.msg).toContain('(installation token)"'); // the token is fetched with the installation's first request
+  });
+
+  it("403 (suspended installation) on the installation token: the same cause, no retry", async () => {
+    fx = await FlowFixture.start(database.handle, {
+      failOnce: [{ request: "POST /app/installations/99/access_tokens", status: 403, message: "This installation has been suspended" }],
+    });
+    await openPr(fx);
+
+    expect(fx.github.sent("POST", "/access_tokens")).toHaveLength(1);
+    const errors = errorLines(fx);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ status: 403, problem: "credentials" });
+    expect(errors[0]!.msg).toContain("the installation suspended");
+  });
+
+  it("403 on the review POST: one error line naming the missing permission and the fix, the check run says so, the job is not retried", async () => {
+    fx = await FlowFixture.start(database.handle, {
+      failOnce: [
+        {
+          request: `POST /repos/${OWNER}/${REPO}/pulls/`,
+          status: 403,
+          message: "Resource not accessible by integration",
+          headers: { "x-accepted-github-permissions": "pull_requests=write" },
+        },
+      ],
+    });
+    const head = await openPr(fx);
+
+    expect(fx.github.sent("POST", `/pulls/${fx.pr}/reviews`)).toHaveLength(1); // refused once, never asked again
+    expect(fx.app.agentCalls()).toHaveLength(1); // the turn ran once: no retried job
+    expect(fx.github.sent("POST", "/access_tokens")).toHaveLength(1);
+    const errors = errorLines(fx);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ status: 403, problem: "permission", permission: "pull_requests=write" });
+    expect(errors[0]!.msg).toContain("the App lacks permission pull_requests=write: accept the new permissions in the installation settings");
+
+    const checks = [...fx.github.checkRuns.values()].filter((c) => c.head_sha === head);
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(checks[0]!.output.title).toBe("The App lacks a GitHub permission");
+    expect(checks[0]!.output.summary).toContain("accept the new permissions in the installation settings");
+  });
+
+  it("403 secondary rate limit with retry-after: 1 on the review POST: sent again once, at least 1 s later; nothing logged at error", async () => {
+    fx = await FlowFixture.start(database.handle, {
+      failOnce: [
+        {
+          request: `POST /repos/${OWNER}/${REPO}/pulls/`,
+          status: 403,
+          message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+          headers: { "retry-after": "1" },
+        },
+      ],
+    });
+    const head = await openPr(fx);
+
+    const posts = fx.github.sent("POST", `/pulls/${fx.pr}/reviews`);
+    expect(posts).toHaveLength(2);
+    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(fx.github.reviews).toHaveLength(1);
+    expect(fx.app.agentCalls()).toHaveLength(1); // the request was retried, not the job
+    expect(errorLines(fx)).toEqual([]);
+    const checks = [...fx.github.checkRuns.values()].filter((c) => c.head_sha === head);
+    expect(checks[0]).toMatchObject({ status: "completed", conclusion: "failure" }); // the open error finding
+    expect(checks[0]!.output.title).toBe("1 open finding (1 error)");
+  });
+});
