@@ -1,6 +1,19 @@
 # no-mistakes: Node 20 with git, the pinned agent CLIs (Claude Code, Codex) and bubblewrap (+ socat, its model bridge), the sandbox every
 # agent call runs in (run the container with the --security-opt flags the README's Docker section names);
 # data (embedded database, workspaces, agent sessions) in /data.
+# The build stage compiles src/ to dist/ (npm run build: tsc, with dev dependencies); the final stage runs
+# plain `node dist/index.js` with production dependencies only (no tsx, no TypeScript).
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Only tsc runs here: no install scripts needed.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY src ./src
+RUN npm run build
+
 FROM node:20-bookworm-slim
 
 RUN apt-get update \
@@ -11,9 +24,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-COPY tsconfig.json app.yml ./
-COPY src ./src
+# dist/ must sit beside package.json, drizzle/ and node_modules/: modules find them relative to their own file.
+COPY app.yml ./
 COPY drizzle ./drizzle
+COPY --from=build /app/dist ./dist
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -26,4 +40,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "src/index.ts"]
+CMD ["node", "dist/index.js"]

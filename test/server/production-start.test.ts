@@ -1,0 +1,103 @@
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { copyFileSync, cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/free-port.js";
+import { waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
+import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const running: AppProcess[] = [];
+let packageRoot = "";
+
+/**
+ * The image's layout, made from this checkout: package.json, app.yml, drizzle/, node_modules/ and the
+ * output of `npm run build` in dist/ — no src/, no tsconfig. A lookup that only works from src/ (an asset
+ * not copied, a path that assumes the source tree) fails here.
+ */
+beforeAll(() => {
+  packageRoot = tempDir("nm-prod-");
+  for (const file of ["package.json", "app.yml"]) copyFileSync(join(ROOT, file), join(packageRoot, file));
+  cpSync(join(ROOT, "drizzle"), join(packageRoot, "drizzle"), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules"), join(packageRoot, "node_modules"), "dir");
+  execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs"), join(packageRoot, "dist")], { stdio: "pipe" });
+}, 180_000);
+afterEach(async () => {
+  for (const app of running.splice(0)) await app.stop();
+});
+afterAll(() => removeTempDirs());
+
+/** `node dist/index.js` (what `npm run start:prod` and the image run): plain node, no TypeScript loader. */
+function startCompiled(env: Record<string, string>): AppProcess {
+  const child = spawn(process.execPath, ["dist/index.js"], {
+    cwd: packageRoot,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const app: AppProcess = {
+    child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      const [code] = (await once(child, "exit")) as [number | null];
+      return code;
+    },
+  };
+  running.push(app);
+  return app;
+}
+
+describe("production start (npm run build, node dist/index.js)", { timeout: 120_000 }, () => {
+  it("finds every file it looks up relative to its own modules", () => {
+    const script = `
+      const [sandbox, claude, codex, migrate, version] = await Promise.all([
+        import("./dist/agents/sandbox/bubblewrap-sandbox.js"), import("./dist/agents/claude-code.js"),
+        import("./dist/agents/codex.js"), import("./dist/db/migrate-database.js"), import("./dist/version.js"),
+      ]);
+      console.log(JSON.stringify({
+        bridge: sandbox.MODEL_BRIDGE_SCRIPT, claude: claude.DEFAULT_CLAUDE_CLI, codex: codex.DEFAULT_CODEX_CLI,
+        migrations: migrate.migrationsFolder, version: version.VERSION,
+      }));`;
+    const paths = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: packageRoot, encoding: "utf8" }),
+    ) as Record<"bridge" | "claude" | "codex" | "migrations" | "version", string>;
+
+    expect(paths.bridge).toBe(join(packageRoot, "dist/agents/sandbox/model-bridge.mjs"));
+    expect(paths.claude).toBe(join(packageRoot, "node_modules/.bin/claude"));
+    expect(paths.codex).toBe(join(packageRoot, "node_modules/.bin/codex"));
+    expect(paths.migrations).toBe(join(packageRoot, "drizzle"));
+    for (const path of [paths.bridge, paths.claude, paths.codex, join(paths.migrations, "meta/_journal.json")]) {
+      expect(existsSync(path), path).toBe(true);
+    }
+    expect(paths.version).toBe((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version);
+  });
+
+  it("serves /health on a migrated embedded database in setup mode", async () => {
+    const port = await freePort();
+    const dataDir = join(tempDir(), "data");
+    const app = startCompiled({ PORT: String(port), DATA_DIR: dataDir });
+
+    const health = await waitForHttp(`http://localhost:${port}/health`, app);
+
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ mode: "setup", database: { kind: "pglite" } }); // liveness; the database is checked below
+    expect(await app.stop()).toBe(0);
+
+    // Every committed migration was applied: drizzle/ was found from dist/db/.
+    const journal = JSON.parse(readFileSync(join(ROOT, "drizzle/meta/_journal.json"), "utf8")) as { entries: unknown[] };
+    const db = new PGlite(join(dataDir, "pglite"));
+    try {
+      const { rows } = await db.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations");
+      expect(rows[0]?.n).toBe(journal.entries.length);
+    } finally {
+      await db.close();
+    }
+  });
+});
