@@ -24,7 +24,9 @@ export class OctokitGitHubClient implements GitHubClient {
     private readonly appSlug: () => Promise<string>,
     /** Web host for noreply emails: github.com, or the Enterprise host. */
     private readonly webHost = "github.com",
-  ) {}
+  ) {
+    noBlindRetries(octokit);
+  }
 
   #identity: Promise<{ id: number; login: string; name: string; email: string }> | undefined;
 
@@ -211,6 +213,32 @@ export class OctokitGitHubClient implements GitHubClient {
   async updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void> {
     await call("update comment", () => this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body: fitBody(body) }));
   }
+}
+
+/**
+ * POSTs that create something GitHub does not deduplicate. When such a request's answer is lost (a
+ * 502, a reset connection) it may well have landed, so the HTTP layer must not send it again blindly
+ * (@octokit/plugin-retry would, up to 3 times): the caller checks by its own markers and tries once
+ * more only when nothing landed (see writeOnce).
+ */
+export const CREATING_ROUTES: ReadonlySet<string> = new Set([
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/check-runs",
+]);
+
+const unretried = new WeakSet<object>();
+
+/** Sets `request.retries = 0` on creating POSTs: plugin-retry (8.x) reads `options.request.retries` before its default. */
+export function noBlindRetries(octokit: Octokit): void {
+  if (unretried.has(octokit)) return;
+  unretried.add(octokit);
+  octokit.hook.before("request", (options) => {
+    if (options.method !== "POST" || typeof options.url !== "string" || !CREATING_ROUTES.has(options.url)) return;
+    options.request = { ...options.request, retries: 0 } as typeof options.request;
+  });
 }
 
 function toReviewComment(c: { id: number; node_id: string; body: string; path: string; in_reply_to_id?: number; user?: { id: number } | null }): ReviewComment {

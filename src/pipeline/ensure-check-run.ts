@@ -1,4 +1,5 @@
 import type { CheckRunUpdate, GitHubClient, RepoRef } from "../github/github-client.js";
+import { writeOnce } from "./write-once.js";
 
 export const CHECK_NAME = "no-mistakes";
 
@@ -9,5 +10,13 @@ export async function ensureCheckRun(github: GitHubClient, ref: RepoRef, headSha
     await github.updateCheckRun(ref, existing, update);
     return existing;
   }
-  return github.createCheckRun(ref, headSha, CHECK_NAME, update);
+  // A lost answer may hide a check run that landed: found by name, it is updated, not created twice.
+  return writeOnce(
+    () => github.createCheckRun(ref, headSha, CHECK_NAME, update),
+    async () => {
+      const landed = await github.findCheckRun(ref, headSha, CHECK_NAME);
+      if (landed !== undefined) await github.updateCheckRun(ref, landed, update);
+      return landed;
+    },
+  );
 }

@@ -7,7 +7,9 @@ import type { DiffIndex } from "../github/parse-diff.js";
 import { canSuggest, placeFinding, type BodyReason } from "../github/place-finding.js";
 import { suggestionBlock } from "../github/suggestion-block.js";
 import { findingId } from "./finding-id.js";
-import { findingMarkerPattern } from "./render/labels.js";
+import { fitBody } from "../github/octokit-github-client.js";
+import { findingMarkerPattern, reviewMarker } from "./render/labels.js";
+import { sameBody, writeOnce } from "./write-once.js";
 import { renderFindingComment } from "./render/render-finding-comment.js";
 
 export interface PostReviewInput {
@@ -87,7 +89,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
 
   let posting = inline;
   try {
-    await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: posting.map((i) => i.comment) }).then(({ id }) => (reviewId = id));
+    ({ id: reviewId } = await createReviewOnce(input, input.renderBody(inBody), posting.map((i) => i.comment)));
   } catch (error) {
     if (!(error instanceof GitHubError) || error.kind !== "unprocessable" || inline.length === 0) throw error;
     // GitHub refused the review as a whole. Still exactly one review: find the refused comments in
@@ -104,7 +106,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
         inBody.push({ finding: item.finding, reason: "GitHub refused it as an inline comment" });
       }
     }
-    ({ id: reviewId } = await github.createReview(ref, pr, { commitId: input.headSha, body: input.renderBody(inBody), comments: posting.map((i) => i.comment) }));
+    ({ id: reviewId } = await createReviewOnce(input, input.renderBody(inBody), posting.map((i) => i.comment)));
   }
   if (posting.length > 0) {
     for (const c of await github.listReviewComments(ref, pr, reviewId!)) {
@@ -114,6 +116,26 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
     }
   }
   return { reviewId: reviewId!, comments, inBody };
+}
+
+/**
+ * Creates the review once: when GitHub's answer is lost, a review of ours carrying this head's review
+ * marker and the same body means it landed (its inline comments are then found by listReviewComments);
+ * only when none is there is it posted once more.
+ */
+async function createReviewOnce(input: PostReviewInput, body: string, comments: InlineComment[]): Promise<{ id: number }> {
+  const { github, ref, pr, headSha } = input;
+  const marker = reviewMarker(headSha);
+  const sent = fitBody(body);
+  return writeOnce(
+    () => github.createReview(ref, pr, { commitId: headSha, body, comments }),
+    async () => {
+      const mine = (await ours(github, github.listReviews(ref, pr))).filter((r) => r.state !== "PENDING" && r.body.includes(marker) && sameBody(r.body, sent));
+      const landed = mine.at(-1);
+      if (landed) input.log.warn({ pr, headSha, reviewId: landed.id }, "GitHub's answer to the review was lost, but the review landed; not posting it again");
+      return landed ? { id: landed.id } : undefined;
+    },
+  );
 }
 
 /**

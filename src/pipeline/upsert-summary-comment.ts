@@ -4,7 +4,9 @@ import type { Run } from "../db/schema.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { GitHubError } from "../github/github-error.js";
 import { ours } from "./ours.js";
+import { fitBody } from "../github/octokit-github-client.js";
 import { SUMMARY_MARKER } from "./render/labels.js";
+import { sameBody, writeOnce } from "./write-once.js";
 
 /** One summary comment per PR: found by its stored id or hidden marker, edited in place only when it changed. */
 export async function upsertSummaryComment(db: Database, github: GitHubClient, ref: RepoRef, run: Run, body: string): Promise<void> {
@@ -26,6 +28,14 @@ export async function upsertSummaryComment(db: Database, github: GitHubClient, r
       // someone deleted it: post a new one
     }
   }
-  const id = await github.createIssueComment(ref, run.prNumber, body);
+  // A lost answer may hide a comment that landed: found by its marker, it is edited, not posted twice.
+  const id = await writeOnce(
+    () => github.createIssueComment(ref, run.prNumber, body),
+    async () => {
+      const landed = (await ours(github, github.listIssueComments(ref, run.prNumber))).find((c) => c.body.startsWith(SUMMARY_MARKER));
+      if (landed && !sameBody(landed.body, fitBody(body))) await github.updateIssueComment(ref, landed.id, body);
+      return landed?.id;
+    },
+  );
   await updateRun(db, run.id, { summaryCommentId: id });
 }

@@ -452,13 +452,15 @@ describe("review on every push", () => {
   });
 
   it("a job that fails after posting is retried and posts nothing twice", async () => {
-    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main", failOnce: [`POST /repos/${OWNER}/${REPO}/issues/${pr}/comments`] });
+    // the summary POST fails, and so does the one try after finding it did not land: the job fails and is retried
+    const summaryPost = `POST /repos/${OWNER}/${REPO}/issues/${pr}/comments`;
+    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main", failOnce: [summaryPost, summaryPost] });
     nock.cleanAll();
     github.install();
     const head = await openAndReview(2);
     await app.idle();
 
-    expect(github.sent("POST", `/issues/${pr}/comments`)).toHaveLength(2); // the 500, then the retry
+    expect(github.sent("POST", `/issues/${pr}/comments`)).toHaveLength(3); // the 500, the 500 of the one try after the check, then the job's retry
     expect(app.agentCalls()).toHaveLength(2); // the turn ran twice...
     expect(github.reviews).toHaveLength(1); // ...and posted once
     expect(github.reviewComments).toHaveLength(1);

@@ -51,6 +51,11 @@ export interface StandInOptions {
   apiUrl?: string;
   /** Answer the next N requests matching "METHOD path-fragment" with a 500 (or as the object form says). */
   failOnce?: StandInFailure[];
+  /**
+   * A lost answer: the next request matching "METHOD path-fragment" is applied (the state changes, as
+   * GitHub did the work) but answered with a 502, as when a proxy loses GitHub's response. Once per entry.
+   */
+  loseResponseOnce?: string[];
   /** Repository permission per login (default: none). */
   permissions?: Record<string, string>;
   /** What GET /pulls/:n answers: the PR as GitHub has it now (a function is asked at every request). */
@@ -73,8 +78,12 @@ export class GitHubStandIn {
   /** PENDING reviews (seen by nobody but their author); the app only ever creates them to probe, then deletes them. */
   readonly pendingReviews: { id: number; pr: number; commit_id: string; body: string; comments: any[] }[] = [];
   private nextId = 1000;
+  /** Requests whose next answer is lost (see StandInOptions.loseResponseOnce); a test may add more at any time. */
+  readonly loseResponses: string[];
 
-  constructor(private readonly options: StandInOptions) {}
+  constructor(private readonly options: StandInOptions) {
+    this.loseResponses = [...(options.loseResponseOnce ?? [])];
+  }
 
   get configYaml(): string | undefined {
     return this.options.configYaml;
@@ -98,12 +107,21 @@ export class GitHubStandIn {
     const base = `${prefix}/repos/${owner}/${repo}`;
     const api = nock(url.origin).persist();
     const failures = [...(this.options.failOnce ?? [])];
+    const losses = this.loseResponses;
+    const matches = (f: string, method: string, uri: string) => f === `${method} ${uri}` || (f.startsWith(`${method} `) && uri.includes(f.slice(method.length + 1)));
     /** A scheduled failure becomes a 500, as a GitHub outage would answer (or the status the test asked for). */
     const guard =
       (fn: (uri: string, body: any) => [number, unknown]) =>
       (uri: string, body: any): [number, unknown] | [number, unknown, Record<string, string>] => {
         try {
-          return fn(uri, body);
+          const answer = fn(uri, body);
+          const last = this.requests.at(-1);
+          const lost = last && last.path === uri && answer[0] < 300 ? losses.findIndex((f) => matches(f, last.method, uri)) : -1;
+          if (lost >= 0) {
+            losses.splice(lost, 1);
+            return [502, { message: "Bad Gateway" }];
+          }
+          return answer;
         } catch (error) {
           const { standInFailure, failure } = error as { standInFailure?: boolean; failure?: StandInFailure };
           if (!standInFailure) throw error;
@@ -113,10 +131,7 @@ export class GitHubStandIn {
       };
     const record = (method: string) => (uri: string, body: any) => {
       this.requests.push({ method, path: uri, body: typeof body === "string" && body.startsWith("{") ? JSON.parse(body) : body, at: Date.now() });
-      const failing = failures.findIndex((entry) => {
-        const f = typeof entry === "string" ? entry : entry.request;
-        return f === `${method} ${uri}` || (f.startsWith(`${method} `) && uri.includes(f.slice(method.length + 1)));
-      });
+      const failing = failures.findIndex((entry) => matches(typeof entry === "string" ? entry : entry.request, method, uri));
       if (failing >= 0) {
         const [failure] = failures.splice(failing, 1);
         throw Object.assign(new Error("stand-in failure"), { standInFailure: true, failure });
