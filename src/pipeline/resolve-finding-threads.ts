@@ -1,10 +1,8 @@
 import type { Logger } from "pino";
 import type { Finding } from "../db/schema.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { fitBody } from "../github/octokit-github-client.js";
-import { ours } from "./ours.js";
 import { shortSha } from "./render/labels.js";
-import { sameBody, writeOnce } from "./write-once.js";
+import { replyOnce } from "./reply-once.js";
 
 /** Replies "Resolved in <sha>." (and `note`) on each resolved finding's thread and resolves it; if resolving fails, the reply stands alone. */
 export async function resolveFindingThreads(
@@ -20,11 +18,7 @@ export async function resolveFindingThreads(
     if (finding.commentId === null) continue;
     const commentId = finding.commentId;
     const body = `Resolved in ${shortSha(headSha)}.${note ? ` ${note}` : ""}`;
-    // A lost answer may hide a reply that landed: a reply of ours on this thread with the same text.
-    await writeOnce(
-      () => github.replyToReviewComment(ref, pr, commentId, body).then(() => true),
-      async () => ((await ours(github, github.listPullReviewComments(ref, pr))).some((c) => c.inReplyToId === commentId && sameBody(c.body, fitBody(body))) ? true : undefined),
-    );
+    await replyOnce(github, ref, pr, commentId, body);
     if (!finding.commentNodeId) continue;
     try {
       const threadId = await github.findReviewThreadId(ref, pr, finding.commentNodeId);

@@ -8,6 +8,7 @@ import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { findingId } from "../finding-id.js";
 import { shortSha } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { replyOnce } from "../reply-once.js";
 import { resolveFindingThreads } from "../resolve-finding-threads.js";
 import type { RunSessions } from "../run-sessions.js";
 import { buildVerifyPrompt } from "./build-verify-prompt.js";
@@ -72,7 +73,7 @@ export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: num
       ruled.refuted.push(finding.number);
       await updateFinding(input.db, run.id, finding.number, { status: "open", verification: "refuted" });
       if (finding.commentId !== null) {
-        await github.replyToReviewComment(ref, run.prNumber, finding.commentId, `The fix in ${shortSha(input.sha)} does not resolve ${findingId(finding.number)}, by an independent check: ${reason}`);
+        await replyOnce(github, ref, run.prNumber, finding.commentId, `The fix in ${shortSha(input.sha)} does not resolve ${findingId(finding.number)}, by an independent check: ${reason}`);
       }
     }
   }
