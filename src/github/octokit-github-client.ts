@@ -1,6 +1,7 @@
 import type { ProbotOctokit } from "probot";
 import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, Permission, PullRequestInfo, RepoRef, ReviewComment } from "./github-client.js";
 import { callGitHub } from "./call-github.js";
+import { fitBody } from "./fit-body.js";
 import { toGitHubError } from "./github-error.js";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
@@ -266,13 +267,6 @@ function checkBody(update: CheckRunUpdate) {
   };
 }
 
-/** GitHub refuses comment and review bodies over 65,536 characters: cut them, keeping the hidden markers at the end. */
-export function fitBody(body: string, max = 65_000): string {
-  if (body.length <= max) return body;
-  const markers = body.match(/<!-- no-mistakes:[^>]*-->/g) ?? [];
-  const tail = `\n\n… (cut to fit GitHub's size limit)\n\n${markers.join("\n")}`;
-  return `${body.slice(0, max - tail.length)}${tail}`;
-}
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 40)}\n\n… (truncated)`;

@@ -7,7 +7,7 @@ import type { DiffIndex } from "../github/parse-diff.js";
 import { canSuggest, placeFinding, type BodyReason } from "../github/place-finding.js";
 import { suggestionBlock } from "../github/suggestion-block.js";
 import { findingId } from "./finding-id.js";
-import { fitBody } from "../github/octokit-github-client.js";
+import { fitBody } from "../github/fit-body.js";
 import { findingMarkerPattern, reviewMarker } from "./render/labels.js";
 import { sameBody, writeOnce } from "./write-once.js";
 import { renderFindingComment } from "./render/render-finding-comment.js";

@@ -1,5 +1,5 @@
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { fitBody } from "../github/octokit-github-client.js";
+import { fitBody } from "../github/fit-body.js";
 import { ours } from "./ours.js";
 import { sameBody, writeOnce } from "./write-once.js";
 

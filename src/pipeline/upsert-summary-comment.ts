@@ -4,7 +4,7 @@ import type { Run } from "../db/schema.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { GitHubError } from "../github/github-error.js";
 import { ours } from "./ours.js";
-import { fitBody } from "../github/octokit-github-client.js";
+import { fitBody } from "../github/fit-body.js";
 import { SUMMARY_MARKER } from "./render/labels.js";
 import { sameBody, writeOnce } from "./write-once.js";
 

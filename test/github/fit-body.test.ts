@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitBody } from "../../src/github/octokit-github-client.js";
+import { fitBody } from "../../src/github/fit-body.js";
 
 describe("fitBody", () => {
   it("leaves bodies under GitHub's limit alone", () => {
