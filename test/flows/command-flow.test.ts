@@ -1,28 +1,13 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listFindings } from "../../src/db/findings.js";
 import { loadRunAgentSession } from "../../src/db/run-agent-sessions.js";
 import { findRun } from "../../src/db/runs.js";
 import { listTurns } from "../../src/db/turns.js";
 import { FlowFixture, numbered, REPO_ID } from "../helpers/flow-fixture.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
-let database: TestDatabase;
 let fx: FlowFixture;
-
-beforeAll(async () => {
-  database = await createTestDatabase("pglite");
-  nock.disableNetConnect();
-});
-afterEach(async () => {
-  await fx?.stop();
-});
-afterAll(async () => {
-  await database.dispose();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
+const database = useFlowDatabase(() => fx);
 
 const WRITER = { login: "maintainer" };
 const READER = { login: "visitor" };

@@ -1,9 +1,7 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BOT_USER } from "../helpers/github-stand-in.js";
 import { FlowFixture, numbered, OWNER, REPO } from "../helpers/flow-fixture.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 /**
  * The bot recognises its own comments by hidden markers. Markers are text: the PR author can type
@@ -11,21 +9,8 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database.
  * ignores it (markers count only on comments its own bot user wrote, checked by user id).
  */
 
-let database: TestDatabase;
 let fx: FlowFixture;
-
-beforeAll(async () => {
-  database = await createTestDatabase("pglite");
-  nock.disableNetConnect();
-});
-afterEach(async () => {
-  await fx?.stop();
-});
-afterAll(async () => {
-  await database.dispose();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
+const database = useFlowDatabase(() => fx);
 
 const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
 const FINDING = { path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." };

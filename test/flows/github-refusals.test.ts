@@ -1,8 +1,6 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FlowFixture, numbered, OWNER, REPO } from "../helpers/flow-fixture.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 /**
  * GitHub refusing the App during a job: 401/403 (revoked key, suspended installation, missing
@@ -10,21 +8,8 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database.
  * can be written, and never retried; a secondary rate limit is waited out (Retry-After) and retried once.
  */
 
-let database: TestDatabase;
 let fx: FlowFixture;
-
-beforeAll(async () => {
-  database = await createTestDatabase("pglite");
-  nock.disableNetConnect();
-});
-afterEach(async () => {
-  await fx?.stop();
-});
-afterAll(async () => {
-  await database.dispose();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
+const database = useFlowDatabase(() => fx);
 
 const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
 const FINDING = { path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." };

@@ -1,10 +1,8 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findRun } from "../../src/db/runs.js";
 import { BOT_USER } from "../helpers/github-stand-in.js";
 import { FlowFixture, numbered, OWNER, REPO, REPO_ID } from "../helpers/flow-fixture.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 /**
  * GitHub did the work but its answer was lost (a 502 from a proxy): the write must not be made twice.
@@ -12,21 +10,8 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database.
  * only when nothing landed.
  */
 
-let database: TestDatabase;
 let fx: FlowFixture;
-
-beforeAll(async () => {
-  database = await createTestDatabase("pglite");
-  nock.disableNetConnect();
-});
-afterEach(async () => {
-  await fx?.stop();
-});
-afterAll(async () => {
-  await database.dispose();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
+const database = useFlowDatabase(() => fx);
 
 const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
 const FINDING = { path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." };

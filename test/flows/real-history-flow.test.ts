@@ -1,10 +1,8 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listFindings } from "../../src/db/findings.js";
 import { findRun } from "../../src/db/runs.js";
 import { FlowFixture, numbered, REPO_ID } from "../helpers/flow-fixture.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 /**
  * Histories shaped like real PRs — a deleted file, a rename with edits in a later push, a pure rename
@@ -13,21 +11,8 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database.
  * exactly one review with no refused comment, and every finding on a path the PR knows gets an id.
  */
 
-let database: TestDatabase;
 let fx: FlowFixture;
-
-beforeAll(async () => {
-  database = await createTestDatabase("pglite");
-  nock.disableNetConnect();
-});
-afterEach(async () => {
-  await fx?.stop();
-});
-afterAll(async () => {
-  await database.dispose();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
+const database = useFlowDatabase(() => fx);
 
 // 1x1 PNG
 const PNG = Buffer.from(
