@@ -26,6 +26,11 @@ export function startAppProcess(env: Record<string, string>, options: { cwd?: st
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...(options.cwd ? { TSX_TSCONFIG_PATH: join(ROOT, "tsconfig.json") } : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  return appProcess(child);
+}
+
+/** A started app process: its combined output collected, and a stop that sends SIGTERM and waits for the exit code. */
+export function appProcess(child: ChildProcess): AppProcess {
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));

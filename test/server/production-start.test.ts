@@ -1,12 +1,11 @@
 import { execFileSync, spawn } from "node:child_process";
-import { once } from "node:events";
 import { copyFileSync, cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/free-port.js";
-import { waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
+import { appProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -37,19 +36,7 @@ function startCompiled(env: Record<string, string>): AppProcess {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  const app: AppProcess = {
-    child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null) return child.exitCode;
-      child.kill("SIGTERM");
-      const [code] = (await once(child, "exit")) as [number | null];
-      return code;
-    },
-  };
+  const app = appProcess(child);
   running.push(app);
   return app;
 }
