@@ -39,6 +39,15 @@ async function openReviewed(standIn: Parameters<typeof FlowFixture.start>[1] = {
 
 const run = async () => (await findRun(database.handle.db, REPO_ID, fx.pr))!;
 
+/** Waits until the run's fixer turn is running (it has its `turns` row). */
+async function fixerTurnStarted(runId: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await listTurns(database.handle.db, runId)).every((t) => t.role !== "fixer")) {
+    if (Date.now() > deadline) throw new Error("the fixer turn never started");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe("/no-mistakes fix", () => {
   it("by a writer: the bot commits on the PR branch, replies; a fresh verifier confirms the fix, which resolves it; the re-review resumes the reviewer", async () => {
     const head = await openReviewed();
@@ -203,11 +212,7 @@ describe("/no-mistakes fix", () => {
     await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
     // once the fixer's turn is running, someone pushes to the branch
     const id = (await run()).id;
-    const deadline = Date.now() + 30_000;
-    while ((await listTurns(database.handle.db, id)).every((t) => t.role !== "fixer")) {
-      if (Date.now() > deadline) throw new Error("the fixer turn never started");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await fixerTurnStarted(id);
     fx.remote.commit({ "README.md": "# widgets, moved\n" }, "concurrent");
     fx.remote.publish("feature");
     await fx.app.idle();
@@ -274,11 +279,7 @@ describe("/no-mistakes fix", () => {
     fx.app.scenario([{ role: "fixer", delayMs: 3000, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
     await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
     const id = (await run()).id;
-    const deadline = Date.now() + 30_000;
-    while ((await listTurns(database.handle.db, id)).every((t) => t.role !== "fixer")) {
-      if (Date.now() > deadline) throw new Error("the fixer turn never started");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await fixerTurnStarted(id);
     fx.pull = { headRepo: { fullName: "someone/else", cloneUrl: fx.remote.bare }, maintainerCanModify: true };
     await fx.app.idle();
 
