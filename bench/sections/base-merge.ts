@@ -11,22 +11,13 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import pino from "pino";
-import { Probot, ProbotOctokit } from "probot";
-import { FakeAgent } from "../../src/agents/fake.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { migrateDatabase } from "../../src/db/migrate-database.js";
-import { openDatabase } from "../../src/db/open-database.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";
-import { GitWorkspace } from "../../src/git/git-workspace.js";
-import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
-import { createLogger } from "../../src/logging/create-logger.js";
 import { limitDiff } from "../../src/pipeline/limit-diff.js";
 import { buildReviewPrompt, type ReviewPromptInput } from "../../src/pipeline/review/build-review-prompt.js";
-import { runReview, type ReviewDeps } from "../../src/pipeline/run-review.js";
-import { RunSessions } from "../../src/pipeline/run-sessions.js";
-import { GitHubHttpStandIn } from "../lib/github-server.js";
-import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, WEBHOOK_SECRET, createDatabase, emitResult, git, privateKey, round, tempRoot } from "../lib/common.js";
+import { runReview } from "../../src/pipeline/run-review.js";
+import { startReviewPipeline } from "../lib/review-pipeline.js";
+import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, emitResult, git, round, tempRoot } from "../lib/common.js";
 
 const cfg = { baseFiles: SMOKE ? 60 : 300, prFiles: 20, mergedFiles: 50, lines: 40 };
 const root = tempRoot("base-merge");
@@ -64,23 +55,7 @@ for (const pr of PRS) {
   g("push", "-q", bare, `pr-${pr}:refs/heads/pr-${pr}`, `pr-${pr}:refs/pull/${pr}/head`);
 }
 
-const db = await createDatabase();
-const handle = await openDatabase({ databaseUrl: db.url, maxConnections: 4 });
-await migrateDatabase(handle);
-const gh = new GitHubHttpStandIn();
-await gh.start();
-const log = createLogger({ level: "info", destination: pino.destination({ dest: join(root, "app.log"), sync: false }) });
-const probot = new Probot({ appId: 1, privateKey: privateKey(), secret: WEBHOOK_SECRET, baseUrl: gh.apiUrl, log, Octokit: ProbotOctokit });
-const deps: ReviewDeps = {
-  db: handle.db,
-  sessions: new RunSessions({ db: handle.db, agent: new FakeAgent({ home: join(dataDir, "fake-agent"), logPath: agentLog }), log }),
-  log,
-  github: async (installationId) => new OctokitGitHubClient(await probot.auth(installationId), async () => "no-mistakes", gh.host),
-  workspace: (run) => new GitWorkspace(join(dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
-  agentTimeoutMs: 60_000,
-  gitToken: () => undefined,
-  isOwnBot: async () => false,
-};
+const { db, handle, gh, deps } = await startReviewPipeline(root, dataDir, agentLog);
 
 const PR_TEXT = { title: (pr: number) => `Change ${pr}`, body: "Please review.", author: "octocat" };
 let deliveries = 0;

@@ -12,21 +12,15 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import pino from "pino";
-import { Probot, ProbotOctokit } from "probot";
-import { FakeAgent } from "../../src/agents/fake.js";
-import { migrateDatabase } from "../../src/db/migrate-database.js";
-import { openDatabase } from "../../src/db/open-database.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";
+import { runReview } from "../../src/pipeline/run-review.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
 import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
-import { runReview, type ReviewDeps } from "../../src/pipeline/run-review.js";
 import { RunSessions } from "../../src/pipeline/run-sessions.js";
-import { createLogger } from "../../src/logging/create-logger.js";
-import { GitHubHttpStandIn } from "../lib/github-server.js";
+import { startReviewPipeline } from "../lib/review-pipeline.js";
 import { applyGitHubPacingSetting } from "../lib/github-pacing.js";
 import { buildRepo, movePullHeads, type PrSpec } from "../lib/repo.js";
-import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, WEBHOOK_SECRET, createDatabase, emitResult, median, privateKey, round, tempRoot } from "../lib/common.js";
+import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, emitResult, median, round, tempRoot } from "../lib/common.js";
 
 const execFileP = promisify(execFile);
 const githubPacing = applyGitHubPacingSetting();
@@ -43,24 +37,7 @@ const specs: PrSpec[] = [{ number: 1, changedFiles: 5, laterPushes: 1 }];
 for (const size of cfg.sizes) for (let r = 0; r < cfg.reps; r++) specs.push({ number: prNumber(size, r), changedFiles: size, laterPushes: 1 });
 const repo = buildRepo(root, cfg.baseFiles, specs);
 
-const db = await createDatabase();
-const handle = await openDatabase({ databaseUrl: db.url, maxConnections: 4 });
-await migrateDatabase(handle);
-const gh = new GitHubHttpStandIn();
-await gh.start();
-const log = createLogger({ level: "info", destination: pino.destination({ dest: join(root, "app.log"), sync: false }) });
-const probot = new Probot({ appId: 1, privateKey: privateKey(), secret: WEBHOOK_SECRET, baseUrl: gh.apiUrl, log, Octokit: ProbotOctokit });
-const deps: ReviewDeps = {
-  db: handle.db,
-  sessions: new RunSessions({ db: handle.db, agent: new FakeAgent({ home: join(dataDir, "fake-agent"), logPath: agentLog }), log }),
-  log,
-  github: async (installationId) => new OctokitGitHubClient(await probot.auth(installationId), async () => "no-mistakes", gh.host),
-  workspace: (run) => new GitWorkspace(join(dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
-  agentTimeoutMs: 60_000,
-  // The "remote" is a local bare repository: no token goes on git's command line (as for an untrusted URL).
-  gitToken: () => undefined,
-  isOwnBot: async () => false,
-};
+const { db, handle, gh, deps } = await startReviewPipeline(root, dataDir, agentLog);
 
 // Timing spans (bench-side wrappers; src/ is untouched): where a review's time goes.
 const spans = new Map<string, number>();
