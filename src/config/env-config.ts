@@ -23,12 +23,13 @@ const duration = (fallbackMs: number) =>
     return Math.round(Number(match[1]) * factor);
   });
 
+/** A TCP port; 0 asks the system for a free one (the one chosen is logged at start). */
 const port = (fallback: number) =>
   optionalString.transform((value, ctx) => {
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) {
-      ctx.addIssue({ code: "custom", message: `"${value}" is not a port number (1-65535)` });
+    if (!Number.isInteger(n) || n < 0 || n > 65535) {
+      ctx.addIssue({ code: "custom", message: `"${value}" is not a port number (0-65535)` });
       return z.NEVER;
     }
     return n;

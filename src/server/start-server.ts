@@ -39,7 +39,8 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     : { appId: 1, privateKey: "unused in setup mode", secret: "development" };
   const server = new Server({
     host: config.host,
-    port: config.port,
+    // Probot reads 0 as "unset" (and would take 3000); the string "0" reaches listen() as "any free port".
+    port: config.port === 0 ? ("0" as unknown as number) : config.port,
     webhookPath: config.webhookPath,
     webhookProxy: config.webhookProxyUrl,
     log,

@@ -109,6 +109,10 @@ describe("readEnvConfig", () => {
     ]);
   });
 
+  it("takes PORT=0 as: let the system pick a free port", () => {
+    expect(readEnvConfig({ PORT: "0" }).port).toBe(0);
+  });
+
   it("puts every problem in the error message too, one per line", () => {
     expect(() => readEnvConfig({ PORT: "x", WORKER_CONCURRENCY: "0" })).toThrow(
       /The environment is invalid:\n {2}- PORT: .*\n {2}- WORKER_CONCURRENCY: "0" is not a positive whole number/,
@@ -116,7 +120,7 @@ describe("readEnvConfig", () => {
   });
 
   it.each([
-    ["PORT", "0", /^PORT: "0" is not a port number/],
+    ["PORT", "-1", /^PORT: "-1" is not a port number/],
     ["PORT", "80.5", /^PORT: "80.5" is not a port number/],
     ["WORKER_CONCURRENCY", "two", /^WORKER_CONCURRENCY: "two" is not a positive whole number/],
     ["AGENT", "gpt", /^AGENT: /],

@@ -46,16 +46,26 @@ export function appProcess(child: ChildProcess): AppProcess {
   };
 }
 
-/** Polls a URL until it answers (any status) or the process dies / time runs out. */
-export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 120_000): Promise<Response> {
+/**
+ * The port the app logged it is listening on (start it with PORT=0 to let the system pick a free one,
+ * so that test files running side by side never race for a port).
+ */
+export async function listeningPort(app: AppProcess, timeoutMs = 120_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    const line = app.output().split("\n").find((l) => l.includes('"msg":"no-mistakes listening"'));
+    if (line) return (JSON.parse(line) as { port: number }).port;
     if (app.child.exitCode !== null) throw new Error(`app exited with ${app.child.exitCode}:\n${app.output()}`);
-    try {
-      return await fetch(url);
-    } catch {
-      await sleep(100); // not listening yet
-    }
+    await sleep(50);
   }
-  throw new Error(`no answer from ${url} within ${timeoutMs} ms:\n${app.output()}`);
+  throw new Error(`the app did not say it was listening within ${timeoutMs} ms:\n${app.output()}`);
+}
+
+/**
+ * Waits until this app says it is listening (so the answer cannot come from another process that took the
+ * port), then fetches the URL.
+ */
+export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 120_000): Promise<Response> {
+  await listeningPort(app, timeoutMs);
+  return fetch(url);
 }

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port.js";
-import { startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
+import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { createPostgresDatabase, databaseKinds } from "../helpers/test-database.js";
 import { pullRequestPayload } from "../helpers/webhook-payloads.js";
@@ -57,9 +56,9 @@ describe.runIf(kinds.includes("postgres"))("a delivery answered 200 survives the
         // workers would try to fetch the made-up repository; this test is about the intake
         WORKER_CONCURRENCY: "1", FAKE_AGENT_SCENARIO: join(dataDir, "none.json"),
       };
-      const port = await freePort();
-      const first = startAppProcess({ ...env, PORT: String(port) });
+      const first = startAppProcess({ ...env, PORT: "0" });
       running.push(first);
+      let port = await listeningPort(first);
       await waitForHttp(`http://127.0.0.1:${port}/health`, first);
 
       // The database stops taking deliveries: a long lock on their table.
@@ -90,8 +89,9 @@ describe.runIf(kinds.includes("postgres"))("a delivery answered 200 survives the
       await holding;
       expect(await admin`select delivery_id from webhook_deliveries`).toEqual([]);
 
-      const second = startAppProcess({ ...env, PORT: String(port) });
+      const second = startAppProcess({ ...env, PORT: "0" });
       running.push(second);
+      port = await listeningPort(second);
       await waitForHttp(`http://127.0.0.1:${port}/health`, second);
       const deadline = Date.now() + 60_000;
       let rows: { delivery_id: string }[] = [];

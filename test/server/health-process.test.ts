@@ -4,8 +4,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port.js";
-import { startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
+import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { adminUrl, createPostgresDatabase, databaseKinds } from "../helpers/test-database.js";
 
@@ -77,12 +76,11 @@ describe("health and readiness of the running app", { timeout: 120_000 }, () => 
     const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
     const relay = await relayTo(new URL(url));
     try {
-      const port = await freePort();
       const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
-      const env = { PORT: String(port), DATA_DIR: tempDir(), DATABASE_URL: relay.url(name), APP_ID: "12345", AGENT: "fake", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value" };
+      const env = { PORT: "0", DATA_DIR: tempDir(), DATABASE_URL: relay.url(name), APP_ID: "12345", AGENT: "fake", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value" };
       const app = startAppProcess(env);
       running.push(app);
-      const base = `http://127.0.0.1:${port}`;
+      const base = `http://127.0.0.1:${await listeningPort(app)}`;
       await waitForHttp(`${base}/health`, app);
       const baseline = await timed(`${base}/health`);
       const up = await timed(`${base}/ready`);

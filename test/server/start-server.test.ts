@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/free-port.js";
-import { startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
+import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { createPostgresDatabase, databaseKinds } from "../helpers/test-database.js";
 
@@ -54,10 +54,9 @@ describe("npm start", { timeout: 180_000 }, () => {
   it.runIf(kinds.includes("postgres"))("loads the app on PostgreSQL when credentials are given, and redacts them from logs", async () => {
     const { url, drop } = await createPostgresDatabase();
     try {
-      const port = await freePort();
       const privateKey = appPrivateKey();
       const app = startAppProcess({
-        PORT: String(port),
+        PORT: "0",
         DATA_DIR: tempDir(),
         DATABASE_URL: url,
         APP_ID: "12345",
@@ -68,6 +67,7 @@ describe("npm start", { timeout: 180_000 }, () => {
       });
       running.push(app);
 
+      const port = await listeningPort(app);
       const health = await waitForHttp(`http://localhost:${port}/health`, app);
 
       expect(await health.json()).toMatchObject({ status: "ok", mode: "app", database: { kind: "postgres", ok: true } });
@@ -91,7 +91,7 @@ describe("npm start", { timeout: 180_000 }, () => {
     // No bwrap on this PATH (the app itself is started by absolute path).
     const env = { PATH: tempDir("nm-empty-path-"), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "claude", ANTHROPIC_API_KEY: "sk-ant-startup-test-key" };
 
-    const refused = startAppProcess({ ...env, PORT: String(await freePort()), DATA_DIR: tempDir() });
+    const refused = startAppProcess({ ...env, PORT: "0", DATA_DIR: tempDir() });
     running.push(refused);
     const [code] = (await once(refused.child, "exit")) as [number];
     expect(code).toBe(1);
@@ -101,9 +101,9 @@ describe("npm start", { timeout: 180_000 }, () => {
     expect(refused.output()).toContain("--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined");
     expect(refused.output()).toContain("AGENT_SANDBOX=off");
 
-    const port = await freePort();
-    const unconfined = startAppProcess({ ...env, PORT: String(port), DATA_DIR: tempDir(), AGENT_SANDBOX: "off" });
+    const unconfined = startAppProcess({ ...env, PORT: "0", DATA_DIR: tempDir(), AGENT_SANDBOX: "off" });
     running.push(unconfined);
+    const port = await listeningPort(unconfined);
     const health = await waitForHttp(`http://localhost:${port}/health`, unconfined);
     expect(await health.json()).toMatchObject({ status: "ok", mode: "app", sandbox: "off" });
     expect(unconfined.output()).toContain("AGENT_SANDBOX=off: agent CLIs run UNCONFINED");
@@ -112,9 +112,9 @@ describe("npm start", { timeout: 180_000 }, () => {
 
   it("with a real agent and bubblewrap, probes the sandbox at start and reports it in /health", async () => {
     const privateKey = appPrivateKey();
-    const port = await freePort();
-    const app = startAppProcess({ PORT: String(port), DATA_DIR: tempDir(), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "codex", OPENAI_API_KEY: "sk-startup-test-key" });
+    const app = startAppProcess({ PORT: "0", DATA_DIR: tempDir(), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "codex", OPENAI_API_KEY: "sk-startup-test-key" });
     running.push(app);
+    const port = await listeningPort(app);
     const health = await waitForHttp(`http://localhost:${port}/health`, app);
     expect(await health.json()).toMatchObject({ status: "ok", mode: "app", sandbox: "bubblewrap" });
     expect(app.output()).toContain("agent sandbox ready");

@@ -2,8 +2,7 @@ import { createHmac, generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port.js";
-import { startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
+import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
 import { streamPost } from "../helpers/stream-post.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
@@ -20,10 +19,10 @@ const vmRss = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`
 
 describe("the app's webhook endpoint under a flood of large unsigned bodies", () => {
   it("stays up, grows by less than 100 MB, and answers a signed delivery 200 during and after 10 concurrent 100 MB posts", { timeout: 60_000 }, async () => {
-    const port = await freePort();
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-    app = startAppProcess({ PORT: String(port), HOST: "127.0.0.1", DATA_DIR: tempDir(), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, AGENT: "fake" });
-    await waitForHttp(`http://127.0.0.1:${port}/health`, app, 40_000);
+    app = startAppProcess({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: tempDir(), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, AGENT: "fake" });
+    const port = await listeningPort(app, 40_000);
+    await waitForHttp(`http://127.0.0.1:${port}/health`, app);
     const url = `http://127.0.0.1:${port}/api/github/webhooks`;
     const pid = app.child.pid!;
 
