@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { currentProcess, isProcessAlive } from "../queue/process-identity.js";
 import type { IntakeRecord } from "./intake-record.js";
 
-const FILE = /^journal-(\d+)-[0-9a-f]+\.ndjson$/;
+/** journal-<pid>-<kernel start time>-<random>.ndjson (files of earlier versions have no start time). */
+const FILE = /^journal-(\d+)-(?:(\d+)-)?[0-9a-f]+\.ndjson$/;
 
 /** Journals open in this process (a file with this pid that is not among them was left by an earlier process). */
 const openHere = new Set<string>();
@@ -15,8 +17,9 @@ const openHere = new Set<string>();
  * dies (a crash, an OOM kill, a deploy); the next start applies what the dead process had not. The file
  * is emptied whenever everything in it has been applied, so it stays small.
  *
- * One file per process (pid and a random suffix in the name): replicas that share DATA_DIR on one host
- * leave each other's live files alone.
+ * One file per process (pid, the kernel's start time of that pid and a random suffix in the name):
+ * replicas that share DATA_DIR on one host leave each other's live files alone, and a file whose writer
+ * is gone — exited, a zombie not yet reaped, or its pid since reused by another process — is taken over.
  */
 export class DeliveryJournal {
   private written = 0;
@@ -29,7 +32,8 @@ export class DeliveryJournal {
 
   static open(dir: string): DeliveryJournal {
     mkdirSync(dir, { recursive: true });
-    const path = join(dir, `journal-${process.pid}-${randomBytes(4).toString("hex")}.ndjson`);
+    const self = currentProcess();
+    const path = join(dir, `journal-${self.pid}-${self.started ? `${self.started}-` : ""}${randomBytes(4).toString("hex")}.ndjson`);
     const journal = new DeliveryJournal(dir, path, openSync(path, "a"));
     openHere.add(path);
     return journal;
@@ -72,7 +76,10 @@ export class DeliveryJournal {
       const path = join(this.dir, name);
       if (!match || openHere.has(path)) continue;
       const pid = Number(match[1]);
-      if (pid !== process.pid && isAlive(pid)) continue;
+      if (pid !== process.pid && isProcessAlive({ pid, started: match[2] ?? "" })) {
+        log.debug({ journal: name }, "journal of a running process left alone");
+        continue;
+      }
       const lines = readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== "");
       let taken = 0;
       for (const [i, line] of lines.entries()) {
@@ -108,14 +115,5 @@ export class DeliveryJournal {
     this.fd = null;
     openHere.delete(this.path);
     if (empty) rmSync(this.path, { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

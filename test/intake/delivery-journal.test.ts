@@ -84,6 +84,35 @@ describe("DeliveryJournal", () => {
     journal.close();
   });
 
+  it("takes over the journal of a zombie (dead, not yet reaped) and of a pid now used by a later process", async () => {
+    const dir = tempDir();
+    // A child that exits while this process does not reap it: a zombie, which kill(pid, 0) still finds.
+    const zombie = spawn("sh", ["-c", "sleep 0.1 & exec sleep 30"], { stdio: "ignore" });
+    const pgrep = spawn("sh", ["-c", `sleep 0.5; ps -o pid=,stat= --ppid ${zombie.pid}`]);
+    let ps = "";
+    pgrep.stdout.on("data", (d: Buffer) => (ps += d.toString()));
+    await new Promise((resolve) => pgrep.once("exit", resolve));
+    const zombiePid = Number(/^\s*(\d+)\s+Z/m.exec(ps)?.[1]);
+    expect(zombiePid).toBeGreaterThan(0);
+    expect(() => process.kill(zombiePid, 0)).not.toThrow(); // what the old check trusted
+    const ofZombie = join(dir, `journal-${zombiePid}-abcd0001.ndjson`);
+    const stat = readFileSync(`/proc/${process.ppid}/stat`, "utf8");
+    const parentStart = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+    const reusedPid = join(dir, `journal-${process.ppid}-${Number(parentStart) - 1}-abcd0002.ndjson`); // same pid, started earlier
+    const live = join(dir, `journal-${process.ppid}-${parentStart}-abcd0003.ndjson`);
+    for (const [path, id] of [[ofZombie, "zombie"], [reusedPid, "reused"], [live, "live"]] as const) writeFileSync(path, `${JSON.stringify(record(id))}\n`);
+    const journal = DeliveryJournal.open(dir);
+
+    const adopted = journal.adoptOrphans(captureLogger().log);
+    zombie.kill("SIGKILL");
+
+    expect(adopted.map((r) => r.deliveryId).sort()).toEqual(["reused", "zombie"]);
+    expect(existsSync(live)).toBe(true);
+    expect([existsSync(ofZombie), existsSync(reusedPid)]).toEqual([false, false]);
+    expect(journal.path).toMatch(new RegExp(`journal-${process.pid}-\\d+-[0-9a-f]{8}\\.ndjson$`)); // its own writer's start time in the name
+    journal.close();
+  });
+
   it("sets a record aside in failed.ndjson with the reason", () => {
     const dir = tempDir();
     const journal = DeliveryJournal.open(dir);
