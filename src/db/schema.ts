@@ -76,7 +76,7 @@ export const turns = pgTable(
     sessionMode: text("session_mode"),
     sessionId: text("session_id"),
     fallbackReason: text("fallback_reason"),
-    /** running | succeeded | failed | cancelled */
+    /** running | succeeded | failed | cancelled | interrupted (its process died or stopped mid-turn) */
     status: text("status").notNull().default("running"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -185,6 +185,34 @@ export const webhookDeliveries = pgTable("webhook_deliveries", {
   event: text("event").notNull(),
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().default(sql`now()`),
 });
+
+/**
+ * Processes that run jobs, and how recently each said it is alive: a worker whose heartbeat stopped
+ * (or, on the same host, whose pid is gone) has its jobs handed back to the queue at once.
+ */
+export const workers = pgTable("workers", {
+  id: text("id").primaryKey(),
+  host: text("host").notNull(),
+  pid: integer("pid").notNull(),
+  /** The kernel's start time of the pid ("" when unknown): a reused pid is not the same worker. */
+  pidStarted: text("pid_started").notNull(),
+  role: text("role").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  beatAt: timestamp("beat_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The queue jobs a worker is running right now (a row per job, removed when the handler ends). */
+export const workerJobs = pgTable(
+  "worker_jobs",
+  {
+    jobId: text("job_id").primaryKey(),
+    queue: text("queue").notNull(),
+    workerId: text("worker_id").notNull(),
+    runId: integer("run_id"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("worker_jobs_worker_idx").on(t.workerId)],
+);
 
 export type Run = typeof runs.$inferSelect;
 export type Turn = typeof turns.$inferSelect;

@@ -4,7 +4,7 @@ import type { Database } from "./database.js";
 import { turns, type Turn } from "./schema.js";
 
 export type SessionMode = "cold" | "started" | "resumed" | "fallback";
-export type TurnStatus = "running" | "succeeded" | "failed" | "cancelled";
+export type TurnStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
 
 export async function startTurn(
   db: Database,

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { DatabaseHandle, ExecuteSql } from "../db/database.js";
 import { COMMAND_QUEUE, type CommandJob } from "./command-job.js";
 import { RUN_QUEUE, type RunJob } from "./run-job.js";
+import { WorkerRegistry } from "./worker-registry.js";
 
 export interface RunQueueOptions {
   database: DatabaseHandle;
@@ -14,7 +15,20 @@ export interface RunQueueOptions {
   retryDelaySeconds?: number;
   /** How often expired jobs are looked for. Default 30. */
   maintenanceIntervalSeconds?: number;
+  /** Heartbeat and dead-worker settings of this process's workers (see WorkerRegistry). */
+  heartbeat?: { beatMs?: number; staleMs?: number };
 }
+
+/** A job this process is running. */
+interface ActiveJob {
+  controller: AbortController;
+  /** Set when the process stops before the job ends: it is handed back to the queue, not failed. */
+  interrupted: boolean;
+  done: Promise<void>;
+}
+
+/** Why a running job was aborted at stop. */
+const STOPPING = "the app stopped before the job ended";
 
 /** Which try this is: `retry` > 0 after a failure or an expired lease; on the last one a throw is final. */
 export interface JobAttempt {
@@ -46,6 +60,10 @@ function sendOn(on: { executeSql: ExecuteSql } | undefined): { db?: { executeSql
  * per run, so a burst of pushes becomes one review and a run never has two turns at once.
  */
 export class RunQueue {
+  private registry: Promise<WorkerRegistry> | undefined;
+  private readonly active = new Map<string, ActiveJob>();
+  private stopping = false;
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly options: RunQueueOptions,
@@ -94,34 +112,71 @@ export class RunQueue {
 
   /** Starts command workers in this process. */
   async workCommands(concurrency: number, handler: (job: CommandJob, attempt: JobAttempt) => Promise<void>): Promise<void> {
+    const registry = await this.workerRegistry();
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<CommandJob>(
         COMMAND_QUEUE,
         { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
         async ([job]) => {
-          if (job) await handler(job.data, { retry: job.retryCount, last: job.retryCount >= job.retryLimit });
+          if (!job) return;
+          await this.runTracked(registry, job.id, COMMAND_QUEUE, null, () => handler(job.data, { retry: job.retryCount, last: job.retryCount >= job.retryLimit }));
         },
       );
+    }
+  }
+
+  /** This process's heartbeat, started with its first worker (which also hands back the jobs of workers that stopped). */
+  private workerRegistry(): Promise<WorkerRegistry> {
+    this.registry ??= WorkerRegistry.start({ database: this.options.database, log: this.options.log, ...this.options.heartbeat });
+    return this.registry;
+  }
+
+  /**
+   * Runs a job's handler, known to the registry while it runs. When the process stops before the handler
+   * ends (see `stop`), the job is handed back to the queue to run at once elsewhere instead of failing.
+   */
+  private async runTracked(registry: WorkerRegistry, jobId: string, queue: string, runId: number | null, handler: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const entry: ActiveJob = { controller: new AbortController(), interrupted: false, done: Promise.resolve() };
+    let settle!: () => void;
+    entry.done = new Promise<void>((resolve) => (settle = resolve));
+    this.active.set(jobId, entry);
+    try {
+      await registry.started(jobId, queue, runId);
+      await handler(entry.controller.signal);
+    } catch (error) {
+      if (!entry.interrupted) throw error;
+    } finally {
+      this.active.delete(jobId);
+      try {
+        if (entry.interrupted) await registry.release(jobId, runId, STOPPING);
+        else await registry.finished(jobId);
+      } catch (error) {
+        this.options.log.warn({ err: error, jobId }, "could not update the job's worker record");
+      }
+      settle();
     }
   }
 
   /** Starts `concurrency` workers in this process. */
   async work(concurrency: number, handler: RunJobHandler): Promise<void> {
     const expireMs = this.options.expireInSeconds * 1000;
+    const registry = await this.workerRegistry();
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<RunJob>(
         RUN_QUEUE,
         { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
         async ([job]) => {
           if (!job) return;
-          // pg-boss stops waiting at expiry but does not stop the handler: abort it a little before.
-          const controller = new AbortController();
-          const timer = setTimeout(() => controller.abort(new Error("job expired")), Math.max(1000, expireMs - 5000));
-          try {
-            await handler(job.data, controller.signal, { retry: job.retryCount, last: job.retryCount >= job.retryLimit });
-          } finally {
-            clearTimeout(timer);
-          }
+          await this.runTracked(registry, job.id, RUN_QUEUE, job.data.runId, async (stopSignal) => {
+            // pg-boss stops waiting at expiry but does not stop the handler: abort it a little before.
+            const expiry = new AbortController();
+            const timer = setTimeout(() => expiry.abort(new Error("job expired")), Math.max(1000, expireMs - 5000));
+            try {
+              await handler(job.data, AbortSignal.any([stopSignal, expiry.signal]), { retry: job.retryCount, last: job.retryCount >= job.retryLimit });
+            } finally {
+              clearTimeout(timer);
+            }
+          });
         },
       );
     }
@@ -136,7 +191,33 @@ export class RunQueue {
     return runs + commands;
   }
 
-  async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+  /** Jobs this process is running now. */
+  running(): number {
+    return this.active.size;
+  }
+
+  /**
+   * Stops taking jobs, lets the running ones finish within `graceMs`, then aborts those still running
+   * (their agent is killed) and hands them back to the queue so another process — or the next start —
+   * runs them at once; their turns are closed. Then leaves the registry and closes the queue.
+   */
+  async stop(graceMs = 30_000): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    await Promise.all([this.boss.offWork(RUN_QUEUE), this.boss.offWork(COMMAND_QUEUE)]);
+    const deadline = Date.now() + graceMs;
+    while (this.active.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(200, deadline - Date.now())));
+    if (this.active.size > 0) {
+      this.options.log.warn({ jobs: this.active.size, graceMs }, "grace period over: running jobs are stopped and handed back to the queue");
+      const aborted = [...this.active.values()];
+      for (const job of aborted) {
+        job.interrupted = true;
+        job.controller.abort(new Error(STOPPING));
+      }
+      await Promise.race([Promise.all(aborted.map((job) => job.done)), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    }
+    const registry = await this.registry?.catch(() => undefined);
+    await registry?.stop().catch((error: unknown) => this.options.log.warn({ err: error }, "could not leave the worker registry"));
+    await this.boss.stop({ graceful: true, wait: true, timeout: 1000 });
   }
 }

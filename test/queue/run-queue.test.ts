@@ -5,10 +5,13 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../src/db/database.js";
+import { migrateDatabase } from "../../src/db/migrate-database.js";
 import { openDatabase } from "../../src/db/open-database.js";
+import { startTurn } from "../../src/db/turns.js";
 import { RunQueue, type JobAttempt, type RunQueueOptions } from "../../src/queue/run-queue.js";
 import type { RunJob } from "../../src/queue/run-job.js";
 import { captureLogger } from "../helpers/capture-logger.js";
+import { createRun } from "../helpers/run-fixture.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { createPostgresDatabase, createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
 
@@ -195,6 +198,45 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
     expect(h.maxOverlap()).toBe(1);
   });
 
+  it("stop lets a running job finish within the grace period: it completes, and nothing is retried", async () => {
+    const q = await start();
+    let finished = false;
+    await q.work(1, async () => {
+      await sleep(600);
+      finished = true;
+    });
+    const id = await q.enqueue(job(5, "opened"));
+    await waitFor("the job to start", () => q.running() === 1);
+    await q.stop(10_000);
+    queue = undefined;
+    expect(finished).toBe(true);
+    expect((await database.handle.executeSql(`select state from pgboss.job where id = $1`, [id])).rows).toEqual([{ state: "completed" }]);
+  });
+
+  it("stop past the grace period aborts the running job and hands it back: another worker runs it at once", async () => {
+    const q = await start({ retryDelaySeconds: 60 }); // a failure would wait a minute; a hand-back does not
+    const aborted: unknown[] = [];
+    await q.work(1, async (_job, signal) => {
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      aborted.push(signal.reason);
+      throw signal.reason;
+    });
+    const id = await q.enqueue(job(6, "opened"));
+    await waitFor("the job to start", () => q.running() === 1);
+    const stopping = Date.now();
+    await q.stop(300);
+    queue = undefined;
+    expect((aborted[0] as Error).message).toBe("the app stopped before the job ended");
+    expect((await database.handle.executeSql(`select state, retry_count from pgboss.job where id = $1`, [id])).rows).toEqual([{ state: "retry", retry_count: 0 }]);
+
+    const other = (queue = await start());
+    const taken: JobAttempt[] = [];
+    await other.work(1, async (_job, _signal, attempt) => void taken.push(attempt));
+    await waitFor("another worker to run it", () => taken.length === 1, 10_000);
+    expect(taken[0]).toEqual({ retry: 1, last: false });
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+  });
+
   it("aborts the handler's signal before the job expires, so a stuck agent call is cancelled", async () => {
     const expireInSeconds = 3;
     const q = await start({ expireInSeconds, maintenanceIntervalSeconds: 1 });
@@ -285,6 +327,7 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
     const created = await createPostgresDatabase();
     drop = created.drop;
     handle = await openDatabase({ databaseUrl: created.url, maxConnections: 2 });
+    await migrateDatabase(handle);
     queue = await RunQueue.start({
       database: handle,
       log: captureLogger().log,
@@ -354,53 +397,73 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
     );
   });
 
-  it("a worker that dies mid-turn: its job expires and another process takes it over as a retry", async () => {
-    const settings = { expireInSeconds: 3, maintenanceIntervalSeconds: 1, retryDelaySeconds: 1, pollingIntervalSeconds: 0.5 };
-    const { url, queue: q } = await open(settings);
-    const dir = tempDir("nm-queue-");
-    const out = join(dir, "hang.jsonl");
-    const doomed = spawnWorker({
-      QUEUE_DATABASE_URL: url,
-      QUEUE_MODE: "hang",
-      QUEUE_OUT: out,
-      QUEUE_CONCURRENCY: "1",
-      QUEUE_EXPIRE_SECONDS: String(settings.expireInSeconds),
-      QUEUE_MAINTENANCE_SECONDS: String(settings.maintenanceIntervalSeconds),
-      QUEUE_RETRY_DELAY_SECONDS: String(settings.retryDelaySeconds),
-      QUEUE_POLLING_SECONDS: String(settings.pollingIntervalSeconds),
-    });
+  /** A child that starts the run's job and never finishes it; resolves once it has started. */
+  const doomedWorker = async (url: string, expireInSeconds: number) => {
+    const out = join(tempDir("nm-queue-"), "hang.jsonl");
+    const doomed = spawnWorker({ QUEUE_DATABASE_URL: url, QUEUE_MODE: "hang", QUEUE_OUT: out, QUEUE_CONCURRENCY: "1", QUEUE_EXPIRE_SECONDS: String(expireInSeconds), QUEUE_POLLING_SECONDS: "0.5" });
     children.push(doomed);
     await ready([doomed]);
+    return {
+      doomed,
+      started: async () => {
+        type Started = { event: string; runId: number; pid: number; at: number; retry: number };
+        await waitFor("the child to start the job", () => readLines<Started>(out).length === 1, 15_000);
+        return readLines<Started>(out)[0]!;
+      },
+    };
+  };
 
-    const id = await q.enqueue(job(42, "opened"));
-    expect(id).toEqual(expect.any(String));
-    type Started = { event: string; runId: number; pid: number; at: number; retry: number };
-    await waitFor("the child to start the job", () => readLines<Started>(out).length === 1, 15_000);
-    const [started] = readLines<Started>(out);
-    expect(started).toMatchObject({ event: "started", runId: 42, pid: doomed.process.pid, retry: 0 });
+  it("a worker killed mid-turn while another process works: its job is handed back within seconds, long before its lease, and its turn is closed as interrupted", async () => {
+    const expireInSeconds = 600;
+    const { url, queue: q } = await open({ expireInSeconds });
+    const runId = await createRun(handle!.db);
+    const { doomed, started } = await doomedWorker(url, expireInSeconds);
+    const taken: { job: RunJob; attempt: JobAttempt; at: number }[] = [];
+    await q.work(1, async (j, _signal, attempt) => void taken.push({ job: j, attempt, at: Date.now() })); // the other process, already working
+
+    const id = await q.enqueue(job(runId, "opened"));
+    expect(await started()).toMatchObject({ event: "started", runId, pid: doomed.process.pid, retry: 0 });
+    const turnId = await startTurn(handle!.db, { runId, role: "reviewer", trigger: "opened", headSha: "a".repeat(40), agent: "fake" }); // the dead job's turn
     await kill(doomed);
     const killedAt = Date.now();
 
-    const taken: { job: RunJob; attempt: JobAttempt; at: number }[] = [];
-    await q.work(1, async (j, _signal, attempt) => {
-      taken.push({ job: j, attempt, at: Date.now() });
-    });
-    await waitFor("the parent to take the job over", () => taken.length === 1, 30_000, 50);
-    const [t] = taken;
-    expect(t!.job.runId).toBe(42);
-    expect(t!.attempt.retry).toBeGreaterThanOrEqual(1);
-    expect(t!.attempt.last).toBe(false);
-    const takeover = t!.at - killedAt;
-    // Not before the lease ran out: it is the expiry that frees the job, nothing else.
-    expect(t!.at - started!.at).toBeGreaterThanOrEqual(settings.expireInSeconds * 1000);
-    // expiry + up to two maintenance ticks + retry backoff (1–2 s) + polling, with slack for a loaded machine.
-    expect(takeover).toBeLessThan(15_000);
+    await waitFor("the other process to take the job over", () => taken.length === 1, 30_000, 50);
+    const takeover = taken[0]!.at - killedAt;
+    expect(taken[0]!.job.runId).toBe(runId);
+    expect(taken[0]!.attempt).toEqual({ retry: 1, last: false });
+    expect(takeover).toBeLessThan(30_000); // the heartbeat (every 5 s) notices; the lease would be 600 s
     await waitFor("the queue to drain", async () => (await q.pending()) === 0, 10_000, 100);
-    expect(taken).toHaveLength(1);
-    const { rows } = await handle!.executeSql(`select id, state, retry_count from pgboss.job where singleton_key = '42'`);
-    expect(rows).toEqual([{ id, state: "completed", retry_count: 1 }]);
-    console.log(
-      `worker death: takeover ${takeover} ms after SIGKILL, ${t!.at - started!.at} ms after the dead turn started (expireInSeconds ${settings.expireInSeconds})`,
-    );
+    expect(await handle!.executeSql(`select id, state, retry_count from pgboss.job where singleton_key = $1`, [String(runId)])).toMatchObject({ rows: [{ id, state: "completed", retry_count: 1 }] });
+    expect((await handle!.executeSql(`select status, error from turns where id = $1`, [turnId])).rows).toEqual([{ status: "interrupted", error: "the process running it stopped before it ended" }]);
+    expect((await handle!.executeSql(`select count(*)::int as n from workers`)).rows).toEqual([{ n: 1 }]); // only the live one is left
+    console.log(`worker death: job handed back and taken ${takeover} ms after SIGKILL (lease ${expireInSeconds} s)`);
   });
+
+  it("a restarted process hands back the job its previous self was running, at start", async () => {
+    const { url, queue: q } = await open({ expireInSeconds: 600 }); // the restarted process: not working yet
+    const { doomed, started } = await doomedWorker(url, 600);
+    await q.enqueue(job(78, "opened"));
+    await started();
+    await kill(doomed);
+    const restartedAt = Date.now();
+    const taken: number[] = [];
+    await q.work(1, async () => void taken.push(Date.now())); // its first worker looks for stopped ones before polling
+    await waitFor("the job to run again", () => taken.length === 1, 10_000, 50);
+    expect(taken[0]! - restartedAt).toBeLessThan(5_000); // no heartbeat to wait for: the pid on this host is gone
+  });
+
+  it("a worker that stops beating (frozen, or on a host that vanished) has its job handed back after the stale time", async () => {
+    const { url, queue: q } = await open({ expireInSeconds: 600, heartbeat: { beatMs: 500, staleMs: 3000 } });
+    const { doomed, started } = await doomedWorker(url, 600);
+    const taken: number[] = [];
+    await q.work(1, async () => void taken.push(Date.now()));
+    await q.enqueue(job(77, "opened"));
+    await started();
+    doomed.process.kill("SIGSTOP"); // alive on this host, but silent
+    const frozenAt = Date.now();
+    await waitFor("the job to be handed back", () => taken.length === 1, 20_000, 50);
+    expect(taken[0]! - frozenAt).toBeGreaterThanOrEqual(2_000); // not before it fell silent for the stale time (less the last beat's age)
+    doomed.process.kill("SIGKILL");
+  });
+
 });
