@@ -8,6 +8,7 @@ import { findRun, updateRun, upsertRun } from "../db/runs.js";
 import type { Run } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import type { Metrics } from "../metrics/metrics.js";
 import { findingId } from "../pipeline/finding-id.js";
 import { renderSummary } from "../pipeline/render/render-summary.js";
 import { upsertSummaryComment } from "../pipeline/upsert-summary-comment.js";
@@ -21,6 +22,8 @@ export interface CommandDeps {
   log: Logger;
   github: (installationId: number) => Promise<GitHubClient>;
   enqueueRun: (job: RunJob) => Promise<string | null>;
+  /** Counts refused commands; absent = nothing recorded. */
+  metrics?: Metrics;
 }
 
 const WRITERS = new Set(["admin", "maintain", "write"]);
@@ -47,6 +50,7 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   const permission = await github.getPermission(ref, job.author);
   if (!WRITERS.has(permission)) {
     log.info({ author: job.author, permission }, "command refused");
+    deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
     return reply(`@${job.author} \`/no-mistakes ${command.kind}\` needs write access to this repository (yours: ${permission}). Anyone can use \`status\` and \`help\`.`);
   }
   await github.addReaction(ref, job.commentId, "eyes");

@@ -1,5 +1,6 @@
 import { recordDelivery } from "../db/webhook-deliveries.js";
 import type { IntakeDeps } from "./intake-deps.js";
+import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { CommandRecord } from "./intake-record.js";
 
 /** Queues a `/no-mistakes` command on the fast command queue, with its delivery, in one transaction. */
@@ -10,6 +11,6 @@ export async function applyCommand(record: CommandRecord, deps: IntakeDeps): Pro
     await deps.enqueueCommand(job, tx);
     return true;
   });
-  if (!queued) return deps.log.info({ deliveryId }, "redelivery ignored");
+  if (!queued) return redeliveryIgnored(deps, deliveryId, "issue_comment");
   deps.log.info({ deliveryId, command: job.command.kind, pr: job.prNumber }, "command queued");
 }

@@ -1,6 +1,7 @@
 import { findRun, updateRun } from "../db/runs.js";
 import { recordDelivery } from "../db/webhook-deliveries.js";
 import type { IntakeDeps } from "./intake-deps.js";
+import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { PullRequestClosedRecord } from "./intake-record.js";
 
 /** A closed PR closes its run: sessions are kept, but nothing runs until it is reopened. */
@@ -11,6 +12,6 @@ export async function applyPullRequestClosed(record: PullRequestClosedRecord, de
     if (run) await updateRun(tx.db, run.id, { state: "closed" });
     return { runId: run?.id };
   });
-  if (!outcome) return deps.log.info({ deliveryId: record.deliveryId }, "redelivery ignored");
+  if (!outcome) return redeliveryIgnored(deps, record.deliveryId, "pull_request");
   deps.log.info({ deliveryId: record.deliveryId, runId: outcome.runId }, "run closed");
 }

@@ -1,5 +1,6 @@
 import { recordPullRequestEvent } from "../db/record-pull-request-event.js";
 import type { IntakeDeps } from "./intake-deps.js";
+import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { PullRequestRecord } from "./intake-record.js";
 
 /** Records the delivery, refreshes the run and queues a review — one statement, so all or nothing. */
@@ -7,7 +8,7 @@ export async function applyPullRequest(record: PullRequestRecord, deps: IntakeDe
   const { deliveryId, action, run, sender } = record;
   const outcome = await recordPullRequestEvent(deps.executeSql, { deliveryId, event: "pull_request", action, sender, run });
   const event = `pull_request.${action}`;
-  if (!outcome) return deps.log.info({ deliveryId, event }, "redelivery ignored");
+  if (!outcome) return redeliveryIgnored(deps, deliveryId, "pull_request", { event });
   const { runId, jobId } = outcome;
   deps.log.info({ deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null }, jobId ? "review queued" : "review already waiting; it will take the newest head");
 }

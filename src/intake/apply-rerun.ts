@@ -1,6 +1,7 @@
 import { findRun, findRunByHead } from "../db/runs.js";
 import { recordDelivery } from "../db/webhook-deliveries.js";
 import type { IntakeDeps } from "./intake-deps.js";
+import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { RerunRecord } from "./intake-record.js";
 
 /** "Re-run" on this app's check run: review again. */
@@ -13,7 +14,7 @@ export async function applyRerun(record: RerunRecord, deps: IntakeDeps): Promise
     await deps.enqueue({ runId: run.id, trigger: "rerequested", deliveryId, senderLogin: record.sender.login, senderType: record.sender.type }, tx);
     return { runId: run.id };
   });
-  if (outcome === "redelivery") return deps.log.info({ deliveryId }, "redelivery ignored");
+  if (outcome === "redelivery") return redeliveryIgnored(deps, deliveryId, "check_run");
   if (outcome === "unknown") return deps.log.info({ deliveryId }, "re-run requested for a PR this app has not seen; ignored");
   deps.log.info({ deliveryId, runId: outcome.runId }, "review re-requested");
 }

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Database, DatabaseHandle, ExecuteSql, Transaction } from "../db/database.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { CommandJob } from "../queue/command-job.js";
 import type { RunJob } from "../queue/run-job.js";
 import type { RunQueue } from "../queue/run-queue.js";
@@ -18,10 +19,12 @@ export interface IntakeDeps {
   enqueue: (job: RunJob, tx: Transaction) => Promise<string | null>;
   enqueueCommand: (job: CommandJob, tx: Transaction) => Promise<string | null>;
   log: Logger;
+  /** Counts redeliveries (webhook_deliveries_total, outcome `duplicate`); absent = nothing recorded. */
+  metrics?: Metrics;
 }
 
 /** The appliers' dependencies over an open database and the queue on it. */
-export function createIntakeDeps(deps: { database: DatabaseHandle; queue: RunQueue; log: Logger }): IntakeDeps {
+export function createIntakeDeps(deps: { database: DatabaseHandle; queue: RunQueue; log: Logger; metrics?: Metrics }): IntakeDeps {
   return {
     db: deps.database.db,
     executeSql: (text, params) => deps.database.executeSql(text, params),
@@ -29,5 +32,6 @@ export function createIntakeDeps(deps: { database: DatabaseHandle; queue: RunQue
     enqueue: (job, tx) => deps.queue.enqueue(job, tx),
     enqueueCommand: (job, tx) => deps.queue.enqueueCommand(job, tx),
     log: deps.log,
+    metrics: deps.metrics,
   };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
+import type { Metrics } from "../metrics/metrics.js";
 import { classifyApplyError } from "./classify-apply-error.js";
 import { DeliveryJournal } from "./delivery-journal.js";
 import type { IntakeRecord } from "./intake-record.js";
@@ -26,6 +27,8 @@ export interface WebhookIntakeOptions {
   maxRetryDelayMs?: number;
   /** Tries for a record whose failure is not the database's before it is set aside. Default 5. */
   recordAttempts?: number;
+  /** Marks accepted deliveries for the webhook counter and counts refusals; absent = nothing recorded. */
+  metrics?: Metrics;
 }
 
 /** The delivery was not taken (shutting down, or too far behind): GitHub is answered 503 and shows it failed. */
@@ -71,12 +74,18 @@ export class WebhookIntake implements Intake {
   }
 
   accept(record: IntakeRecord): void {
-    if (this.stopped) throw new IntakeRefusedError("shutting down; not accepting deliveries");
+    const { metrics } = this.options;
+    if (this.stopped) {
+      metrics?.refusals.inc({ kind: "intake_stopping" });
+      throw new IntakeRefusedError("shutting down; not accepting deliveries");
+    }
     if (this.pending.length >= this.maxBacklog) {
+      metrics?.refusals.inc({ kind: "intake_full" });
       throw new IntakeRefusedError(`too many deliveries wait for the database (${this.pending.length}); refusing more until they are applied`);
     }
     this.journal.append(record);
     this.pending.push(record);
+    metrics?.deliveries.accepted(record.deliveryId);
     this.pump();
   }
 

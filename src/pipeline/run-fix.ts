@@ -48,7 +48,10 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
 
   // 1. Bounds: fix rounds and the PR's budget.
   const refusal = budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "fixer");
-  if (refusal) return reply(`${who}No fix was attempted: ${refusal}.`);
+  if (refusal) {
+    deps.metrics?.refusals.inc({ kind: "budget" });
+    return reply(`${who}No fix was attempted: ${refusal}.`);
+  }
 
   // 2. Which findings.
   const ledger = await listFindings(deps.db, run.id);
@@ -73,6 +76,7 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const target = pushTarget(await github.getPullRequest(ref, run.prNumber), run.repositoryFullName);
   if ("refusal" in target) {
     log.info({ reason: target.refusal }, "fix not attempted: nowhere to push");
+    deps.metrics?.refusals.inc({ kind: "push_target" });
     return reply(`${who}No fix was attempted: ${target.refusal}`);
   }
   const pushUrl = target.cloneUrl;
@@ -114,6 +118,7 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const escaping = (await workspace.symlinkChanges(startSha, sha)).filter((link) => isEscapingSymlink(link.path, link.target));
   if (escaping.length > 0) {
     log.warn({ sha, links: escaping.map((l) => l.path) }, "fix refused: it adds symbolic links that point outside the repository");
+    countRefusedPush(deps, "escaping_symlink");
     const list = escaping.map((l) => `- \`${sanitizeMarkdown(l.path).replace(/`/g, "'")}\` → \`${sanitizeMarkdown(l.target).replace(/`/g, "'").slice(0, 200)}\``).join("\n");
     return reply(
       `${who}The fix was not pushed: it adds or retargets a symbolic link that points outside the repository, which no-mistakes never commits.\n\n${list}\n\nNothing was changed on \`${target.branch}\`.`,
@@ -133,6 +138,7 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const workflows = (await workspace.changedFiles(startSha, sha)).flatMap((f) => [f.path, f.oldPath ?? f.path]).filter(isWorkflowPath);
   if (workflows.length > 0) {
     log.warn({ sha, workflows }, "fix not pushed: it changes workflow files");
+    countRefusedPush(deps, "workflow_files");
     return refuse(
       `it changes workflow files (${[...new Set(workflows)].map((p) => `\`${sanitizeMarkdown(p).replace(/`/g, "'")}\``).join(", ")}), which GitHub only accepts from an App with the \`workflows\` permission — no-mistakes does not ask for it, so a change to CI stays with a person.`,
     );
@@ -140,6 +146,7 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const now = pushTarget(await github.getPullRequest(ref, run.prNumber), run.repositoryFullName);
   if ("refusal" in now || now.cloneUrl !== target.cloneUrl || now.branch !== target.branch || now.repoFullName !== target.repoFullName) {
     log.warn({ sha, was: target, now }, "fix not pushed: the pull request's head changed while the fixer worked");
+    countRefusedPush(deps, "refusal" in now ? "push_target" : "head_moved");
     return refuse("refusal" in now ? now.refusal : `the pull request's head changed while the fixer worked (now \`${sanitizeMarkdown(now.repoFullName)}:${sanitizeMarkdown(now.branch)}\`).`);
   }
   try {
@@ -147,11 +154,13 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     log.warn({ kind: error.kind, sha }, "fix push refused");
+    countRefusedPush(deps, "push_rejected");
     return refuse(pushRefusal(error));
   }
   // The fixer's own change proves nothing about its claims: from here, only the verifier or later changes count.
   for (const f of fixed) await updateFinding(deps.db, run.id, f.number, { status: "fix-pushed", evidenceFromSha: sha, verification: null, claimedResolvedSha: null });
   log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");
+  deps.metrics?.fixPushes.inc({ outcome: "accepted" });
   await reply(
     `${who}Pushed ${commitLink(pushUrl, sha)} fixing ${fixed.map((f) => findingId(f.number)).join(", ") || "nothing the fixer would name"}.${notOpenNote}${declinedText(declined)}${summaryText(answer.summary)}\n\nThe push will be reviewed again${deps.verifier && fixed.length ? ", and an independent check rules on each fix first" : ""}.`,
   );
@@ -162,6 +171,12 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     await verifyFix({ db: deps.db, verifier: deps.verifier, github, ref, run, workspace, claimed, from: startSha, sha, timeoutMs: deps.agentTimeoutMs, signal, log });
   }
   await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: await listFindings(deps.db, run.id), turns: await listTurns(deps.db, run.id), lastReviewedSha: run.lastReviewedSha }));
+}
+
+/** A fixer commit that was not pushed: one refused push, and why. */
+function countRefusedPush(deps: ReviewDeps, kind: "escaping_symlink" | "workflow_files" | "push_target" | "head_moved" | "push_rejected"): void {
+  deps.metrics?.fixPushes.inc({ outcome: "refused" });
+  deps.metrics?.refusals.inc({ kind });
 }
 
 function commitMessage(findings: Finding[], summary: string): string {

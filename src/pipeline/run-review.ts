@@ -8,6 +8,7 @@ import { listTurns, setTurnRawAnswer } from "../db/turns.js";
 import type { GitWorkspace } from "../git/git-workspace.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { parseDiff, type DiffIndex } from "../github/parse-diff.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { RunJob } from "../queue/run-job.js";
 import type { JobAttempt } from "../queue/run-queue.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
@@ -49,6 +50,8 @@ export interface ReviewDeps {
   gitToken: (url: string, token: string) => string | undefined;
   /** True when `login` is this app's own bot (its fixer pushes are reviewed). */
   isOwnBot: (login: string) => Promise<boolean>;
+  /** Refusals and fix pushes are counted here; absent = nothing recorded. */
+  metrics?: Metrics;
 }
 
 const EXPLICIT_TRIGGERS = new Set(["rerequested", "command"]);
@@ -145,6 +148,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const overBudget = budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "reviewer");
   if (overBudget) {
     log.info({ reason: overBudget }, "review refused: budget");
+    deps.metrics?.refusals.inc({ kind: "budget" });
     if (!(await budgetNoticePosted(github, ref, run.prNumber))) {
       await github.createIssueComment(ref, run.prNumber, `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`);
     }

@@ -7,6 +7,7 @@ import type { Database } from "../db/database.js";
 import { deleteRunAgentSession, loadRunAgentSession, saveRunAgentSession } from "../db/run-agent-sessions.js";
 import type { RunAgentSession } from "../db/schema.js";
 import { finishTurn, startTurn, type SessionMode } from "../db/turns.js";
+import type { Metrics } from "../metrics/metrics.js";
 
 export interface TurnRequest {
   /** What started the turn: opened, push, command, auto-fix, rerequested, ... */
@@ -45,6 +46,8 @@ export interface RunSessionsOptions {
   /** Transient agent failures are retried this many times, with exponential backoff. */
   transientRetries?: number;
   retryBaseDelayMs?: number;
+  /** Turn times, fallbacks, tokens and spend; absent = nothing recorded. */
+  metrics?: Metrics;
 }
 
 /**
@@ -60,6 +63,7 @@ export class RunSessions {
   readonly #maxStateBytes: number;
   readonly #transientRetries: number;
   readonly #retryBaseDelayMs: number;
+  readonly #metrics: Metrics | undefined;
 
   constructor(options: RunSessionsOptions) {
     this.#db = options.db;
@@ -68,11 +72,13 @@ export class RunSessions {
     this.#maxStateBytes = options.maxStateBytes ?? 8 * 1024 * 1024;
     this.#transientRetries = options.transientRetries ?? 2;
     this.#retryBaseDelayMs = options.retryBaseDelayMs ?? 2000;
+    this.#metrics = options.metrics;
   }
 
   async run(runId: number, role: Role, turn: TurnRequest): Promise<TurnOutcome> {
     const log = this.#log.child({ runId, role });
     const scope = agentScope(runId, role);
+    const started = performance.now();
     const turnId = await this.#startTurn(runId, role, turn, log);
     let mode: SessionMode = "started";
     let fallbackReason: string | undefined;
@@ -89,6 +95,7 @@ export class RunSessions {
         } catch (error) {
           mode = "cold";
           fallbackReason = `session store unavailable: ${(error as Error).message}`;
+          this.#metrics?.agentFallbacks.inc({ reason: "store_unavailable" });
           log.warn({ err: error }, "session load failed; running cold");
         }
         if (stored && stored.agent !== this.#agent.name) {
@@ -108,6 +115,7 @@ export class RunSessions {
           } else {
             mode = "fallback";
             fallbackReason = `the agent started a new session instead of resuming ${stored.sessionId}`;
+            this.#metrics?.agentFallbacks.inc({ reason: "session_replaced" });
             log.warn({ sessionId: stored.sessionId, newSessionId: result.sessionId }, "session silently replaced");
           }
         } catch (error) {
@@ -116,6 +124,7 @@ export class RunSessions {
           // 4. Fallback: forget the dead session, run the same turn fresh.
           mode = "fallback";
           fallbackReason = `resume of ${stored.sessionId} failed (${failure.kind}): ${failure.message}`;
+          this.#metrics?.agentFallbacks.inc({ reason: "resume_failed" });
           log.warn({ sessionId: stored.sessionId, kind: failure.kind, reason: failure.message }, "resume failed; running the turn in a fresh session");
           await this.#forget(runId, role, log);
           result = await this.#call(role, turn, scope, undefined, log);
@@ -130,6 +139,7 @@ export class RunSessions {
         if (!saved && mode !== "fallback") {
           fallbackReason ??= "session could not be saved; the next turn starts fresh";
         }
+        if (!saved) this.#metrics?.agentFallbacks.inc({ reason: "save_failed" });
       }
 
       await this.#finishTurn(turnId, log, {
@@ -141,6 +151,7 @@ export class RunSessions {
         tokensOut: result.usage.tokensOut,
         costUsd: result.usage.costUsd ?? 0,
       });
+      this.#record(role, mode, result, (performance.now() - started) / 1000);
       log.info({ turnId, mode, sessionId: result.sessionId }, "agent turn finished");
       return { turnId, result, mode, fallbackReason };
     } catch (error) {
@@ -155,6 +166,18 @@ export class RunSessions {
       log.warn({ turnId, kind: failure.kind, err: failure }, cancelled ? "agent turn cancelled" : "agent turn failed");
       throw cancelled && failure.kind !== "cancelled" ? new AgentError("cancelled", failure.message, { cause: failure }) : failure;
     }
+  }
+
+  /** A finished turn's time, tokens and spend. */
+  #record(role: Role, mode: SessionMode, result: AgentResult, seconds: number): void {
+    const metrics = this.#metrics;
+    if (!metrics) return;
+    metrics.agentTurnSeconds.observe({ role, mode }, seconds);
+    // a counter throws on a negative or non-finite amount: what an adapter reports must not fail the turn
+    const counted = (n: number | undefined) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+    metrics.agentTokens.inc({ role, kind: "input" }, counted(result.usage.tokensIn));
+    metrics.agentTokens.inc({ role, kind: "output" }, counted(result.usage.tokensOut));
+    metrics.agentCostUsd.inc({ role }, counted(result.usage.costUsd));
   }
 
   /** Forgets the stored session(s) of a run: the next turn of that role starts fresh. */

@@ -1,0 +1,58 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { MetricsConfig } from "../config/metrics-config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { createMetricsHandler } from "./create-metrics-handler.js";
+import { Metrics } from "./metrics.js";
+import { observeWebhookRequests } from "./observe-webhook-requests.js";
+import { queueStats } from "./queue-stats.js";
+import { serveMetrics } from "./serve-metrics.js";
+
+export interface StartedMetrics {
+  metrics: Metrics;
+  /** For the main server: GET /metrics with the bearer token when METRICS_TOKEN is set; otherwise never answers (false). */
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** The metrics listener's port, when METRICS_PORT is set. */
+  port?: number;
+  /** Times and counts the webhook requests of the main server (call once it is listening). */
+  observe(server: Server): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The app's metrics and where they are exposed: on the main port only behind METRICS_TOKEN, and on a
+ * listener of its own (METRICS_PORT, default host 127.0.0.1) without it. With neither, they are
+ * collected but not served. The queue gauges are read once the queue has started (`queue()` defined),
+ * the backlog from the intake when there is one.
+ */
+export async function startMetrics(options: {
+  config: MetricsConfig;
+  log: Logger;
+  database: DatabaseHandle;
+  webhookPath: string;
+  queue?: () => unknown;
+  intake?: () => { backlog(): number } | undefined;
+}): Promise<StartedMetrics> {
+  const { config, log, database } = options;
+  const metrics = new Metrics({
+    log,
+    intakeBacklog: () => options.intake?.()?.backlog(),
+    queueStats: async () => (options.queue?.() === undefined ? [] : queueStats((text, values) => database.executeSql(text, values))),
+  });
+  const listener = config.server ? await serveMetrics(createMetricsHandler(metrics, { token: undefined }), { ...config.server, log }) : undefined;
+  if (listener) log.info({ port: listener.port, host: config.server!.host }, "metrics listening");
+  if (config.token) log.info("metrics served on the main port at /metrics, for the bearer token only");
+  if (!listener && !config.token) log.info("metrics not served (set METRICS_TOKEN or METRICS_PORT to expose /metrics)");
+  const handler = config.token ? createMetricsHandler(metrics, { token: config.token }) : async () => false;
+  const unobserve: Array<() => void> = [];
+  return {
+    metrics,
+    handler,
+    ...(listener ? { port: listener.port } : {}),
+    observe: (server) => void unobserve.push(observeWebhookRequests(server, metrics, { path: options.webhookPath })),
+    async stop() {
+      for (const off of unobserve.splice(0)) off();
+      await listener?.close();
+    },
+  };
+}

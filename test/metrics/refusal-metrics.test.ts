@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleCommand } from "../../src/commands/handle-command.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
+import { insertFindings } from "../../src/db/findings.js";
+import { getRun } from "../../src/db/runs.js";
+import type { GitHubClient, PullRequestInfo } from "../../src/github/github-client.js";
+import { Metrics } from "../../src/metrics/metrics.js";
+import { runFix } from "../../src/pipeline/run-fix.js";
+import type { ReviewDeps } from "../../src/pipeline/run-review.js";
+import { captureLogger } from "../helpers/capture-logger.js";
+import { createRun } from "../helpers/run-fixture.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { sample } from "./sample.js";
+
+/** A GitHub client that answers only what these paths ask, and keeps the replies. */
+function github(pr: Partial<PullRequestInfo>, permission = "read") {
+  const replies: string[] = [];
+  const client = {
+    getPullRequest: async (): Promise<PullRequestInfo> => ({
+      number: 1, title: "t", body: "", authorLogin: "dev", state: "open", draft: false, baseRef: "main", baseSha: "a".repeat(40),
+      headRef: "feature", headSha: "b".repeat(40), headRepoFullName: "octo/repo", headCloneUrl: "https://github.com/octo/repo.git", maintainerCanModify: false,
+      ...pr,
+    }),
+    getPermission: async () => permission,
+    createIssueComment: async (_ref: unknown, _pr: number, body: string) => {
+      replies.push(body);
+      return { id: replies.length };
+    },
+  };
+  return { client: client as unknown as GitHubClient, replies };
+}
+
+describe("refusals (pglite)", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+  });
+  afterAll(async () => {
+    await database.dispose();
+  });
+
+  it("counts a command from someone without write access as unauthorized_command", async () => {
+    const metrics = new Metrics({ processMetrics: false });
+    const runId = await createRun(database.handle.db);
+    const run = (await getRun(database.handle.db, runId))!;
+    const { client, replies } = github({ number: run.prNumber }, "read");
+    const job = { installationId: 1, repositoryId: run.repositoryId, repositoryFullName: run.repositoryFullName, cloneUrl: run.cloneUrl, prNumber: run.prNumber, commentId: 9, author: "visitor", command: { kind: "pause" as const } };
+
+    await handleCommand({ db: database.handle.db, log: captureLogger().log, github: async () => client, enqueueRun: async () => null, metrics }, job);
+
+    expect(replies).toEqual([expect.stringContaining("needs write access")]);
+    expect(sample(await metrics.text(), 'refusals_total{kind="unauthorized_command"}')).toBe(1);
+  });
+
+  it("counts a fix with nowhere to push (a fork without maintainer edits) as push_target, and no fix push", async () => {
+    const metrics = new Metrics({ processMetrics: false });
+    const runId = await createRun(database.handle.db);
+    const run = (await getRun(database.handle.db, runId))!;
+    await insertFindings(database.handle.db, runId, [{ fingerprint: "f1", path: "a.ts", line: 1, severity: "error", action: "auto-fix", title: "Off by one", body: "b" }]);
+    const { client, replies } = github({ number: run.prNumber, headRepoFullName: "forker/repo", headCloneUrl: "https://github.com/forker/repo.git", maintainerCanModify: false });
+    const deps = { db: database.handle.db, log: captureLogger().log, metrics } as unknown as ReviewDeps; // the paths before the workspace need no more
+
+    await runFix(deps, { runId, trigger: "command", findings: "default", requestedBy: "maintainer" }, DEFAULT_REPO_CONFIG, client, new AbortController().signal);
+
+    expect(replies).toEqual([expect.stringContaining("No fix was attempted")]);
+    const text = await metrics.text();
+    expect(sample(text, 'refusals_total{kind="push_target"}')).toBe(1);
+    expect(text).not.toContain("fix_pushes_total{");
+  });
+});

@@ -1,0 +1,134 @@
+import { createHmac } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyRecord } from "../../src/intake/apply-record.js";
+import { createIntakeDeps } from "../../src/intake/intake-deps.js";
+import type { IntakeRecord, PullRequestRecord } from "../../src/intake/intake-record.js";
+import { WebhookIntake } from "../../src/intake/webhook-intake.js";
+import { Metrics } from "../../src/metrics/metrics.js";
+import { observeWebhookRequests } from "../../src/metrics/observe-webhook-requests.js";
+import { RunQueue } from "../../src/queue/run-queue.js";
+import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
+import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
+import { onPullRequest } from "../../src/webhooks/on-pull-request.js";
+import { captureLogger } from "../helpers/capture-logger.js";
+import { streamPost } from "../helpers/stream-post.js";
+import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { pullRequestPayload } from "../helpers/webhook-payloads.js";
+import { sample } from "./sample.js";
+
+const SECRET = "metrics-test-secret";
+const PATH = "/api/github/webhooks";
+const servers: Server[] = [];
+const intakes: WebhookIntake[] = [];
+afterAll(async () => {
+  for (const s of servers) await new Promise((r) => s.close(r));
+  for (const i of intakes) await i.stop(100);
+  removeTempDirs();
+});
+
+/** The webhook endpoint as the app serves it (NoMistakesProbot's middleware, the PR handler, an intake), observed. */
+async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10) {
+  const { log } = captureLogger();
+  const metrics = new Metrics({ processMetrics: false });
+  const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret: SECRET, log });
+  const intake = WebhookIntake.open({ dir: tempDir(), apply, log, maxBacklog, metrics });
+  intakes.push(intake);
+  probot.events.on("pull_request.synchronize", async (event) => onPullRequest(event, intake, log));
+  const middleware = await probot.getNodeMiddleware({ path: PATH });
+  const server = createServer((req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()));
+  servers.push(server);
+  observeWebhookRequests(server, metrics, { path: PATH });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
+  const post = async (id: string, body: string, event = "pull_request", signature = `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`) => {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-github-event": event, "x-github-delivery": id, "x-hub-signature-256": signature }, body });
+    await res.text();
+    return res.status;
+  };
+  return { post, url, metrics, intake };
+}
+
+const body = (action: string, headSha: string) =>
+  JSON.stringify(pullRequestPayload({ action, number: 3, baseSha: "b".repeat(40), headRef: "f", headSha, cloneUrl: "https://github.com/o/r.git" }));
+
+describe("webhook metrics over the app's webhook endpoint", () => {
+  it("counts each answer by event and outcome, and times every one", async () => {
+    const { post, url, metrics } = await serve(async () => {});
+    expect(await post("d-1", body("synchronize", "1".repeat(40)))).toBe(200); // journaled
+    expect(await post("d-2", body("synchronize", "2".repeat(40)))).toBe(200);
+    expect(await post("d-3", body("labeled", "3".repeat(40)))).toBe(200); // no handler for it
+    expect(await post("d-4", JSON.stringify({ action: "synchronize", number: 3 }))).toBe(200); // not the event's shape: ignored
+    expect(await post("d-5", body("synchronize", "5".repeat(40)), "pull_request", "sha256=" + "0".repeat(64))).toBe(400); // bad signature
+    expect(await post("d-6", "{}", "made_up_event")).toBe(200); // an event nobody subscribes to
+    const tooLarge = await streamPost(url, { "content-type": "application/json", "x-github-event": "pull_request", "x-github-delivery": "d-7", "content-length": String(MAX_WEBHOOK_BODY_BYTES + 1) }, 0);
+    expect(tooLarge.status).toBe(413);
+    expect((await fetch(url)).status).not.toBe(200); // a GET on the path is no delivery
+
+    const text = await metrics.text();
+    expect(sample(text, 'webhook_deliveries_total{event="pull_request",outcome="accepted"}')).toBe(2);
+    expect(sample(text, 'webhook_deliveries_total{event="pull_request",outcome="ignored"}')).toBe(2);
+    expect(sample(text, 'webhook_deliveries_total{event="pull_request",outcome="rejected"}')).toBe(2);
+    expect(sample(text, 'webhook_deliveries_total{event="other",outcome="ignored"}')).toBe(1); // the header's value is not a label
+    expect(text).not.toContain("made_up_event");
+    expect(sample(text, 'refusals_total{kind="webhook_body_too_large"}')).toBe(1);
+    expect(sample(text, "webhook_ack_seconds_count")).toBe(7);
+    expect(sample(text, "webhook_ack_seconds_sum")).toBeGreaterThan(0);
+    expect(sample(text, 'webhook_ack_seconds_bucket{le="+Inf"}')).toBe(7);
+    expect(metrics.deliveries.size).toBe(0); // nothing kept once answered
+  });
+
+  it("counts a delivery the intake refuses (503) as failed, and the refusal by its kind", async () => {
+    const { post, metrics } = await serve(() => new Promise(() => {}), 1);
+    expect(await post("d-8", body("synchronize", "8".repeat(40)))).toBe(200);
+    expect(await post("d-9", body("synchronize", "9".repeat(40)))).toBe(503);
+
+    const text = await metrics.text();
+    expect(sample(text, 'webhook_deliveries_total{event="pull_request",outcome="accepted"}')).toBe(1);
+    expect(sample(text, 'webhook_deliveries_total{event="pull_request",outcome="failed"}')).toBe(1);
+    expect(sample(text, 'refusals_total{kind="intake_full"}')).toBe(1);
+  });
+});
+
+describe("duplicate deliveries, as the intake applies them (pglite)", () => {
+  let database: TestDatabase;
+  let queue: RunQueue;
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    queue = await RunQueue.start({ database: database.handle, log: captureLogger().log, expireInSeconds: 60, maintenanceIntervalSeconds: 3600 });
+  });
+  afterAll(async () => {
+    await queue?.stop();
+    await database?.dispose();
+  });
+
+  it("counts a redelivered id once as duplicate, under its event", async () => {
+    const { log } = captureLogger();
+    const metrics = new Metrics({ processMetrics: false });
+    const deps = createIntakeDeps({ database: database.handle, queue, log, metrics });
+    const intake = WebhookIntake.open({ dir: tempDir(), apply: (r) => applyRecord(r, deps), log, metrics });
+    intakes.push(intake);
+    const record: PullRequestRecord = {
+      kind: "pull_request",
+      deliveryId: "redelivered-1",
+      action: "synchronize",
+      sender: { login: "octocat", type: "User" },
+      run: {
+        installationId: 1, repositoryId: 4242, repositoryFullName: "octo/widgets", cloneUrl: "https://github.com/octo/widgets.git", prNumber: 5,
+        title: "Change", body: "", authorLogin: "octocat", baseRef: "main", baseSha: "b".repeat(40), headRef: "f", headSha: "c".repeat(40),
+        headRepoFullName: "octo/widgets", headCloneUrl: "https://github.com/octo/widgets.git", maintainerCanModify: false, draft: false, prUpdatedAt: null,
+      },
+    };
+    intake.accept(record);
+    intake.accept(record);
+    intake.accept({ kind: "rerun", deliveryId: "rerun-1", repositoryId: 4242, prNumber: 5, headSha: "c".repeat(40), sender: { login: "octocat", type: "User" } });
+    intake.accept({ kind: "rerun", deliveryId: "rerun-1", repositoryId: 4242, prNumber: 5, headSha: "c".repeat(40), sender: { login: "octocat", type: "User" } });
+    await intake.settled();
+
+    const text = await metrics.text();
+    expect(sample(text, 'webhook_deliveries_total{event="pull_request",outcome="duplicate"}')).toBe(1);
+    expect(sample(text, 'webhook_deliveries_total{event="check_run",outcome="duplicate"}')).toBe(1);
+  });
+});
