@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import nock from "nock";
 
 /** The installation token the stand-in hands out; tests assert it never leaks. */
@@ -13,7 +14,27 @@ export interface RecordedRequest {
   body: any;
   /** Date.now() when the stand-in received it. */
   at: number;
+  /** The Authorization header (kept for the App's own endpoints, /app/hook/…). */
+  authorization?: string;
 }
+
+/** One attempt in the App's webhook delivery log, as GET /app/hook/deliveries lists it. */
+export interface HookDeliveryAttempt {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  duration: number;
+  status: string;
+  status_code: number;
+  event: string;
+  action: string | null;
+  installation_id: number | null;
+  repository_id: number | null;
+}
+
+/** Where GitHub sends the App's webhooks: resolves = 2xx; throws = the app answered an error (`status`, else 500). */
+export type WebhookTarget = (delivery: { id: string; name: string; payload: Record<string, any> }) => Promise<void>;
 
 /**
  * A scheduled failure: "METHOD path-fragment" answers a 500 once; the object form answers `status`
@@ -72,11 +93,20 @@ export class GitHubStandIn {
   readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string; output?: any }>();
   readonly reviews: { id: number; commit_id: string; body: string; event: string; comments: any[]; user: { id: number; login: string; type: string } }[] = [];
   readonly reviewComments: StoredReviewComment[] = [];
-  readonly issueComments: { id: number; body: string; user: { id: number; login: string; type: string } }[] = [];
+  /** `issue`: the PR it was posted on (absent: shown on every PR, as the tests' own comments are). */
+  readonly issueComments: { id: number; body: string; user: { id: number; login: string; type: string }; issue?: number }[] = [];
   readonly resolvedThreads: string[] = [];
   readonly reactions: { commentId: number; content: string }[] = [];
   /** PENDING reviews (seen by nobody but their author); the app only ever creates them to probe, then deletes them. */
   readonly pendingReviews: { id: number; pr: number; commit_id: string; body: string; comments: any[] }[] = [];
+  /**
+   * The App's webhook delivery log, oldest first: every attempt `deliver` made and every redelivery asked
+   * for through POST /app/hook/deliveries/:id/attempts, with what the app answered (0 = not reachable).
+   */
+  readonly hookDeliveries: (HookDeliveryAttempt & { payload: Record<string, any> })[] = [];
+  /** Where webhooks go; undefined = the app is down (the attempt fails as a refused connection). */
+  webhookTarget: WebhookTarget | undefined;
+  private readonly redeliveriesInFlight = new Set<Promise<unknown>>();
   private nextId = 1000;
   /** Requests whose next answer is lost (see StandInOptions.loseResponseOnce); a test may add more at any time. */
   readonly loseResponses: string[];
@@ -147,6 +177,41 @@ export class GitHubStandIn {
       record("GET")(uri, undefined);
       return [200, { id: 1, slug: APP_SLUG, name: "no-mistakes" }];
     }));
+
+    // The App's webhook delivery log: only for the App itself (a JWT), as on GitHub.
+    const asTheApp = (authorization: string) => /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(authorization);
+    const standIn = this;
+    api.get(`${prefix}/app/hook/deliveries`).query(true).reply(function (uri: string) {
+      const authorization = String(this.req.headers.authorization ?? "");
+      return guard((u: string) => {
+        record("GET")(u, undefined).authorization = authorization;
+        if (!asTheApp(authorization)) return [401, { message: "A JSON web token could not be decoded" }];
+        const query = new URL(u, "https://api.github.com").searchParams;
+        const perPage = Math.min(Number(query.get("per_page") ?? 30), 100);
+        const cursor = query.get("cursor");
+        const newestFirst = standIn.hookDeliveries.map(({ payload: _, ...listed }) => listed).reverse();
+        const from = cursor ? newestFirst.findIndex((d) => d.id < Number(cursor.replace(/^c/, ""))) : 0;
+        const page = from < 0 ? [] : newestFirst.slice(from, from + perPage);
+        const more = from >= 0 && from + perPage < newestFirst.length;
+        const next = `${url.origin}${prefix}/app/hook/deliveries?per_page=${perPage}&cursor=c${page.at(-1)?.id}`;
+        return more ? ([200, page, { link: `<${next}>; rel="next"` }] as unknown as [number, unknown]) : [200, page];
+      })(uri, undefined);
+    });
+    api.post(new RegExp(`^${prefix}/app/hook/deliveries/(\\d+)/attempts$`)).reply(function (uri: string, body: any) {
+      const authorization = String(this.req.headers.authorization ?? "");
+      return guard((u: string, b: any) => {
+        record("POST")(u, b).authorization = authorization;
+        if (!asTheApp(authorization)) return [401, { message: "A JSON web token could not be decoded" }];
+        const original = standIn.hookDeliveries.find((d) => d.id === Number(/deliveries\/(\d+)\/attempts/.exec(u)![1]));
+        if (!original) return [404, { message: "Not Found" }];
+        // Accepted now, sent right after (as GitHub does).
+        const sending: Promise<unknown> = new Promise((resolve) => setImmediate(resolve))
+          .then(() => standIn.deliver(original.event, original.payload, original.guid, true))
+          .finally(() => standIn.redeliveriesInFlight.delete(sending));
+        standIn.redeliveriesInFlight.add(sending);
+        return [202, {}];
+      })(uri, body);
+    });
     api.get(new RegExp(`^${base}/contents/\\.github(%2F|/)no-mistakes\\.yml`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
       const yaml = this.options.configYaml;
@@ -267,11 +332,12 @@ export class GitHubStandIn {
     // Issue comments (summary, replies)
     api.get(new RegExp(`^${base}/issues/(\\d+)/comments`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
-      return [200, this.issueComments];
+      const issue = Number(/issues\/(\d+)\/comments/.exec(uri)![1]);
+      return [200, this.issueComments.filter((c) => c.issue === undefined || c.issue === issue)];
     }));
     api.post(new RegExp(`^${base}/issues/(\\d+)/comments$`)).reply(guard((uri: string, body: any) => {
       const r = record("POST")(uri, body);
-      const comment = { id: this.nextId++, body: r.body.body, user: BOT_USER };
+      const comment = { id: this.nextId++, body: r.body.body, user: BOT_USER, issue: Number(/issues\/(\d+)\/comments/.exec(uri)![1]) };
       this.issueComments.push(comment);
       return [201, comment];
     }));
@@ -299,6 +365,52 @@ export class GitHubStandIn {
       }
       return [400, { message: "unexpected query" }];
     }));
+  }
+
+  /**
+   * GitHub sends a webhook to the App: one attempt in the delivery log, failed when the app is down
+   * (no `webhookTarget`) or answers an error. A redelivery keeps the delivery's guid.
+   */
+  async deliver(name: string, payload: Record<string, any>, guid: string = randomUUID(), redelivery = false): Promise<HookDeliveryAttempt> {
+    const started = Date.now();
+    let statusCode: number;
+    let status: string;
+    if (!this.webhookTarget) {
+      statusCode = 0;
+      status = "failed to connect to host";
+    } else {
+      try {
+        await this.webhookTarget({ id: guid, name, payload });
+        statusCode = 200;
+        status = "OK";
+      } catch (error) {
+        const answered = (error as { status?: unknown }).status;
+        statusCode = typeof answered === "number" ? answered : 500;
+        status = "Invalid HTTP Response: " + statusCode;
+      }
+    }
+    const attempt = {
+      id: this.nextId++,
+      guid,
+      delivered_at: new Date(started).toISOString(),
+      redelivery,
+      duration: (Date.now() - started) / 1000,
+      status,
+      status_code: statusCode,
+      event: name,
+      action: typeof payload.action === "string" ? payload.action : null,
+      installation_id: payload.installation?.id ?? null,
+      repository_id: payload.repository?.id ?? null,
+      payload,
+    };
+    this.hookDeliveries.push(attempt);
+    const { payload: _, ...listed } = attempt;
+    return listed;
+  }
+
+  /** Resolves once every redelivery asked for so far has been attempted (GitHub answers 202 and sends it after). */
+  async redeliveriesSettled(): Promise<void> {
+    while (this.redeliveriesInFlight.size > 0) await Promise.all([...this.redeliveriesInFlight]);
   }
 
   /** A person's review with an inline comment (e.g. the PR author's, carrying a forged marker), as GitHub would store it. */

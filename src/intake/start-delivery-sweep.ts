@@ -1,0 +1,161 @@
+import type { Logger } from "pino";
+import type { Probot } from "probot";
+import type { DatabaseHandle } from "../db/database.js";
+import { withTryAdvisoryLock } from "../db/try-advisory-lock.js";
+import { knownDeliveryIds } from "../db/webhook-deliveries.js";
+import { appHookDeliveries } from "../github/app-hook-deliveries.js";
+import { GitHubError } from "../github/github-error.js";
+import { redeliverFailedDeliveries, type SweepCounts } from "./redeliver-failed-deliveries.js";
+
+/** Arbitrary constant (the migration lock is 7_246_001): one replica sweeps at a time. */
+export const SWEEP_LOCK_KEY = 7_246_002;
+
+const HOUR = 3_600_000;
+/** A clean sweep's successor looks back to its start less this: GitHub's clock, and attempts still in flight then. */
+const OVERLAP_MS = 10 * 60_000;
+
+export interface DeliverySweepOptions {
+  /** Probot: `auth()` without an installation id is an Octokit authenticated as the App (a JWT). */
+  app: Pick<Probot, "auth">;
+  database: DatabaseHandle;
+  /** Between sweeps (REDELIVER_INTERVAL). */
+  intervalMs: number;
+  log: Logger;
+  /** The first sweep, after start. Default 10 s. */
+  firstDelayMs?: number;
+  /** How far back a sweep looks at most. Default 24 h. */
+  lookbackMs?: number;
+  maxPages?: number;
+  maxRedeliveries?: number;
+  /** After GitHub refused the App (401/403/404): the next look, at least `intervalMs`. Default 1 h. */
+  refusedRetryMs?: number;
+  now?: () => number;
+}
+
+export type SweepOutcome = { kind: "swept"; counts: SweepCounts } | { kind: "locked" } | { kind: "failed"; error: unknown } | { kind: "stopped" };
+
+export interface DeliverySweep {
+  /** Sweeps now (or joins the sweep under way); the timer goes on from there. */
+  sweepNow(): Promise<SweepOutcome>;
+  /** No more sweeps; waits for the one under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The deliveries GitHub could not make while the app was down or answered 5xx are never retried by
+ * GitHub itself: this looks through the App's delivery log shortly after start and then every
+ * `intervalMs`, and redelivers each failed one once (see redeliverFailedDeliveries). A sweep looks back
+ * to the start of the last one that left nothing behind (less a margin), 24 h at most.
+ */
+export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep {
+  const { app, database, intervalMs, log } = options;
+  const now = options.now ?? Date.now;
+  const lookbackMs = options.lookbackMs ?? 24 * HOUR;
+  const asked = new Map<string, number>();
+  let windowStart: number | undefined;
+  let lastSweepAt: number | undefined;
+  /** GitHub refused the App: said once at error, quiet until it works again. */
+  let refused = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<SweepOutcome> | undefined;
+  let stopped = false;
+
+  const schedule = (delayMs: number) => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void sweepNow(), delayMs);
+    timer.unref();
+  };
+
+  async function sweep(): Promise<SweepOutcome> {
+    const started = now();
+    for (const [guid, at] of asked) if (at < started - 2 * lookbackMs) asked.delete(guid);
+    const since = new Date(Math.max(started - lookbackMs, windowStart ?? -Infinity));
+    const redeliveredAfter = new Date(lastSweepAt ?? started - intervalMs);
+    try {
+      const result = await withTryAdvisoryLock(database, SWEEP_LOCK_KEY, async () =>
+        redeliverFailedDeliveries(
+          {
+            deliveries: appHookDeliveries(await app.auth()),
+            isKnown: (guids) => knownDeliveryIds(database.db, guids),
+            asked,
+            log,
+            maxPages: options.maxPages,
+            maxRedeliveries: options.maxRedeliveries,
+            now,
+          },
+          { since, redeliveredAfter },
+        ),
+      );
+      if (!result.locked) {
+        log.debug("another replica is sweeping failed webhook deliveries");
+        return { kind: "locked" };
+      }
+      const counts = result.value;
+      lastSweepAt = started;
+      // The deliveries behind the page limit, over the cap or after an error are looked at again next time.
+      if (counts.reachedWindowStart && counts.deferred === 0 && counts.errors === 0) windowStart = started - OVERLAP_MS;
+      if (refused) log.info("GitHub's webhook delivery log is readable again; failed deliveries are redelivered");
+      refused = false;
+      const skipped = counts.skipped.applied + counts.skipped.asked + counts.skipped.redeliveredRecently;
+      log.info({ since: since.toISOString(), ...counts, skipped, skippedBecause: counts.skipped }, "failed webhook deliveries swept");
+      if (!counts.reachedWindowStart) log.warn({ pages: counts.pages, since: since.toISOString() }, "delivery log longer than the pages a sweep reads; older failed deliveries were not looked at");
+      return { kind: "swept", counts };
+    } catch (error) {
+      reportFailure(error);
+      return { kind: "failed", error };
+    }
+  }
+
+  function reportFailure(error: unknown): void {
+    const failure = error instanceof GitHubError ? error : undefined;
+    if (failure && refusesTheApp(failure)) {
+      if (!refused) {
+        log.error(
+          { err: failure, status: failure.status, failure: failure.kind, authProblem: failure.authProblem, retryInMs: refusedDelay() },
+          failure.status === 401
+            ? "GitHub refused the App's JWT when reading its webhook delivery log: check that APP_ID and PRIVATE_KEY belong to the same App and that this machine's clock is right (or set REDELIVER_INTERVAL=off); failed deliveries are not redelivered until then"
+            : "GitHub refused the App its webhook delivery log: check that the App's webhook is active in its settings and that APP_ID is this App's (or set REDELIVER_INTERVAL=off); failed deliveries are not redelivered until then",
+        );
+      } else {
+        log.debug({ err: failure, status: failure.status }, "webhook delivery log still refused");
+      }
+      refused = true;
+      return;
+    }
+    log.warn({ err: error, failure: failure?.kind }, "failed webhook deliveries not swept; trying again at the next sweep");
+  }
+
+  const refusedDelay = () => Math.max(intervalMs, options.refusedRetryMs ?? HOUR);
+
+  function nextDelay(outcome: SweepOutcome): number {
+    if (outcome.kind !== "failed" || !(outcome.error instanceof GitHubError)) return intervalMs;
+    if (refusesTheApp(outcome.error)) return refusedDelay();
+    return Math.max(intervalMs, outcome.error.retryAfterMs ?? 0);
+  }
+
+  function sweepNow(): Promise<SweepOutcome> {
+    if (stopped) return Promise.resolve({ kind: "stopped" });
+    running ??= sweep().then((outcome) => {
+      running = undefined;
+      schedule(nextDelay(outcome));
+      return outcome;
+    });
+    return running;
+  }
+
+  schedule(options.firstDelayMs ?? 10_000);
+  return {
+    sweepNow,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** 401/403 (not a rate limit) or 404 on the App's own log: asking again will not help, an operator must act. */
+function refusesTheApp(failure: GitHubError): boolean {
+  return failure.kind === "auth" || failure.kind === "not-found";
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/config-error.js";
+import { readRedeliverConfig } from "../../src/config/redeliver-config.js";
+
+describe("readRedeliverConfig", () => {
+  it.each([
+    [undefined, 5 * 60_000],
+    ["", 5 * 60_000],
+    ["300", 300_000],
+    ["90s", 90_000],
+    ["5m", 300_000],
+    ["1h", 3_600_000],
+    ["0", null],
+    ["0m", null],
+    ["off", null],
+    ["OFF", null],
+  ])("REDELIVER_INTERVAL=%s → %s ms", (value, intervalMs) => {
+    expect(readRedeliverConfig({ REDELIVER_INTERVAL: value })).toEqual({ intervalMs });
+  });
+
+  it.each([
+    ["soon", /is not a duration; write 300, 90s, 5m or 1h/],
+    ["-5m", /is not a duration/],
+    ["5s", /too short.*10s at the least/],
+  ])("REDELIVER_INTERVAL=%s is refused", (value, message) => {
+    let error: unknown;
+    try {
+      readRedeliverConfig({ REDELIVER_INTERVAL: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^REDELIVER_INTERVAL: .*${message.source}`))]);
+  });
+});
