@@ -15,14 +15,18 @@ import { onPullRequestClosed } from "./webhooks/on-pull-request-closed.js";
 export interface AppDependencies {
   config: EnvConfig;
   database: DatabaseHandle;
-  agent: Agent;
+  /** The reviewer/fixer agent; absent in a web process (ROLE=web), which runs no turns. */
+  agent?: Agent;
   /** Who verifies a fixer's claims (fresh sessions); default: `agent`. */
   verifierAgent?: Agent;
   queue: RunQueue;
-  /** Where handlers hand deliveries over (journaled, answered, then applied): see openWebhookIntake. */
-  intake: WebhookIntake;
+  /**
+   * Where handlers hand deliveries over (journaled, answered, then applied): see openWebhookIntake.
+   * Absent in a worker process (ROLE=worker), which takes no webhooks.
+   */
+  intake?: WebhookIntake;
   log: Logger;
-  /** Start workers in this process (default true). */
+  /** Start workers in this process (default: when there is an agent). */
   work?: boolean;
 }
 
@@ -35,13 +39,16 @@ export function createApp(deps: AppDependencies): ApplicationFunction {
     const { intake, log } = deps;
     if (!(app instanceof NoMistakesProbot)) throw new Error("no-mistakes is loaded into NoMistakesProbot (src/server/no-mistakes-probot.ts), which serves its webhooks");
     const { events } = app;
-    events.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], async (event) =>
-      onPullRequest(event, intake, log),
-    );
-    events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake, log));
-    events.on("check_run.rerequested", async (event) => onCheckRunRerequested(event, intake, log));
-    events.on("issue_comment.created", async (event) => onIssueComment(event, intake, log));
-    if (deps.work !== false) await startReviewWorker(app, deps);
-    deps.log.info({ agent: deps.agent.name, database: deps.database.kind }, "no-mistakes loaded");
+    if (intake) {
+      events.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], async (event) =>
+        onPullRequest(event, intake, log),
+      );
+      events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake, log));
+      events.on("check_run.rerequested", async (event) => onCheckRunRerequested(event, intake, log));
+      events.on("issue_comment.created", async (event) => onIssueComment(event, intake, log));
+    }
+    const { agent } = deps;
+    if (agent && deps.work !== false) await startReviewWorker(app, { ...deps, agent });
+    deps.log.info({ agent: agent?.name, webhooks: intake !== undefined, workers: agent !== undefined && deps.work !== false, database: deps.database.kind }, "no-mistakes loaded");
   };
 }

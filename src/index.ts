@@ -10,9 +10,16 @@ try {
   const config = readEnvConfig();
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
   const running = await startServer(config, log);
+  let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      log.info({ signal }, "stopping");
+    process.on(signal, () => {
+      if (stopping) {
+        // A second signal: stop now. Jobs still running are handed back by the next process to look.
+        log.warn({ signal }, "stopping at once");
+        process.exit(1);
+      }
+      stopping = true;
+      log.info({ signal, graceMs: config.stopGraceMs }, "stopping: running turns get the grace period, webhooks are still answered meanwhile");
       running.stop().then(
         () => process.exit(0),
         (error: unknown) => {

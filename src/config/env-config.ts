@@ -78,6 +78,8 @@ const envSchema = z.object({
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
   WORKER_CONCURRENCY: positiveInt(2),
+  ROLE: optionalString.pipe(z.enum(["all", "web", "worker"]).optional()).transform((v) => v ?? "all"),
+  STOP_GRACE: duration(5 * 60_000),
   GHE_HOST: optionalString,
   GHE_PROTOCOL: optionalString.pipe(z.enum(["https", "http"]).optional()).transform((v) => v ?? "https"),
   NODE_ENV: optionalString,
@@ -113,6 +115,10 @@ export type EnvConfig = {
     openai: { apiKey?: string; baseUrl?: string };
   };
   workerConcurrency: number;
+  /** `web` answers webhooks (journal, intake); `worker` runs agent turns and commands; `all` does both. */
+  role: "all" | "web" | "worker";
+  /** On SIGTERM, how long running turns may go on before they are stopped and handed back to the queue. */
+  stopGraceMs: number;
   github: { baseUrl?: string; host: string; protocol: "https" | "http"; gitHosts: string[] };
   production: boolean;
   /** Every secret value found in the environment, for log and output redaction. */
@@ -176,6 +182,9 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
     problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");
   }
+  if (e.ROLE !== "all" && !e.DATABASE_URL && !invalid.has("ROLE")) {
+    problems.push(`ROLE: "${e.ROLE}" needs DATABASE_URL (web and worker processes share one PostgreSQL; the embedded database serves one process, ROLE=all)`);
+  }
   if (problems.length > 0) throw new ConfigError("The environment", problems);
 
   const secrets = [privateKey, e.WEBHOOK_SECRET, env.ANTHROPIC_API_KEY, env.OPENAI_API_KEY, env.CODEX_API_KEY, e.DATABASE_URL]
@@ -208,6 +217,8 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
+    role: e.ROLE,
+    stopGraceMs: e.STOP_GRACE,
     github,
     production,
     secrets,

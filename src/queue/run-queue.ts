@@ -199,9 +199,9 @@ export class RunQueue {
   /**
    * Stops taking jobs, lets the running ones finish within `graceMs`, then aborts those still running
    * (their agent is killed) and hands them back to the queue so another process — or the next start —
-   * runs them at once; their turns are closed. Then leaves the registry and closes the queue.
+   * runs them at once; their turns are closed. Jobs can still be enqueued afterwards (until `stop`).
    */
-  async stop(graceMs = 30_000): Promise<void> {
+  async stopWorking(graceMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     await Promise.all([this.boss.offWork(RUN_QUEUE), this.boss.offWork(COMMAND_QUEUE)]);
@@ -218,6 +218,11 @@ export class RunQueue {
     }
     const registry = await this.registry?.catch(() => undefined);
     await registry?.stop().catch((error: unknown) => this.options.log.warn({ err: error }, "could not leave the worker registry"));
+  }
+
+  /** `stopWorking(graceMs)`, then closes the queue. */
+  async stop(graceMs = 30_000): Promise<void> {
+    await this.stopWorking(graceMs);
     await this.boss.stop({ graceful: true, wait: true, timeout: 1000 });
   }
 }

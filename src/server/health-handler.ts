@@ -5,6 +5,10 @@ export interface HealthInfo {
   version: string;
   /** `app` when the GitHub App is loaded, `setup` while it still has to be registered. */
   mode: "app" | "setup";
+  /** The process's ROLE in app mode (web, worker or all). */
+  role?: string;
+  /** True once the process is stopping: readiness then fails, so no new traffic is sent here. */
+  stopping?: () => boolean;
   database: { kind: string; ping(): Promise<void> };
   /** How agent calls are confined (absent in setup mode, where no agent runs). */
   sandbox?: string;
@@ -38,7 +42,7 @@ export function createHealthHandler(info: HealthInfo) {
       check.refreshIfOlderThan(REFRESH_AFTER_MS);
       const database = check.last();
       const intake = info.intake?.();
-      const body = { status: database.ok === true ? "ok" : database.ok === null ? "starting" : "degraded", version: info.version, mode: info.mode, database, ...(info.sandbox ? { sandbox: info.sandbox } : {}), ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
+      const body = { status: database.ok === true ? "ok" : database.ok === null ? "starting" : "degraded", version: info.version, mode: info.mode, ...(info.role ? { role: info.role } : {}), database, ...(info.sandbox ? { sandbox: info.sandbox } : {}), ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
       return true;
     }
@@ -48,12 +52,14 @@ export function createHealthHandler(info: HealthInfo) {
       if (!database.ok) reasons.push(`database: ${database.error ?? "not checked yet"}`);
       const queueStarted = info.queue ? info.queue() !== undefined : undefined;
       if (info.mode === "app" && queueStarted === false) reasons.push("queue: not started");
+      if (info.stopping?.()) reasons.push("stopping");
       const intake = info.intake?.();
       const ready = reasons.length === 0;
       const body = {
         status: ready ? "ready" : "not ready",
         version: info.version,
         mode: info.mode,
+        ...(info.role ? { role: info.role } : {}),
         database: { ...database, timeoutMs: check.timeoutMs, lastOkAgoMs: check.lastOkAgoMs() },
         ...(queueStarted !== undefined ? { queue: { started: queueStarted } } : {}),
         ...(intake ? { intake: { backlog: intake.backlog() } } : {}),

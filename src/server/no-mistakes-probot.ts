@@ -3,7 +3,10 @@ import type { Logger } from "pino";
 import { Probot } from "probot";
 import { limitWebhookBody } from "./limit-webhook-body.js";
 
-type ProbotOptions = ConstructorParameters<typeof Probot>[0];
+type ProbotOptions = ConstructorParameters<typeof Probot>[0] & {
+  /** False in a worker process (ROLE=worker): deliveries are answered 503, for a web process to take. */
+  acceptWebhooks?: boolean;
+};
 
 /**
  * Probot, with webhooks served by a plain @octokit/webhooks instance (the library Probot itself uses:
@@ -18,9 +21,11 @@ type ProbotOptions = ConstructorParameters<typeof Probot>[0];
 export class NoMistakesProbot extends Probot {
   /** Where handlers subscribe: events carry `id`, `name` and `payload`, nothing else. */
   readonly events: Webhooks;
+  private readonly acceptWebhooks: boolean;
 
   constructor(options: ProbotOptions = {}) {
     super(options);
+    this.acceptWebhooks = options.acceptWebhooks !== false;
     this.events = new Webhooks({ secret: options.secret ?? "development", ...(options.log ? { log: options.log } : {}) });
     this.events.onError((error) => {
       const log = this.log;
@@ -31,6 +36,7 @@ export class NoMistakesProbot extends Probot {
   override async getNodeMiddleware(options: { log?: Logger; path?: string } = {}): Promise<ReturnType<typeof createNodeMiddleware>> {
     const log = options.log ?? this.log;
     const path = options.path ?? this.webhookPath;
+    if (!this.acceptWebhooks) return refuseWebhooks(path, log);
     return limitWebhookBody(createNodeMiddleware(this.events, { log, path }), { path, log });
   }
 
@@ -38,4 +44,22 @@ export class NoMistakesProbot extends Probot {
   override async receive(event: Parameters<Probot["receive"]>[0]): Promise<void> {
     await this.events.receive(event as Parameters<Webhooks["receive"]>[0]);
   }
+}
+
+/**
+ * A worker's webhook path: 503 with the reason, so GitHub marks the delivery failed (and the delivery
+ * sweep of a web process redelivers it) instead of a worker swallowing it with a 2xx.
+ */
+function refuseWebhooks(path: string, log: Logger): ReturnType<typeof createNodeMiddleware> {
+  let warned = false;
+  return async (req, res) => {
+    if (req.url?.split("?")[0] !== path) return false;
+    if (!warned) {
+      warned = true;
+      log.warn({ path }, "a webhook reached a worker process (ROLE=worker): point GitHub, or the load balancer, at the web processes");
+    }
+    req.resume();
+    res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: "this process is a worker (ROLE=worker); webhooks go to a web process" }));
+    return true;
+  };
 }

@@ -26,8 +26,11 @@ export interface RunningServer {
 
 /** Opens and migrates the database, then serves the app (or GitHub's setup flow without APP_ID). */
 export async function startServer(config: EnvConfig, log: Logger): Promise<RunningServer> {
-  // Agents only run once the App is registered; then they must be confined (or the operator opted out).
-  const sandbox = config.app ? createSandbox(config) : undefined;
+  // Agents only run once the App is registered, in worker processes; there they must be confined (or the
+  // operator opted out).
+  const works = config.app !== undefined && config.role !== "web";
+  const answersWebhooks = config.role !== "worker";
+  const sandbox = works ? createSandbox(config) : undefined;
   const sandboxStatus: SandboxStatus | undefined = sandbox ? await checkAgentSandbox(config, sandbox, log) : undefined;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, "pglite") });
   await migrateDatabase(database);
@@ -44,20 +47,22 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     webhookPath: config.webhookPath,
     webhookProxy: config.webhookProxyUrl,
     log,
-    Probot: (config.app ? NoMistakesProbot : Probot).defaults({ ...probotOptions, baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
+    Probot: (config.app ? NoMistakesProbot : Probot).defaults({ ...probotOptions, ...(config.app ? { acceptWebhooks: answersWebhooks } : {}), baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
   });
   let queue: RunQueue | undefined;
   let intake: WebhookIntake | undefined;
   let setupGuard: SetupRouteGuard | undefined;
-  server.addHandler(createHealthHandler({ version: VERSION, mode, database, sandbox: sandboxStatus, intake: () => intake, queue: () => queue }));
+  let stopping = false;
+  server.addHandler(createHealthHandler({ version: VERSION, mode, role: config.app ? config.role : undefined, database, sandbox: sandboxStatus, intake: () => intake, queue: () => queue, stopping: () => stopping }));
   if (config.app) {
-    const agent = createAgent(config, sandbox);
-    const verifierAgent = config.agent.verifier === config.agent.name ? agent : createAgent(config, sandbox, "verifier");
-    // A review may call the agent up to three times (answer, repair, fresh fallback): expire well after that.
+    const agent = works ? createAgent(config, sandbox) : undefined;
+    const verifierAgent = works && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
+    // A review may call the agent up to three times (answer, repair, fresh fallback): the lease runs out
+    // well after that. It is the last resort: a worker that dies is noticed by its heartbeat in seconds.
     queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
-    intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log });
-    await server.load(createApp({ config, database, agent, verifierAgent, queue, intake, log }));
+    if (answersWebhooks) intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log });
+    await server.load(createApp({ config, database, agent, verifierAgent, queue, intake, log, work: works }));
   } else {
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
     process.env.NO_SMEE_SETUP ??= "true";
@@ -70,7 +75,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   const httpServer = await server.start();
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  log.info({ port, mode, version: VERSION }, "no-mistakes listening");
+  log.info({ port, mode, ...(config.app ? { role: config.role } : {}), version: VERSION }, "no-mistakes listening");
   setupGuard?.listen(httpServer, log, config.host); // keeps the code out of the request log; logs the URL to open
 
   return {
@@ -78,9 +83,13 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     database,
     port,
     async stop() {
+      stopping = true; // /ready says 503 from now on: load balancers stop sending deliveries here
+      // Workers take no new job; running turns get the grace period, then are stopped and handed back.
+      // Meanwhile the listener still answers webhooks into the journal.
+      await queue?.stopWorking(config.stopGraceMs);
       await server.stop(); // no new deliveries; the ones answered are in the journal
       await intake?.stop();
-      await queue?.stop();
+      await queue?.stop(0);
       await database.close();
     },
   };
