@@ -1,6 +1,7 @@
 import type { ApplicationFunction } from "probot";
 import { NoMistakesProbot } from "./server/no-mistakes-probot.js";
 import type { Logger } from "pino";
+import type { Metrics } from "./metrics/metrics.js";
 import type { Agent } from "./agents/types.js";
 import type { EnvConfig } from "./config/env-config.js";
 import type { DatabaseHandle } from "./db/database.js";
@@ -26,6 +27,8 @@ export interface AppDependencies {
    */
   intake?: WebhookIntake;
   log: Logger;
+  /** Where turns, refusals and fix pushes are counted (absent: nothing is). */
+  metrics?: Metrics;
   /** Start workers in this process (default: when there is an agent). */
   work?: boolean;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
+import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
+import { readRedeliverConfig, type RedeliverConfig } from "./redeliver-config.js";
 
 const AGENTS = ["fake", "claude", "codex"] as const;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -119,6 +121,10 @@ export type EnvConfig = {
   role: "all" | "web" | "worker";
   /** On SIGTERM, how long running turns may go on before they are stopped and handed back to the queue. */
   stopGraceMs: number;
+  /** Where /metrics is served (METRICS_TOKEN, METRICS_PORT, METRICS_HOST); nowhere by default. */
+  metrics: MetricsConfig;
+  /** The sweep that redelivers failed webhook deliveries (REDELIVER_INTERVAL). */
+  redeliver: RedeliverConfig;
   github: { baseUrl?: string; host: string; protocol: "https" | "http"; gitHosts: string[] };
   production: boolean;
   /** Every secret value found in the environment, for log and output redaction. */
@@ -182,12 +188,14 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
     problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");
   }
+  const metrics = collect(() => readMetricsConfig(env), problems);
+  const redeliver = collect(() => readRedeliverConfig(env), problems);
   if (e.ROLE !== "all" && !e.DATABASE_URL && !invalid.has("ROLE")) {
     problems.push(`ROLE: "${e.ROLE}" needs DATABASE_URL (web and worker processes share one PostgreSQL; the embedded database serves one process, ROLE=all)`);
   }
   if (problems.length > 0) throw new ConfigError("The environment", problems);
 
-  const secrets = [privateKey, e.WEBHOOK_SECRET, env.ANTHROPIC_API_KEY, env.OPENAI_API_KEY, env.CODEX_API_KEY, e.DATABASE_URL]
+  const secrets = [privateKey, e.WEBHOOK_SECRET, env.ANTHROPIC_API_KEY, env.OPENAI_API_KEY, env.CODEX_API_KEY, e.DATABASE_URL, metrics!.token]
     .filter((s): s is string => typeof s === "string" && s.length >= 8);
   const github = e.GHE_HOST
     ? { baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`, host: e.GHE_HOST, protocol: e.GHE_PROTOCOL, gitHosts: [e.GHE_HOST, ...e.GIT_TRUSTED_HOSTS] }
@@ -219,8 +227,21 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     workerConcurrency: e.WORKER_CONCURRENCY,
     role: e.ROLE,
     stopGraceMs: e.STOP_GRACE,
+    metrics: metrics!,
+    redeliver: redeliver!,
     github,
     production,
     secrets,
   };
+}
+
+/** A sub-reader's result, its problems added to the others (reported in the same throw). */
+function collect<T>(read: () => T, problems: string[]): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+    return undefined;
+  }
 }

@@ -11,12 +11,13 @@ import { OctokitGitHubClient } from "../github/octokit-github-client.js";
 import { processRun } from "../pipeline/process-run.js";
 import type { ReviewDeps } from "../pipeline/run-review.js";
 import { RunSessions } from "../pipeline/run-sessions.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { RunQueue } from "./run-queue.js";
 
 /** Starts this process's workers: run jobs (agent turns, one per run at a time) and command replies. */
 export async function startReviewWorker(
   app: Probot,
-  deps: { config: EnvConfig; database: DatabaseHandle; agent: Agent; verifierAgent?: Agent; queue: RunQueue; log: Logger },
+  deps: { config: EnvConfig; database: DatabaseHandle; agent: Agent; verifierAgent?: Agent; queue: RunQueue; log: Logger; metrics?: Metrics },
 ): Promise<void> {
   let slug: Promise<string> | undefined;
   const appSlug = (): Promise<string> => {
@@ -33,9 +34,10 @@ export async function startReviewWorker(
   const github = async (installationId: number) => new OctokitGitHubClient(await app.auth(installationId), appSlug, deps.config.github.host);
   const reviewDeps: ReviewDeps = {
     db: deps.database.db,
-    sessions: new RunSessions({ db: deps.database.db, agent: deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes }),
-    verifier: new RunSessions({ db: deps.database.db, agent: deps.verifierAgent ?? deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes }),
+    sessions: new RunSessions({ db: deps.database.db, agent: deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes, metrics: deps.metrics }),
+    verifier: new RunSessions({ db: deps.database.db, agent: deps.verifierAgent ?? deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes, metrics: deps.metrics }),
     log: deps.log,
+    metrics: deps.metrics,
     github,
     // Stable per run: the agent's sessions are keyed by their working directory.
     workspace: (run) => new GitWorkspace(join(deps.config.dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
@@ -52,6 +54,6 @@ export async function startReviewWorker(
   };
   await deps.queue.work(deps.config.workerConcurrency, (job, signal, attempt) => processRun(reviewDeps, job, signal, attempt));
   await deps.queue.workCommands(2, (job) =>
-    handleCommand({ db: deps.database.db, log: deps.log, github, enqueueRun: (runJob) => deps.queue.enqueue(runJob) }, job),
+    handleCommand({ db: deps.database.db, log: deps.log, metrics: deps.metrics, github, enqueueRun: (runJob) => deps.queue.enqueue(runJob) }, job),
   );
 }

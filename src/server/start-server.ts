@@ -8,7 +8,10 @@ import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
+import { countGitHubRequests } from "../github/count-github-requests.js";
 import { openWebhookIntake } from "../intake/open-webhook-intake.js";
+import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
+import { startMetrics } from "../metrics/start-metrics.js";
 import type { WebhookIntake } from "../intake/webhook-intake.js";
 import { RunQueue } from "../queue/run-queue.js";
 import { VERSION } from "../version.js";
@@ -36,6 +39,10 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   await migrateDatabase(database);
   log.info({ database: database.kind }, "database ready");
 
+  let queue: RunQueue | undefined;
+  let intake: WebhookIntake | undefined;
+  const metrics = await startMetrics({ config: config.metrics, log, database, webhookPath: config.webhookPath, queue: () => queue, intake: () => intake });
+
   const mode = config.app ? "app" : "setup";
   const probotOptions = config.app
     ? { appId: config.app.appId, privateKey: config.app.privateKey, secret: config.app.webhookSecret }
@@ -47,13 +54,14 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     webhookPath: config.webhookPath,
     webhookProxy: config.webhookProxyUrl,
     log,
-    Probot: (config.app ? NoMistakesProbot : Probot).defaults({ ...probotOptions, ...(config.app ? { acceptWebhooks: answersWebhooks } : {}), baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
+    Probot: (config.app ? NoMistakesProbot : Probot).defaults({ ...probotOptions, ...(config.app ? { acceptWebhooks: answersWebhooks } : {}), baseUrl: config.github.baseUrl, log, Octokit: countGitHubRequests(ProbotOctokit, metrics.metrics) }),
   });
-  let queue: RunQueue | undefined;
-  let intake: WebhookIntake | undefined;
   let setupGuard: SetupRouteGuard | undefined;
   let stopping = false;
+  let probotApp: Probot | undefined;
+  let sweep: DeliverySweep | undefined;
   server.addHandler(createHealthHandler({ version: VERSION, mode, role: config.app ? config.role : undefined, database, sandbox: sandboxStatus, intake: () => intake, queue: () => queue, stopping: () => stopping }));
+  server.addHandler(metrics.handler);
   if (config.app) {
     const agent = works ? createAgent(config, sandbox) : undefined;
     const verifierAgent = works && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
@@ -61,8 +69,12 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     // well after that. It is the last resort: a worker that dies is noticed by its heartbeat in seconds.
     queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
-    if (answersWebhooks) intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log });
-    await server.load(createApp({ config, database, agent, verifierAgent, queue, intake, log, work: works }));
+    if (answersWebhooks) intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log, metrics: metrics.metrics });
+    const appFn = createApp({ config, database, agent, verifierAgent, queue, intake, log, work: works, metrics: metrics.metrics });
+    await server.load(async (app, options) => {
+      probotApp = app; // the delivery sweep reads the App's delivery log as the App
+      await appFn(app, options);
+    });
   } else {
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
     process.env.NO_SMEE_SETUP ??= "true";
@@ -73,10 +85,15 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     setupGuard = guarded;
   }
   const httpServer = await server.start();
+  metrics.observe(httpServer);
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port, mode, ...(config.app ? { role: config.role } : {}), version: VERSION }, "no-mistakes listening");
   setupGuard?.listen(httpServer, log, config.host); // keeps the code out of the request log; logs the URL to open
+  // Deliveries GitHub could not make while no process answered: redelivered by a web process (one at a time).
+  if (probotApp && answersWebhooks && config.redeliver.intervalMs !== null) {
+    sweep = startDeliverySweep({ app: probotApp, database, intervalMs: config.redeliver.intervalMs, log });
+  }
 
   return {
     server,
@@ -84,12 +101,14 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     port,
     async stop() {
       stopping = true; // /ready says 503 from now on: load balancers stop sending deliveries here
+      await sweep?.stop();
       // Workers take no new job; running turns get the grace period, then are stopped and handed back.
       // Meanwhile the listener still answers webhooks into the journal.
       await queue?.stopWorking(config.stopGraceMs);
       await server.stop(); // no new deliveries; the ones answered are in the journal
       await intake?.stop();
       await queue?.stop(0);
+      await metrics.stop();
       await database.close();
     },
   };
