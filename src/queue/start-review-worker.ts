@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Probot } from "probot";
 import type { Logger } from "pino";
 import type { Agent } from "../agents/types.js";
-import { handleCommand } from "../commands/handle-command.js";
+import { answerCommand } from "../commands/answer-command.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { GitWorkspace } from "../git/git-workspace.js";
@@ -53,7 +53,7 @@ export async function startReviewWorker(
     },
   };
   await deps.queue.work(deps.config.workerConcurrency, (job, signal, attempt) => processRun(reviewDeps, job, signal, attempt));
-  await deps.queue.workCommands(2, (job) =>
-    handleCommand({ db: deps.database.db, log: deps.log, metrics: deps.metrics, github, enqueueRun: (runJob) => deps.queue.enqueue(runJob) }, job),
+  await deps.queue.workCommands(2, (job, attempt) =>
+    answerCommand({ db: deps.database.db, log: deps.log, metrics: deps.metrics, github, enqueueRun: (runJob) => deps.queue.enqueue(runJob) }, job, attempt),
   );
 }

@@ -106,4 +106,29 @@ describe("GitHub refuses the App during a job", () => {
     expect(checks[0]).toMatchObject({ status: "completed", conclusion: "failure" }); // the open error finding
     expect(checks[0]!.output.title).toBe("1 open finding (1 error)");
   });
+  it("401 on the installation token while answering a command: one error line naming the fix, the command job is not retried", async () => {
+    fx = await FlowFixture.start(database.handle, {
+      failOnce: [{ request: "POST /app/installations/99/access_tokens", status: 401, message: "A JSON web token could not be decoded" }],
+    });
+    await fx.comment("/no-mistakes status");
+
+    expect(fx.github.sent("POST", "/access_tokens")).toHaveLength(1); // asked once: no retried job
+    expect(fx.github.sent("POST", `/issues/${fx.pr}/comments`)).toHaveLength(0);
+    const errors = errorLines(fx);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ status: 401, problem: "credentials", command: "status" });
+    expect(errors[0]!.msg).toContain("Generate a new private key in the App's settings and set PRIVATE_KEY");
+  });
+
+  it("403 (missing permission) on a command's reply: one error line naming the permission; not retried", async () => {
+    fx = await FlowFixture.start(database.handle, {
+      failOnce: [{ request: `POST /repos/${OWNER}/${REPO}/issues/`, status: 403, message: "Resource not accessible by integration", headers: { "x-accepted-github-permissions": "issues=write; pull_requests=write" } }],
+    });
+    await fx.comment("/no-mistakes help");
+
+    expect(fx.github.sent("POST", `/issues/${fx.pr}/comments`)).toHaveLength(1);
+    const errors = errorLines(fx);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ status: 403, problem: "permission", command: "help" });
+  });
 });
