@@ -9,6 +9,7 @@ import { nextCursor } from "../../src/github/app-hook-deliveries.js";
 import { startDeliverySweep, SWEEP_LOCK_KEY, type DeliverySweep, type DeliverySweepOptions, type SweepOutcome } from "../../src/intake/start-delivery-sweep.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
+import type { HookDeliveryAttempt } from "../helpers/github-stand-in.js";
 
 /**
  * The sweep against GitHub's HTTP API (nock): what it reads, with which credentials, and which
@@ -21,19 +22,7 @@ const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, private
 const NOW = Date.parse("2026-03-02T12:00:00Z");
 const MINUTE = 60_000;
 
-interface LogItem {
-  id: number;
-  guid: string;
-  delivered_at: string;
-  redelivery: boolean;
-  duration: number;
-  status: string;
-  status_code: number;
-  event: string;
-  action: string | null;
-  installation_id: number | null;
-  repository_id: number | null;
-}
+type LogItem = HookDeliveryAttempt;
 
 /** One attempt as GET /app/hook/deliveries lists it. */
 function attempt(id: number, guid: string, minutesAgo: number, statusCode: number, redelivery = false, at = NOW): LogItem {
