@@ -34,6 +34,13 @@ export class FlowFixture {
   }
 
   static async start(database: DatabaseHandle, standIn: Partial<StandInOptions> = {}): Promise<FlowFixture> {
+    const fixture = FlowFixture.withoutApp(standIn);
+    fixture.app = await startAppHarness({ database, dataDir: join(fixture.root, "data") });
+    return fixture;
+  }
+
+  /** The PR's world with the stand-in installed and no app in this process (tests that run the app as processes). */
+  static withoutApp(standIn: Partial<StandInOptions> = {}): FlowFixture {
     const fixture = new FlowFixture();
     const pulls = standIn.pulls;
     fixture.github = new GitHubStandIn({
@@ -47,7 +54,6 @@ export class FlowFixture {
       pulls: (n) => (n === fixture.pr ? fixture.livePull() : typeof pulls === "function" ? pulls(n) : pulls?.[n]),
     });
     fixture.github.install();
-    fixture.app = await startAppHarness({ database, dataDir: join(fixture.root, "data") });
     return fixture;
   }
 

@@ -1,0 +1,116 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { numbered } from "../helpers/flow-fixture.js";
+import { ProcessWorld, waitFor, type StartedApp } from "../helpers/process-world.js";
+import { removeTempDirs } from "../helpers/temp-dir.js";
+import { databaseKinds } from "../helpers/test-database.js";
+
+/**
+ * The service's life as real processes on real PostgreSQL: killed mid-turn, stopped with and past the
+ * grace period, split into web and workers, scraped. The app runs as `node --import tsx src/index.ts`;
+ * GitHub is the stand-in in this process, reached through an HTTP relay as GitHub Enterprise over http;
+ * webhooks are signed and POSTed as GitHub sends them. Every process runs with the default job lease
+ * (3 × AGENT_TIMEOUT + 5 min = 50 min), so a job of a dead process that runs again within a minute was
+ * handed back by the worker heartbeat, nothing else.
+ */
+
+const kinds = await databaseKinds();
+const worlds: ProcessWorld[] = [];
+
+beforeAll(() => {
+  nock.disableNetConnect();
+  // The app processes and the relay live on 127.0.0.1; only the stand-in's made-up hosts are nock's.
+  nock.enableNetConnect((host) => host.startsWith("127.0.0.1"));
+});
+afterEach(async (context) => {
+  const failed = context.task.result?.state === "fail";
+  for (const world of worlds.splice(0)) {
+    if (failed) console.log(world.output());
+    await world.close();
+  }
+});
+afterAll(() => {
+  nock.cleanAll();
+  nock.enableNetConnect();
+  removeTempDirs();
+});
+
+async function world(): Promise<ProcessWorld> {
+  const created = await ProcessWorld.create();
+  worlds.push(created);
+  return created;
+}
+
+/** The reviewer's answer: one warning on the changed loop line. */
+const ONE_FINDING = {
+  summary: "One problem in the loop.",
+  findings: [{ path: "src/app.ts", line: 11, severity: "warning", action: "auto-fix", title: "Off-by-one in loop bound", body: "`<=` reads past the end.", suggestion: "for (i = 0; i < n; i++)" }],
+  resolved: [],
+};
+/** A turn that takes longer than any test waits. */
+const FOREVER = 600_000;
+
+/** Pushes the PR's next commit and has GitHub deliver `opened` (first push) or `synchronize`; returns the head. */
+async function pushAndDeliver(w: ProcessWorld, line: string, previous?: string): Promise<string> {
+  const head = w.fixture.push({ "src/app.ts": numbered("app", 30, { 11: line }) }, line);
+  const attempt = await w.github.deliver("pull_request", previous ? w.fixture.prPayload("synchronize", head, { before: previous }) : w.fixture.prPayload("opened", head));
+  expect(attempt.status_code, attempt.status).toBe(200);
+  return head;
+}
+
+/** When the stand-in received the review of `sha` (POST …/reviews with an event, i.e. not a pending probe). */
+function reviewPostedAt(w: ProcessWorld, sha: string): number | undefined {
+  return w.github.sent("POST", /\/pulls\/\d+\/reviews$/).find((r) => r.body?.commit_id === sha && r.body?.event !== undefined)?.at;
+}
+
+function exitOf(app: StartedApp): Promise<{ code: number | null; at: number }> {
+  if (app.child.exitCode !== null) return Promise.resolve({ code: app.child.exitCode, at: Date.now() });
+  return new Promise((resolve) => app.child.once("exit", (code) => resolve({ code, at: Date.now() })));
+}
+
+describe.runIf(kinds.includes("postgres"))("the service's life as processes", { timeout: 180_000 }, () => {
+  it("kill -9 mid-turn → the restarted app reviews the head within 60 s, once; the killed turn is interrupted; the next push is reviewed too", async () => {
+    const w = await world();
+    const first = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: FOREVER }] });
+    w.sendWebhooksTo(first);
+    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+
+    const runId = await waitFor("the run row", () => w.runId(), 30_000);
+    const killedTurn = await waitFor("the reviewer's turn to start", async () => (await w.turns(runId)).find((t) => t.status === "running"), 60_000);
+    await w.kill(first);
+
+    // The dead process's job still holds the run, on the default lease: only the heartbeat can free it soon.
+    const [held] = await w.sql<{ state: string; lease: number }[]>`select state, extract(epoch from expire_in)::int as lease from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)}`;
+    expect(held).toEqual({ state: "active", lease: 3 * 15 * 60 + 300 });
+    expect(w.reviewsOf(head)).toHaveLength(0);
+
+    const second = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }] });
+    w.sendWebhooksTo(second);
+    const postedAt = await waitFor("the head's review after the restart", () => reviewPostedAt(w, head), 75_000);
+    const afterRestart = postedAt - second.spawnedAt;
+    console.log(`kill -9 mid-turn: the head was reviewed ${afterRestart} ms after the restart (spawn → review posted)`);
+    expect(afterRestart).toBeLessThanOrEqual(60_000);
+    expect(second.output()).toContain("worker stopped: its jobs are handed back to the queue");
+
+    // The killed turn is closed as interrupted, in the database and in the summary's turn table.
+    const turns = await waitFor("the run's turns to be closed", async () => {
+      const now = await w.turns(runId);
+      return now.every((t) => t.status !== "running") && now.length >= 2 ? now : undefined;
+    }, 30_000);
+    expect(turns.find((t) => t.id === killedTurn.id)).toMatchObject({ status: "interrupted", error: expect.stringMatching(/stopped before it ended/) });
+    expect(turns.filter((t) => t.id !== killedTurn.id).map((t) => t.status)).toEqual(["succeeded"]);
+    const summary = await waitFor("the summary's turn table", () => w.github.issueComments.find((c) => c.body.startsWith("<!-- no-mistakes:summary -->") && c.body.includes("| succeeded |"))?.body, 30_000);
+    expect(summary).toMatch(new RegExp(`\\| 1 \\| reviewer \\| opened \\| ${head.slice(0, 7)} \\|[^\\n]*\\| interrupted \\|`));
+
+    // A push right after the restart is not stuck behind the dead job.
+    const pushedAt = Date.now();
+    const next = await pushAndDeliver(w, "for (i = 0; i < n; i++)", head);
+    const nextAt = await waitFor("the next push's review", () => reviewPostedAt(w, next), 60_000);
+    console.log(`kill -9 mid-turn: the push after the restart was reviewed ${nextAt - pushedAt} ms after it was pushed`);
+
+    expect(w.reviewsOf(head)).toHaveLength(1);
+    expect(w.reviewsOf(next)).toHaveLength(1);
+    expect(w.relay.failures).toEqual([]);
+  });
+});
