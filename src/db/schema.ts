@@ -128,7 +128,7 @@ export const findings = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     suggestion: text("suggestion"),
-    /** open | fix-pushed | fixed | dismissed | outdated */
+    /** open | fix-pushed | fixed | dismissed | withdrawn | outdated */
     status: text("status").notNull().default("open"),
     dismissReason: text("dismiss_reason"),
     /** The review that carried it (inline or in the body); null until posted. */
@@ -150,6 +150,23 @@ export const findings = pgTable(
     evidenceFromSha: text("evidence_from_sha"),
     /** The verifier's ruling on the fixer's claim: confirmed | refuted; null when none was made. */
     verification: text("verification"),
+    /**
+     * The reviewer's latest ruling after someone argued in the finding's thread: upheld | withdrawn |
+     * deferred; null when nobody argued. A withdrawn finding (in effect) has status `withdrawn`.
+     */
+    ruling: text("ruling"),
+    rulingReason: text("ruling_reason"),
+    /** Who argued (their login). */
+    rulingBy: text("ruling_by"),
+    /**
+     * Whether the ruling counts: `writer` (argued by someone with write access), `not-needed` (the
+     * finding is below review.fail_on), `awaiting` (the PR author's argument on a blocking finding:
+     * it keeps counting until a writer confirms), `confirmed`.
+     */
+    rulingConfirmation: text("ruling_confirmation"),
+    rulingConfirmedBy: text("ruling_confirmed_by"),
+    /** The bot's reply carrying the ruling (a writer's 👍 on it confirms). */
+    rulingReplyId: bigint("ruling_reply_id", { mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -159,7 +176,7 @@ export const findings = pgTable(
   ],
 );
 
-/** Agent work a maintainer asked for (fix, review), drained in order by the run's next job. */
+/** Agent work asked for in the PR (fix, review, ask, a reply in a finding's thread), drained in order by the run's next job. */
 export const runCommands = pgTable(
   "run_commands",
   {
@@ -173,6 +190,8 @@ export const runCommands = pgTable(
     command: jsonb("command").notNull(),
     /** pending | done | failed */
     status: text("status").notNull().default("pending"),
+    /** The agent's parsed answer, kept once it is known: a retried job posts it instead of asking again. */
+    answer: jsonb("answer"),
     createdAt: createdAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
