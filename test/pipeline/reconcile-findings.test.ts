@@ -31,6 +31,12 @@ function known(number: number, status: string, path = "src/a.ts", title = `Known
     claimedResolvedSha: null,
     evidenceFromSha: null,
     verification: null,
+    ruling: null,
+    rulingReason: null,
+    rulingBy: null,
+    rulingConfirmation: null,
+    rulingConfirmedBy: null,
+    rulingReplyId: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   };
