@@ -113,4 +113,72 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(w.reviewsOf(next)).toHaveLength(1);
     expect(w.relay.failures).toEqual([]);
   });
+  it("SIGTERM mid-turn within the grace period: the turn finishes and is posted, a delivery 1 s after the signal is answered 200 and applied, exit 0", async () => {
+    const w = await world();
+    const app = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: 5000, answer: ONE_FINDING }], env: { STOP_GRACE: "60s" } });
+    w.sendWebhooksTo(app);
+    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+    const runId = await waitFor("the run row", () => w.runId(), 30_000);
+    await waitFor("the reviewer's turn to start", async () => (await w.turns(runId)).find((t) => t.status === "running"), 60_000);
+
+    const exited = exitOf(app);
+    const signalledAt = Date.now();
+    app.child.kill("SIGTERM");
+    await sleep(1000);
+    expect(app.child.exitCode).toBeNull();
+    expect((await fetch(app.url("/ready"))).status).toBe(503);
+    // Another PR opened meanwhile: the listener still takes it (into the journal, then the database).
+    const otherPr = w.fixture.pr + 5000;
+    const other = await w.github.deliver("pull_request", w.fixture.prPayload("opened", head, { number: otherPr }));
+    expect(other.status_code, other.status).toBe(200);
+
+    const { code, at } = await exited;
+    console.log(`SIGTERM within the grace period: exited ${at - signalledAt} ms after the signal, code ${code}`);
+    expect(code).toBe(0);
+    expect(w.reviewsOf(head)).toHaveLength(1);
+    expect(reviewPostedAt(w, head)).toBeGreaterThan(signalledAt);
+    expect((await w.turns(runId)).map((t) => t.status)).toEqual(["succeeded"]);
+    expect((await w.jobs(runId)).map((j) => j.state)).toEqual(["completed"]);
+    // The delivery answered during the stop was applied: its run exists with a job waiting for a worker.
+    const otherRun = await w.runId(otherPr);
+    expect(otherRun).toBeDefined();
+    expect((await w.jobs(otherRun!)).map((j) => j.state)).toEqual(["created"]);
+    expect(w.relay.failures).toEqual([]);
+  });
+
+  it("SIGTERM past the grace period: the turn is stopped and closed, its job handed back (retry), the process exits; the next start reviews the head", async () => {
+    const w = await world();
+    const app = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: FOREVER }], env: { STOP_GRACE: "2s" } });
+    w.sendWebhooksTo(app);
+    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+    const runId = await waitFor("the run row", () => w.runId(), 30_000);
+    const stopped = await waitFor("the reviewer's turn to start", async () => (await w.turns(runId)).find((t) => t.status === "running"), 60_000);
+
+    const exited = exitOf(app);
+    const signalledAt = Date.now();
+    app.child.kill("SIGTERM");
+    const { code, at } = await Promise.race([exited, sleep(30_000).then(() => ({ code: "still running" as const, at: Date.now() }))]);
+    console.log(`SIGTERM past the grace period (2 s): exited ${at - signalledAt} ms after the signal, code ${code}`);
+    expect(code).toBe(0);
+    expect(at - signalledAt).toBeLessThanOrEqual(20_000);
+    expect(app.output()).toContain("grace period over: running jobs are stopped and handed back to the queue");
+
+    // Before anything else runs: the turn is closed, the job is back in the queue to run at once.
+    // Closed by the pipeline as the agent was cancelled (the registry closes only turns still running).
+    expect(["cancelled", "interrupted"]).toContain((await w.turns(runId)).find((t) => t.id === stopped.id)?.status);
+    const [job] = await w.sql<{ state: string; due: boolean }[]>`select state, start_after <= now() as due from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)}`;
+    expect(job).toEqual({ state: "retry", due: true });
+    expect(w.reviewsOf(head)).toHaveLength(0);
+    // The head's check says it will be retried, not that it failed.
+    expect([...w.github.checkRuns.values()].filter((c) => c.head_sha === head).map((c) => c.status)).toEqual(["queued"]);
+
+    const next = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }] });
+    w.sendWebhooksTo(next);
+    const postedAt = await waitFor("the head's review after the next start", () => reviewPostedAt(w, head), 60_000);
+    console.log(`SIGTERM past the grace period: the next start reviewed the head ${postedAt - next.spawnedAt} ms after it was spawned`);
+    expect(postedAt - next.spawnedAt).toBeLessThanOrEqual(60_000);
+    expect(w.reviewsOf(head)).toHaveLength(1);
+    await waitFor("the head's check to complete", () => [...w.github.checkRuns.values()].find((c) => c.head_sha === head && c.status === "completed"), 30_000);
+    expect(w.relay.failures).toEqual([]);
+  });
 });
