@@ -1,8 +1,10 @@
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { numbered } from "../helpers/flow-fixture.js";
-import { ProcessWorld, waitFor, type StartedApp } from "../helpers/process-world.js";
+import { ProcessWorld, WEBHOOK_SECRET, waitFor, type StartedApp } from "../helpers/process-world.js";
+import { postSignedDelivery } from "../helpers/signed-delivery.js";
 import { removeTempDirs } from "../helpers/temp-dir.js";
 import { databaseKinds } from "../helpers/test-database.js";
 
@@ -179,6 +181,66 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(postedAt - next.spawnedAt).toBeLessThanOrEqual(60_000);
     expect(w.reviewsOf(head)).toHaveLength(1);
     await waitFor("the head's check to complete", () => [...w.github.checkRuns.values()].find((c) => c.head_sha === head && c.status === "completed"), 30_000);
+    expect(w.relay.failures).toEqual([]);
+  });
+  it("web + 2 workers: a worker answers webhooks 503, the web process's deliveries are reviewed by the workers; kill -9 the worker in a long turn → the other takes the job within 30 s", async () => {
+    const w = await world();
+    // One scenario and one agent home for both workers, so the step counts are shared: the first review
+    // answers at once, the second call thinks forever, any later call (the takeover) answers at once.
+    const scenario = w.writeScenario([
+      { role: "reviewer", times: 1, answer: ONE_FINDING },
+      { role: "reviewer", times: 1, delayMs: FOREVER },
+      { role: "reviewer", answer: { summary: "Nothing more.", findings: [], resolved: [] } },
+    ]);
+    const workerEnv = { ROLE: "worker", FAKE_AGENT_SCENARIO: scenario, FAKE_AGENT_HOME: join(w.fixture.root, "shared-agent-home") };
+    // The web process first: processes that create pg-boss's queues at the same moment on a fresh
+    // database can deadlock (one of them then fails to start).
+    const web = await w.start({ name: "web", env: { ROLE: "web" } });
+    const workers = await Promise.all([w.start({ name: "worker-1", env: workerEnv }), w.start({ name: "worker-2", env: workerEnv })]);
+
+    // A delivery misrouted to a worker is refused (GitHub marks it failed; the sweep redelivers it).
+    const misrouted = w.fixture.pr + 7000;
+    expect(await postSignedDelivery(workers[0]!.webhookUrl, WEBHOOK_SECRET, { name: "pull_request", payload: w.fixture.prPayload("opened", w.fixture.baseSha, { number: misrouted }) })).toBe(503);
+
+    w.sendWebhooksTo(web);
+    const first = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+    await waitFor("the first head's review", () => reviewPostedAt(w, first), 60_000);
+    const postedBy = (app: StartedApp, sha: string) => app.output().split("\n").some((l) => l.includes('"msg":"review posted"') && l.includes(sha));
+    const reviewers = await waitFor("a worker to say it posted the review", () => workers.filter((app) => postedBy(app, first)).length > 0 && workers.filter((app) => postedBy(app, first)), 10_000);
+    expect(reviewers).toHaveLength(1);
+    expect(web.output()).not.toMatch(/"msg":"(review posted|agent turn finished)"/);
+    // Both workers, and only they, are in the heartbeat registry.
+    const registered = await w.sql<{ pid: number }[]>`select pid from workers order by pid`;
+    expect(registered.map((r) => r.pid)).toEqual(workers.map((app) => app.pid).sort((a, b) => a - b));
+    expect(await w.runId(misrouted)).toBeUndefined();
+
+    const second = await pushAndDeliver(w, "for (i = 0; i < n - 1; i++)", first);
+    const runId = (await w.runId())!;
+    const long = await waitFor("a worker's long turn", async () => {
+      const [row] = await w.sql<{ pid: number }[]>`select w.pid from worker_jobs j join workers w on w.id = j.worker_id where j.run_id = ${runId}`;
+      const turn = (await w.turns(runId)).find((t) => t.status === "running" && t.head_sha === second);
+      return row && turn ? { pid: row.pid, turn } : undefined;
+    }, 60_000);
+    const victim = workers.find((app) => app.pid === long.pid)!;
+    const survivor = workers.find((app) => app !== victim)!;
+
+    await w.kill(victim);
+    const killedAt = Date.now();
+    await waitFor("the other worker to take the job", async () => (await w.turns(runId)).some((t) => t.id > long.turn.id), 45_000);
+    const takeover = Date.now() - killedAt;
+    console.log(`web + 2 workers: worker pid ${survivor.pid} took the job of killed worker pid ${victim.pid} ${takeover} ms after the kill`);
+    expect(takeover).toBeLessThanOrEqual(30_000);
+
+    await waitFor("the second head's review", () => reviewPostedAt(w, second), 60_000);
+    await waitFor("the surviving worker to say it posted the review", () => postedBy(survivor, second), 10_000);
+    expect(survivor.output()).toContain("worker stopped: its jobs are handed back to the queue");
+    const turns = await waitFor("the run's turns to be closed", async () => {
+      const now = await w.turns(runId);
+      return now.every((t) => t.status !== "running") ? now : undefined;
+    }, 30_000);
+    expect(turns.find((t) => t.id === long.turn.id)?.status).toBe("interrupted");
+    expect(w.reviewsOf(first)).toHaveLength(1);
+    expect(w.reviewsOf(second)).toHaveLength(1);
     expect(w.relay.failures).toEqual([]);
   });
 });
