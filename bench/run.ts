@@ -1,9 +1,11 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,review,base-merge,concurrency,sandbox, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_PROFILE=1 (CPU profiles of the ack servers into bench/results/profiles), BENCH_GITHUB_PACING=on.
+ * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
+ * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 30),
+ * BENCH_ACK_DATABASES=embedded,postgres (which the ack section measures; default both).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,7 +14,7 @@ import { RESULT_PREFIX, ROOT, SMOKE } from "./lib/common.js";
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const strict = process.argv.includes("--strict");
-const sections = ["ack", "review", "base-merge", "concurrency", "sandbox"].filter((s) => !only || only.includes(s));
+const sections = ["ack", "large-review", "review", "base-merge", "concurrency", "sandbox"].filter((s) => !only || only.includes(s));
 
 function runSection(name: string): Promise<any> {
   return new Promise((resolve, reject) => {
@@ -50,13 +52,29 @@ for (const name of sections) {
 
 const ack = results.ack;
 if (ack) {
-  rows.push({ figure: `webhook ack p99, app vs bare Probot (${ack.config.rate}/s × ${ack.config.seconds} s each, ${ack.config.prs} PRs)`, value: `${ack.app.p99} / ${ack.bare.p99} ms = ${ack.p99Ratio}×  (p50 ${ack.app.p50} / ${ack.bare.p50} ms)`, target: "≤ 1.2×", holds: ack.p99Ratio <= 1.2, kind: "perf" });
-  const bad = ack.app.non2xx + ack.app.errors + ack.bare.non2xx + ack.bare.errors;
-  rows.push({ figure: "webhook ack: non-2xx / failed requests", value: `${bad} of ${ack.app.sent + ack.bare.sent}`, target: "0", holds: bad === 0, kind: "correctness" });
-  const d = ack.db;
-  const problems = d.missingDeliveries + d.extraDeliveries + d.staleHeads + d.duplicateJobDeliveries + d.strayJobDeliveries + d.runsWithMoreThanOneWaitingOrActive + d.runsWhoseNewestHeadIsNotCovered + d.deliveriesNotQueuedOrCollapsedExactlyOnce;
-  rows.push({ figure: "every delivery enqueued exactly once (recorded once; queued or collapsed once; run at newest head, covered by a job)", value: `${d.deliveriesRecorded}/${d.deliveriesSent} recorded, ${d.jobs} jobs for ${d.runs} runs, ${problems} problems, ${ack.intakeBacklog} not yet applied`, target: "0 problems", holds: problems === 0 && ack.intakeBacklog === 0, kind: "correctness" });
-  rows.push({ figure: "webhook answered → delivery committed (time an acknowledged delivery lives only in the journal)", value: `p50 ${ack.applyLagMs.p50} ms, p99 ${ack.applyLagMs.p99} ms, max ${ack.applyLagMs.max} ms`, target: "(reported)", holds: null, kind: "info" });
+  const c = ack.config;
+  const name = (d: any) => (d.database === "embedded" ? "embedded PGlite" : "PostgreSQL");
+  for (const d of ack.databases) {
+    const db = name(d);
+    rows.push({ figure: `webhook ack p99, ${db}, app vs bare Probot (${c.rate}/s × ${c.seconds} s each, ${c.prs} PRs, workers reviewing)`, value: `${d.app.p99} / ${d.bare.p99} ms = ${d.p99Ratio}×  (p50 ${d.app.p50} / ${d.bare.p50} ms)`, target: "≤ 1.2×", holds: d.p99Ratio <= 1.2, kind: "perf" });
+    rows.push({ figure: `CPU per delivery, ${db}: app process vs bare (utime+stime of each process over its measured blocks, git children excluded)`, value: `${d.cpu.perDeliveryMs.app} / ${d.cpu.perDeliveryMs.bare} ms = ${d.cpu.ratio}×  (app in the bare's blocks: ${d.cpu.ms.appInBareBlocks} ms of ${d.cpu.ms.appInAppBlocks} ms; marginal ${d.cpu.marginalPerDeliveryMs} ms/delivery)`, target: "≤ 1.5×", holds: d.cpu.ratio <= 1.5, kind: "perf" });
+    rows.push({ figure: `app event-loop delay p99 during the load, ${db} (10 ms timer, period taken off)`, value: `p99 ${d.loopDelayDuringLoad.delay.p99} ms (p50 ${d.loopDelayDuringLoad.delay.p50}, max ${d.loopDelayDuringLoad.delay.max} ms)`, target: "≤ 20 ms", holds: d.loopDelayDuringLoad.delay.p99 <= 20, kind: "perf" });
+    rows.push({ figure: `reviews posted during the measured load, ${db} (the workers were working)`, value: `${d.reviewsDuringLoad} (${d.reviewsPosted} in all; ${d.db.turns.failed ?? 0} failed turns; ${d.unmatchedGitHubRequests} GitHub requests the stand-in did not know)`, target: "> 0, 0 failed, 0 unknown", holds: d.reviewsDuringLoad > 0 && !d.db.turns.failed && d.unmatchedGitHubRequests === 0, kind: "correctness" });
+    const bad = d.app.non2xx + d.app.errors + d.bare.non2xx + d.bare.errors;
+    rows.push({ figure: `webhook ack, ${db}: non-2xx / failed requests`, value: `${bad} of ${d.app.sent + d.bare.sent}`, target: "0", holds: bad === 0, kind: "correctness" });
+    const x = d.db;
+    const problems = d.problems;
+    rows.push({ figure: `0 lost, ${db}: every delivery recorded once, queued or joined once; every run at its newest head, reviewed or still queued (checked after a graceful stop)`, value: `${x.deliveriesRecorded}/${x.deliveriesSent} recorded, ${x.jobs} jobs for ${x.runs} runs, ${problems} problems, ${d.intakeBacklog} not yet applied at stop${d.stoppedCleanly ? "" : ", app did NOT stop cleanly"}`, target: "0 problems", holds: problems === 0 && d.intakeBacklog === 0 && d.stoppedCleanly, kind: "correctness" });
+    rows.push({ figure: `webhook answered → delivery committed, ${db}`, value: `p50 ${d.applyLagMs.p50} ms, p99 ${d.applyLagMs.p99} ms, max ${d.applyLagMs.max} ms`, target: "(reported)", holds: null, kind: "info" });
+  }
+}
+const large = results["large-review"];
+if (large) {
+  for (const d of large.databases) {
+    const db = d.database === "embedded" ? "embedded PGlite" : "PostgreSQL";
+    rows.push({ figure: `app event-loop delay p99 while it reviews one ${large.config.files}-file PR (${large.config.findings} findings), ${db}`, value: `p99 ${d.loopDelay.delay.p99} ms (p90 ${d.loopDelay.delay.p90}, max ${d.loopDelay.delay.max} ms; review ${d.reviewMs} ms)`, target: "≤ 20 ms", holds: d.loopDelay.delay.p99 <= 20, kind: "perf" });
+    rows.push({ figure: `${large.config.files}-file review posted by the app process, ${db}`, value: `${d.reviewPosted ? "posted" : "NOT posted"}, ${d.inlineComments} inline comments, ${d.unmatchedGitHubRequests.length} unknown GitHub requests`, target: "posted, 0", holds: d.reviewPosted && d.unmatchedGitHubRequests.length === 0 && d.stoppedCleanly, kind: "correctness" });
+  }
 }
 const review = results.review;
 if (review) {

@@ -88,7 +88,8 @@ export interface ChildServer {
   child: ChildProcess;
   port: number;
   logPath: string;
-  kill(): Promise<void>;
+  /** SIGTERM, then SIGKILL after `graceMs` (default 5 s); resolves true when it exited by itself. */
+  kill(graceMs?: number): Promise<boolean>;
 }
 
 /** Starts `node --import tsx <script>` with `env`; resolves when it prints `LISTENING <port>`. */
@@ -119,13 +120,18 @@ export async function startChild(script: string, env: Record<string, string>, lo
     child,
     port,
     logPath,
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+    async kill(graceMs = 5000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode === 0;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
-      const t = setTimeout(() => child.kill("SIGKILL"), 5000);
+      let forced = false;
+      const t = setTimeout(() => {
+        forced = true;
+        child.kill("SIGKILL");
+      }, graceMs);
       await exited;
       clearTimeout(t);
+      return !forced && child.exitCode === 0;
     },
   };
 }

@@ -12,8 +12,10 @@ const BOT_USER = { id: 4242, login: "no-mistakes[bot]", type: "Bot" };
 export class GitHubHttpStandIn {
   readonly counts = new Map<string, number>();
   readonly unmatched: string[] = [];
-  readonly reviews: { pr: number; id: number; commitId: string; body: string }[] = [];
-  private readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string }>();
+  /** Reviews posted, with when they arrived (performance.now() of this process). */
+  readonly reviews: { pr: number; id: number; commitId: string; body: string; at: number; comments: number }[] = [];
+  private readonly reviewComments = new Map<number, { id: number; node_id: string; pull_request_review_id: number; body: string; path: string; line: number | null; user: typeof BOT_USER }[]>();
+  readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string }>();
   private readonly issueComments = new Map<number, { id: number; body: string; user: { id: number; login: string; type: string } }[]>();
   private nextId = 1000;
   private server?: Server;
@@ -75,6 +77,8 @@ export class GitHubHttpStandIn {
       this.count("access_token");
       return [201, { token: "ghs_BenchInstallationToken0123456789abcdef", expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {}, repository_selection: "all" }];
     }
+    // The App's delivery log, read by the failed-delivery sweep: every delivery arrived.
+    if (method === "GET" && p === "/app/hook/deliveries") return [200, []];
     if (method === "GET" && p === "/app") return [200, { id: 1, slug: "no-mistakes", name: "no-mistakes" }];
     if (method === "GET" && /^\/users\/[^/]+$/.test(p)) return [200, BOT_USER];
     if ((m = /^\/repos\/[^/]+\/[^/]+\/(.*)$/.exec(p))) {
@@ -103,14 +107,26 @@ export class GitHubHttpStandIn {
       if (method === "POST" && (m = /^pulls\/(\d+)\/reviews$/.exec(rest))) {
         this.count("review");
         const id = this.nextId++;
-        this.reviews.push({ pr: Number(m[1]), id, commitId: body.commit_id, body: body.body });
+        const pr = Number(m[1]);
+        const inline = (body.comments ?? []) as { path: string; line?: number; body: string }[];
+        const list = this.reviewComments.get(pr) ?? [];
+        for (const c of inline) {
+          const cid = this.nextId++;
+          list.push({ id: cid, node_id: `RC_${cid}`, pull_request_review_id: id, body: c.body, path: c.path, line: c.line ?? null, user: BOT_USER });
+        }
+        this.reviewComments.set(pr, list);
+        this.reviews.push({ pr, id, commitId: body.commit_id, body: body.body, at: performance.now(), comments: inline.length });
         return [200, { id, body: body.body, state: "COMMENTED", commit_id: body.commit_id }];
       }
       if (method === "GET" && (m = /^pulls\/(\d+)\/reviews$/.exec(rest))) {
         const pr = Number(m[1]);
         return [200, this.reviews.filter((r) => r.pr === pr).map((r) => ({ id: r.id, body: r.body, commit_id: r.commitId, state: "COMMENTED", user: BOT_USER }))];
       }
-      if (method === "GET" && (/^pulls\/\d+\/reviews\/\d+\/comments$/.test(rest) || /^pulls\/\d+\/comments$/.test(rest))) return [200, []];
+      if (method === "GET" && (m = /^pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(rest))) {
+        const review = Number(m[2]);
+        return [200, (this.reviewComments.get(Number(m[1])) ?? []).filter((c) => c.pull_request_review_id === review)];
+      }
+      if (method === "GET" && (m = /^pulls\/(\d+)\/comments$/.exec(rest))) return [200, this.reviewComments.get(Number(m[1])) ?? []];
       if (method === "POST" && /^pulls\/\d+\/comments$/.test(rest)) {
         const id = this.nextId++;
         return [201, { id, node_id: `RC_${id}`, body: body.body, path: body.path, line: body.line }];

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "./common.js";
@@ -82,4 +83,17 @@ export function buildRepo(root: string, baseFiles: number, prs: PrSpec[]): Built
 export function movePullHeads(bare: string, moves: [number, string][]): void {
   if (moves.length === 0) return;
   git(bare, ["update-ref", "--stdin"], moves.map(([n, sha]) => `update refs/pull/${n}/head ${sha}\n`).join(""));
+}
+
+/** movePullHeads without blocking the event loop (for the load generator): one `git update-ref --stdin`. */
+export function movePullHeadsAsync(bare: string, moves: [number, string][]): Promise<void> {
+  if (moves.length === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", ["update-ref", "--stdin"], { cwd: bare, stdio: ["pipe", "ignore", "pipe"], env: { PATH: process.env.PATH, HOME: bare, GIT_CONFIG_NOSYSTEM: "1" } });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`git update-ref exited with ${code}: ${stderr}`))));
+    child.stdin.end(moves.map(([n, sha]) => `update refs/pull/${n}/head ${sha}\n`).join(""));
+  });
 }

@@ -1,17 +1,25 @@
 // The app exactly as `npm start` runs it (startServer with readEnvConfig), announcing its port on stderr.
+// Bench-only additions: BENCH_LOOP_DELAY_FILE=<path> measures the event-loop delay (see
+// loop-delay-monitor.ts); SIGTERM stops the app gracefully (running turns get STOP_GRACE) and exits.
 import { readEnvConfig } from "../../src/config/env-config.js";
 import { createLogger } from "../../src/logging/create-logger.js";
 import { startServer } from "../../src/server/start-server.js";
 import { applyGitHubPacingSetting } from "../lib/github-pacing.js";
+import { startLoopDelayMonitor } from "./loop-delay-monitor.js";
 
 applyGitHubPacingSetting();
+if (process.env.BENCH_LOOP_DELAY_FILE) startLoopDelayMonitor(process.env.BENCH_LOOP_DELAY_FILE);
 
 const config = readEnvConfig();
 const log = createLogger({ level: config.logLevel, secrets: config.secrets });
 const running = await startServer(config, log);
 process.stderr.write(`LISTENING ${running.port}\n`);
 process.once("SIGTERM", () => {
-  // Workers may sit in a long fake-agent turn; the bench does not wait for a graceful stop.
-  setTimeout(() => process.exit(0), 3000).unref();
-  running.stop().finally(() => process.exit(0));
+  running.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`stop failed: ${(error as Error).stack ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );
 });

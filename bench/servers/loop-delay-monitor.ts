@@ -1,0 +1,29 @@
+import { appendFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+/** The timer's period: every sample is at least this long, so it is taken off as the loop's own delay. */
+export const LOOP_DELAY_RESOLUTION_MS = 10;
+
+/**
+ * Event-loop delay of this process, for the bench: a 10 ms `monitorEventLoopDelay` runs from start;
+ * each SIGUSR2 appends one JSON line to `file` with the percentiles since the previous SIGUSR2 (the
+ * first line covers the time since start) and starts a new window. Values are in ms, raw (the timer
+ * period included, as Node records them) and as delay (period taken off).
+ */
+export function startLoopDelayMonitor(file: string): void {
+  const histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+  histogram.enable();
+  let window = 0;
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  const delay = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_DELAY_RESOLUTION_MS) * 100) / 100);
+  process.on("SIGUSR2", () => {
+    const line = {
+      window: window++,
+      samples: histogram.count,
+      raw: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) },
+      delay: { p50: delay(histogram.percentile(50)), p90: delay(histogram.percentile(90)), p99: delay(histogram.percentile(99)), max: delay(histogram.max) },
+    };
+    histogram.reset();
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  });
+}
