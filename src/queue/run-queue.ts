@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle, ExecuteSql } from "../db/database.js";
+import { withAdvisoryLock } from "../db/with-advisory-lock.js";
 import { COMMAND_QUEUE, type CommandJob } from "./command-job.js";
 import { RUN_QUEUE, type RunJob } from "./run-job.js";
 import { WorkerRegistry } from "./worker-registry.js";
@@ -40,6 +41,9 @@ export type RunJobHandler = (job: RunJob, signal: AbortSignal, attempt: JobAttem
 
 const FETCH_FILTER = "AND state < 'active'";
 
+/** Held while a process installs pg-boss's schema and creates the queues (see RunQueue.start). */
+const QUEUE_SETUP_LOCK_KEY = 7_246_003;
+
 /** Adds "no active job with the same key" to pg-boss's fetch query (the only one that locks with SKIP LOCKED). */
 function skipBusyRuns(text: string): string {
   if (!text.includes("FOR UPDATE SKIP LOCKED") || !text.includes(FETCH_FILTER)) return text;
@@ -72,8 +76,8 @@ export class RunQueue {
   static async start(options: RunQueueOptions): Promise<RunQueue> {
     const { database } = options;
     const connection =
-      database.kind === "postgres"
-        ? { connectionString: database.url!, max: 4 }
+      database.url !== undefined
+        ? { connectionString: database.url, max: 4 }
         : { db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values ?? []) } };
     const boss = new PgBoss({ ...connection, schema: "pgboss", schedule: false, supervise: true, maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30 });
     // pg-boss 10 fetches the oldest waiting job even when its run already has an active one; making it
@@ -83,6 +87,13 @@ export class RunQueue {
     const executeSql = db.executeSql.bind(db);
     db.executeSql = (text, values) => executeSql(skipBusyRuns(text), values);
     boss.on("error", (error: Error) => options.log.warn({ err: error }, "queue error"));
+    // Replicas starting together on a fresh database would create pg-boss's schema and the queues'
+    // partitions at the same moment, and PostgreSQL answers one of them "deadlock detected": one at a time.
+    await withAdvisoryLock(database, QUEUE_SETUP_LOCK_KEY, () => RunQueue.setUp(boss, options));
+    return new RunQueue(boss, options);
+  }
+
+  private static async setUp(boss: PgBoss, options: RunQueueOptions): Promise<void> {
     await boss.start();
     await boss.createQueue(RUN_QUEUE, {
       name: RUN_QUEUE,
@@ -94,7 +105,6 @@ export class RunQueue {
     });
     // Commands (help, status, dismiss, …) are answered at once, never behind a run's long turn.
     await boss.createQueue(COMMAND_QUEUE, { name: COMMAND_QUEUE, policy: "standard", expireInSeconds: 300, retryLimit: 2, retryDelay: options.retryDelaySeconds ?? 30 });
-    return new RunQueue(boss, options);
   }
 
   /**

@@ -351,6 +351,20 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
 
   afterAll(() => removeTempDirs());
 
+  it("replicas starting together on a fresh database all start their queues (no deadlock creating pg-boss's schema and queues)", async () => {
+    const created = await createPostgresDatabase();
+    drop = created.drop;
+    const handles = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ databaseUrl: created.url, maxConnections: 2 })));
+    try {
+      await migrateDatabase(handles[0]!);
+      const queues = await Promise.all(handles.map((database) => RunQueue.start({ database, log: captureLogger().log, expireInSeconds: 30 })));
+      expect(await queues[3]!.enqueue(job(1, "opened"))).toEqual(expect.any(String));
+      await Promise.all(queues.map((q) => q.stop(0)));
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+    }
+  });
+
   it("several processes: no run is worked twice at once, every run is handled, and both processes work", async () => {
     const { url, queue: q } = await open();
     const dir = tempDir("nm-queue-");
