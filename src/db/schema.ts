@@ -128,7 +128,7 @@ export const findings = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     suggestion: text("suggestion"),
-    /** open | fix-pushed | fixed | dismissed | withdrawn | outdated */
+    /** open | fix-pushed | fixed | dismissed | withdrawn | outdated | note (kept by a later review on code that did not change: never posted, never counted) */
     status: text("status").notNull().default("open"),
     dismissReason: text("dismiss_reason"),
     /** The review that carried it (inline or in the body); null until posted. */

@@ -1,6 +1,7 @@
 import type { NewFinding } from "../db/findings.js";
 import type { Finding } from "../db/schema.js";
 import { parseFindingId } from "./finding-id.js";
+import type { RaiseCandidate } from "./review/raise-or-note.js";
 
 export interface ReportedFinding {
   id?: string;
@@ -12,6 +13,8 @@ export interface ReportedFinding {
   title: string;
   body: string;
   suggestion?: string;
+  /** The changed line the reviewer says breaks this code; its path already repository-relative. */
+  broken_by?: { path: string; line: number };
 }
 
 export interface Reconciliation {
@@ -21,6 +24,10 @@ export interface Reconciliation {
   restated: number[];
   /** Known findings that were fixed and are reported again: reopened, not posted again. */
   reopened: number[];
+  /** Known notes reported again where a later review raises them now (see `raise`): to open and post. */
+  promoted: number[];
+  /** Fixed findings reported again on code no change since the last review touched: left fixed. */
+  notReopened: number[];
   /** Open findings the reviewer says are resolved. */
   resolved: number[];
   /** Reported findings that cannot be placed in the repository, with why. */
@@ -37,13 +44,24 @@ export interface ReconcileInput {
   lineCount: (path: string) => number | undefined;
   fingerprint: (f: { path: string; title: string; body: string }) => string;
   turnId?: number;
+  /**
+   * Whether a finding at this place is raised (open, posted) or kept as a note (status `note`: shown in
+   * the summary, never posted, never counted). Absent: everything is raised.
+   */
+  raise?: (f: RaiseCandidate) => boolean;
 }
 
-/** Merges a reviewer's answer into the run's ledger: the bot owns ids, fingerprints and de-duplication. */
+/**
+ * Merges a reviewer's answer into the run's ledger: the bot owns ids, fingerprints and de-duplication.
+ * A restated finding (by id or fingerprint) stays what it is wherever it sits: only findings new to the
+ * ledger, notes, and fixed findings reported again are judged by `raise`.
+ */
 export function reconcileFindings(input: ReconcileInput): Reconciliation {
   const byNumber = new Map(input.existing.map((f) => [f.number, f]));
   const byFingerprint = new Map(input.existing.map((f) => [f.fingerprint, f]));
-  const out: Reconciliation = { added: [], restated: [], reopened: [], resolved: [], dropped: [] };
+  const out: Reconciliation = { added: [], restated: [], reopened: [], promoted: [], notReopened: [], resolved: [], dropped: [] };
+  const raise = (path: string, reported: ReportedFinding, line = reported.line, endLine = reported.end_line) =>
+    input.raise?.({ path, line, endLine, severity: reported.severity, brokenBy: reported.broken_by }) ?? true;
   const seen = new Set<string>();
 
   const resolvedNumbers = new Set<number>();
@@ -65,8 +83,9 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
     if (known) {
       if (seen.has(`#${known.number}`)) continue;
       seen.add(`#${known.number}`);
-      if (known.status === "dismissed" || resolvedNumbers.has(known.number)) continue;
-      if (known.status === "fixed" || known.status === "outdated") out.reopened.push(known.number);
+      if (known.status === "dismissed" || known.status === "withdrawn" || resolvedNumbers.has(known.number)) continue;
+      if (known.status === "fixed" || known.status === "outdated") (raise(path, reported) ? out.reopened : out.notReopened).push(known.number);
+      else if (known.status === "note" && raise(path, reported)) out.promoted.push(known.number);
       else out.restated.push(known.number);
       continue;
     }
@@ -97,9 +116,9 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
       severity: reported.severity,
       action: reported.action,
       title: reported.title,
-      body: reported.body,
+      body: reported.broken_by ? `${reported.body}\n\nBroken by the change at \`${reported.broken_by.path}:${reported.broken_by.line}\`.` : reported.body,
       suggestion: suggestion ?? null,
-      status: "open",
+      status: raise(path, reported, reported.line, endLine) ? "open" : "note",
       introducedTurnId: input.turnId ?? null,
     });
   }

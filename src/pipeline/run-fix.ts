@@ -170,7 +170,9 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     const claimed = (await listFindings(deps.db, run.id)).filter((f) => fixed.some((x) => x.number === f.number));
     await verifyFix({ db: deps.db, verifier: deps.verifier, github, ref, run, workspace, claimed, from: startSha, sha, timeoutMs: deps.agentTimeoutMs, signal, log });
   }
-  await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: await listFindings(deps.db, run.id), turns: await listTurns(deps.db, run.id), lastReviewedSha: run.lastReviewedSha }));
+  const turns = await listTurns(deps.db, run.id);
+  const stopped = budgetRefusal(spendOf(turns), config, "reviewer");
+  await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: await listFindings(deps.db, run.id), turns, lastReviewedSha: run.lastReviewedSha, failOn: config.review.fail_on, stopped }));
 }
 
 /** A fixer commit that was not pushed: one refused push, and why. */

@@ -22,14 +22,17 @@ import { hasResolutionEvidence } from "./review/resolution-evidence.js";
 import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
 import { postReview } from "./post-review.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
-import { reconcileFindings } from "./reconcile-findings.js";
+import { reconcileFindings, type ReportedFinding } from "./reconcile-findings.js";
 import { checkConclusion, renderCheckOutput } from "./render/render-check-output.js";
 import { codeBlock } from "./render/code-block.js";
-import { reviewMarker } from "./render/labels.js";
+import { reviewMarker, shortSha } from "./render/labels.js";
+import { reviewState } from "./render/review-state.js";
 import { renderReviewBody } from "./render/render-review-body.js";
 import { renderSummary } from "./render/render-summary.js";
 import { resolveFindingThreads } from "./resolve-finding-threads.js";
 import { buildRepairPrompt } from "./review/build-repair-prompt.js";
+import { changedSince } from "./review/changed-since.js";
+import { raiseOrNote } from "./review/raise-or-note.js";
 import { buildReviewPrompt } from "./review/build-review-prompt.js";
 import { fingerprint } from "./review/fingerprint.js";
 import { normalizePath } from "./review/normalize-path.js";
@@ -145,13 +148,17 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     log.info({ headSha: ws.headSha }, "review skipped: this head was already reviewed");
     return false;
   }
-  const overBudget = budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "reviewer");
+  const turnsBefore = await listTurns(deps.db, run.id);
+  const overBudget = budgetRefusal(spendOf(turnsBefore), config, "reviewer");
   if (overBudget) {
     log.info({ reason: overBudget }, "review refused: budget");
     deps.metrics?.refusals.inc({ kind: "budget" });
     if (!(await budgetNoticePosted(github, ref, run.prNumber))) {
       await github.createIssueComment(ref, run.prNumber, `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`);
     }
+    // the summary says so at the top: the review stopped here
+    const summary = renderSummary({ findings: await listFindings(deps.db, run.id), turns: turnsBefore, lastReviewedSha: run.lastReviewedSha, failOn: config.review.fail_on, stopped: overBudget });
+    await upsertSummaryComment(deps.db, github, ref, run, summary);
     return false;
   }
   // The check run, the diff and the range's authors, at once.
@@ -174,9 +181,16 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const fixerCommits: string[] = [];
   for (const c of commits) if (await deps.isOwnBot(c.authorName)) fixerCommits.push(c.sha.slice(0, 12));
 
+  // A later review (not the first, not one asked for in full) raises new findings only on what the PR's
+  // own changes touched since the last reviewed head, or on code those changes break; the rest are notes.
+  const last = run.lastReviewedSha;
+  const since = ctx.job.full || !last || !(await workspace.hasCommit(last)) ? undefined : last;
+  const changed = since === undefined ? undefined : await changedSince(workspace, since, ws);
+
   // 4. Reviewer turn, resumed from the run's reviewer session; one repair request if the answer is unreadable.
   const before = await listFindings(deps.db, run.id);
   const open = before.filter((f) => f.status === "open" || f.status === "fix-pushed");
+  const keptNotes = before.filter((f) => f.status === "note");
   const prompt = buildReviewPrompt({
     repository: run.repositoryFullName,
     pr: { number: run.prNumber, title: run.title, body: run.body, author: run.authorLogin, baseRef: run.baseRef, headRef: run.headRef },
@@ -186,6 +200,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     diff: reviewDiff.diff,
     truncated: reviewDiff.omittedFiles.length > 0 ? { omittedFiles: reviewDiff.omittedFiles, reason: "the diff is over the size limit" } : undefined,
     openFindings: open.map((f) => ({ id: findingId(f.number), path: f.path ?? "", line: f.line ?? undefined, severity: f.severity, title: f.title, body: f.body })),
+    converging: since === undefined ? undefined : { since, notes: keptNotes.map((f) => ({ id: findingId(f.number), path: f.path ?? "", line: f.line ?? undefined, severity: f.severity, title: f.title })) },
     fixerCommits,
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
@@ -217,7 +232,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   //    A finding on a renamed file's old path moves to the new one; one on a file the PR deleted is still tracked
   //    (its lines checked against the base). Only a path that exists nowhere in the PR is dropped.
   const renames = await workspace.renames(ws.mergeBase, ws.headSha);
-  const reported = await Promise.all(answer.findings.map((f) => followRename(workspace, ws, renames, f, normalizePath(f.path))));
+  const reported = await Promise.all(answer.findings.map(async (f) => brokenByInRepo(await followRename(workspace, ws, renames, f, normalizePath(f.path)), renames)));
   const lineCounts = new Map<string, number | undefined>();
   for (const [i, f] of reported.entries()) {
     const path = normalizePath(f.path);
@@ -237,8 +252,11 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     lineCount: (p) => lineCounts.get(p),
     fingerprint,
     turnId,
+    raise: (f) => raiseOrNote(f, changed).raise,
   });
   await insertFindings(deps.db, run.id, rec.added);
+  //    A note reported again where a later review raises it now (its code changed, a change breaks it, or an error) is opened and posted.
+  for (const n of rec.promoted) await updateFinding(deps.db, run.id, n, { status: "open", introducedTurnId: turnId ?? null });
   //    A finding leaves `open` only with evidence: its lines changed since it was raised. Otherwise the
   //    reviewer's word is recorded as a claim and the finding keeps counting.
   const raisedAt = new Map((await listTurns(deps.db, run.id)).map((t) => [t.id, t.headSha]));
@@ -256,10 +274,25 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   }
   for (const n of rec.reopened) await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null, claimedResolvedSha: null });
   const ledger = await listFindings(deps.db, run.id);
+  const keptNow = rec.added.filter((f) => f.status === "note").length;
   log.info(
-    { added: rec.added.length, restated: rec.restated.length, resolved: verified.length, claimedUnverified: rec.resolved.length - verified.length, dropped: rec.dropped.length },
+    {
+      added: rec.added.length - keptNow,
+      keptAsNotes: keptNow,
+      promoted: rec.promoted.length,
+      notReopened: rec.notReopened.length,
+      restated: rec.restated.length,
+      resolved: verified.length,
+      claimedUnverified: rec.resolved.length - verified.length,
+      dropped: rec.dropped.length,
+      since,
+    },
     "findings reconciled",
   );
+  const bodyNotes =
+    keptNow > 0
+      ? [...notes, `${keptNow} finding${keptNow === 1 ? "" : "s"} on code unchanged since the last review (${shortSha(since ?? ws.headSha)}) ${keptNow === 1 ? "was" : "were"} kept as ${keptNow === 1 ? "a note" : "notes"} in the summary, not raised.`]
+      : notes;
 
   // 6. Post one review: inline where GitHub allows it, the rest in the body. A retried job whose
   //    earlier attempt already posted this head's review, with nothing new since, posts nothing.
@@ -279,7 +312,7 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     maxComments: config.review.max_comments,
     log,
     renderBody: (inBody) =>
-      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, baseMerged: ws.baseMerged, summary: answer.summary, inBody, resolved, claimed, dropped: rec.dropped, notes }),
+      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, baseMerged: ws.baseMerged, summary: answer.summary, inBody, resolved, claimed, dropped: rec.dropped, notes: bodyNotes }),
   });
   for (const f of posted ? toPost : []) {
     const comment = posted!.comments.get(f.number);
@@ -288,15 +321,27 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   await resolveFindingThreads(github, ref, run.prNumber, ws.headSha, resolved, log);
 
   // 7. Summary, check run, and only then the reviewed head moves.
+  //    The state (open findings, converged, converging, stopped) heads both.
   const final = await listFindings(deps.db, run.id);
-  const summary = renderSummary({ findings: final, turns: await listTurns(deps.db, run.id), lastReviewedSha: ws.headSha, notes });
+  const turns = await listTurns(deps.db, run.id);
+  const stopped = budgetRefusal(spendOf(turns), config, "reviewer");
+  const state = reviewState({ findings: final, turns, lastReviewedSha: ws.headSha, failOn: config.review.fail_on, stopped });
+  const summary = renderSummary({ findings: final, turns, lastReviewedSha: ws.headSha, notes, failOn: config.review.fail_on, stopped });
   await Promise.all([
     upsertSummaryComment(deps.db, github, ref, run, summary),
-    github.updateCheckRun(ref, checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...renderCheckOutput(final, notes) }),
+    github.updateCheckRun(ref, checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...renderCheckOutput(final, notes, state) }),
   ]);
   await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });
-  log.info({ reviewId: posted?.reviewId ?? "already posted", mode: ws.mode, headSha: ws.headSha, open: openCount(final) }, "review posted");
+  log.info({ reviewId: posted?.reviewId ?? "already posted", mode: ws.mode, headSha: ws.headSha, open: openCount(final), state: state?.state }, "review posted");
   return true;
+}
+
+/** `broken_by` as the bot keys paths: repository-relative, on a renamed file's new path; dropped when it names no file in the repository. */
+function brokenByInRepo(finding: ReportedFinding, renames: ReadonlyMap<string, string>): ReportedFinding {
+  if (!finding.broken_by) return finding;
+  const path = normalizePath(finding.broken_by.path);
+  if (path === undefined) return { ...finding, broken_by: undefined };
+  return { ...finding, broken_by: { path: renames.get(path) ?? path, line: finding.broken_by.line } };
 }
 
 function readAnswer(json: unknown): ReturnType<typeof parseReviewerAnswer> {

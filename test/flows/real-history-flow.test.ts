@@ -67,9 +67,10 @@ describe("a PR with renames, deletions and binary files", () => {
           summary: "Second look.",
           findings: [
             finding("lib/new-name.ts", 20, "Edited line"), // in the rename's hunk: inline
-            finding("lib/new-name.ts", 5, "Untouched line of a renamed file"), // not in any hunk: body
-            finding("lib/old-name.ts", 8, "Reported on the old path"), // moves to new-name.ts:8, body
-            finding("assets/brand.png", undefined, "Logo renamed"), // pure rename, binary: body
+            // code this push did not change: a later review keeps these warnings as notes, tracked, not posted
+            finding("lib/new-name.ts", 5, "Untouched line of a renamed file"),
+            finding("lib/old-name.ts", 8, "Reported on the old path"), // moves to new-name.ts:8
+            finding("assets/brand.png", undefined, "Logo renamed"), // new in this push (added, then renamed), binary: body
           ],
           resolved: [],
         },
@@ -97,15 +98,17 @@ describe("a PR with renames, deletions and binary files", () => {
       [2, "docs/guide.md", 3, "open"],
       [3, "dir with space/ünï.ts", 4, "open"],
       [4, "lib/new-name.ts", 20, "open"],
-      [5, "lib/new-name.ts", 5, "open"],
-      [6, "lib/new-name.ts", 8, "open"],
+      [5, "lib/new-name.ts", 5, "note"],
+      [6, "lib/new-name.ts", 8, "note"],
       [7, "assets/brand.png", null, "open"],
     ]);
     expect(reviewPosts[0]!.body.body).toContain("NM-2");
     expect(reviewPosts[0]!.body.body).toContain("does/not/exist.ts");
-    for (const id of ["NM-5", "NM-6", "NM-7"]) expect(reviewPosts[1]!.body.body).toContain(id);
-    // the check counts them (warnings do not fail by default; the summary lists all seven)
-    expect(fx.summary()).toContain("**7 open**");
+    expect(reviewPosts[1]!.body.body).toContain("NM-7");
+    expect(reviewPosts[1]!.body.body).toContain("2 findings on code unchanged since the last review");
+    // the summary counts the open ones and lists the notes with their ids
+    expect(fx.summary()).toContain("**5 open** · 0 resolved · 0 dismissed · 2 notes");
+    for (const id of ["NM-5", "NM-6"]) expect(fx.summary()).toContain(`(${id})`);
   });
 
   it("CRLF lines, a file without a final newline, a lockfile, a submodule bump, then a force-push after a rebase: one accepted review per turn, everything tracked", async () => {

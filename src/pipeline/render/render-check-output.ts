@@ -1,19 +1,20 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../finding-id.js";
+import { rulingNote } from "../conversation/ruling-state.js";
+import { blockingFindings, type FailOn } from "./blocking-findings.js";
 import { SEVERITY_ICON, where } from "./labels.js";
+import { stateLine, type ReviewState } from "./review-state.js";
 import { sanitizeMarkdown, tableCell } from "./sanitize-markdown.js";
 
-const RANK: Record<string, number> = { info: 1, warning: 2, error: 3 };
+const STATE_TITLE: Record<ReviewState["state"], string> = { "open findings": "Open findings", converged: "Converged", converging: "Converging", stopped: "Stopped" };
 
 /** Open findings at or above the configured severity fail the check; `never` never does. */
-export function checkConclusion(findings: Finding[], failOn: "error" | "warning" | "info" | "never"): "success" | "failure" {
-  if (failOn === "never") return "success";
-  const blocking = findings.filter((f) => (f.status === "open" || f.status === "fix-pushed") && (RANK[f.severity] ?? 0) >= RANK[failOn]!);
-  return blocking.length > 0 ? "failure" : "success";
+export function checkConclusion(findings: Finding[], failOn: FailOn): "success" | "failure" {
+  return blockingFindings(findings, failOn).length > 0 ? "failure" : "success";
 }
 
-/** The check run's title and markdown summary. */
-export function renderCheckOutput(findings: Finding[], notes: string[]): { title: string; summary: string } {
+/** The check run's title and markdown summary; with `state`, the title and summary start with it. */
+export function renderCheckOutput(findings: Finding[], notes: string[], state?: ReviewState): { title: string; summary: string } {
   const open = findings.filter((f) => f.status === "open" || f.status === "fix-pushed");
   const bySeverity = (s: string) => open.filter((f) => f.severity === s).length;
   const title =
@@ -24,13 +25,15 @@ export function renderCheckOutput(findings: Finding[], notes: string[]): { title
           .filter(([, n]) => n > 0)
           .map(([s, n]) => `${n} ${s}`)
           .join(", ")})`;
-  const lines: string[] = [];
+  const lines: string[] = state ? [stateLine(state), ""] : [];
   if (open.length > 0) {
     lines.push("| id | severity | where | finding |", "| --- | --- | --- | --- |");
-    for (const f of open) lines.push(`| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)} |`);
+    for (const f of open) lines.push(`| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)}${rulingNote(f) ? ` _(${rulingNote(f)})_` : ""} |`);
   } else {
     lines.push("Nothing open. 🎉");
   }
   for (const note of notes) lines.push("", `> ${sanitizeMarkdown(note).replace(/\n/g, "\n> ")}`);
-  return { title, summary: lines.join("\n") };
+  const kept = findings.filter((f) => f.status === "note").length;
+  if (kept > 0) lines.push("", `${kept} note${kept === 1 ? "" : "s"} on code unchanged since an earlier review (not counted; listed in the PR's summary comment).`);
+  return { title: state && state.state !== "open findings" ? `${STATE_TITLE[state.state]} · ${title}` : title, summary: lines.join("\n") };
 }

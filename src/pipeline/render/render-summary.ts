@@ -1,6 +1,9 @@
 import type { Finding, Turn } from "../../db/schema.js";
 import { findingId } from "../finding-id.js";
+import { rulingNote } from "../conversation/ruling-state.js";
 import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "./labels.js";
+import type { FailOn } from "./blocking-findings.js";
+import { reviewState, stateLine } from "./review-state.js";
 import { tableCell } from "./sanitize-markdown.js";
 
 export interface SummaryInput {
@@ -8,27 +11,42 @@ export interface SummaryInput {
   turns: Turn[];
   lastReviewedSha: string | null;
   notes?: string[];
+  /** `review.fail_on`, for the state line; absent = no state line (the caller does not know the config). */
+  failOn?: FailOn;
+  /** Why no further review may run (a turn or cost limit), when that is so. */
+  stopped?: string;
 }
 
-/** The PR's one summary comment: the ledger, the turns with their session modes, and spend. */
+/** Notes listed in the summary; the rest are counted. */
+const NOTES_SHOWN = 20;
+
+/** The PR's one summary comment: the review's state, the ledger, the notes kept, the turns with their session modes, and spend. */
 export function renderSummary(input: SummaryInput): string {
   const count = (status: string) => input.findings.filter((f) => f.status === status).length;
   const open = input.findings.filter((f) => f.status === "open" || f.status === "fix-pushed");
-  const lines = [
-    SUMMARY_MARKER,
-    "## no-mistakes",
-    "",
+  const kept = input.findings.filter((f) => f.status === "note");
+  const state = input.failOn === undefined ? undefined : reviewState({ ...input, failOn: input.failOn });
+  const lines = [SUMMARY_MARKER, "## no-mistakes", ""];
+  if (state) lines.push(stateLine(state), "");
+  lines.push(
     `**${open.length} open**${claimedCount(open)} · ${count("fixed")} resolved · ${count("dismissed")} dismissed` +
+      (kept.length > 0 ? ` · ${kept.length} note${kept.length === 1 ? "" : "s"}` : "") +
       (input.lastReviewedSha ? ` · last reviewed ${shortSha(input.lastReviewedSha)}` : ""),
-  ];
-  if (input.findings.length > 0) {
+  );
+  const tracked = input.findings.filter((f) => f.status !== "note");
+  if (tracked.length > 0) {
     lines.push("", "| id | severity | where | finding | status |", "| --- | --- | --- | --- | --- |");
-    const ordered = [...open, ...input.findings.filter((f) => !open.includes(f))];
+    const ordered = [...open, ...tracked.filter((f) => !open.includes(f))];
     for (const f of ordered) {
       lines.push(
         `| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)} | ${statusLabel(f)} |`,
       );
     }
+  }
+  if (kept.length > 0) {
+    lines.push("", `**Notes** — on code unchanged since an earlier review: kept here, not raised, not counted (an error is always raised)`, "");
+    for (const f of kept.slice(0, NOTES_SHOWN)) lines.push(`- ${where(f.path, f.line, f.endLine)} ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} — ${tableCell(f.title)} (${findingId(f.number)})`);
+    if (kept.length > NOTES_SHOWN) lines.push(`- … and ${kept.length - NOTES_SHOWN} more`);
   }
   for (const note of input.notes ?? []) lines.push("", `> ${tableCell(note, 500)}`);
   if (input.turns.length > 0) {
@@ -65,6 +83,7 @@ function statusLabel(f: Finding): string {
   if (f.status === "open" && f.verification === "refuted") notes.push("a fix was refuted by the verifier");
   if (f.status === "fixed" && f.verification === "confirmed") notes.push("verified");
   if (f.claimedResolvedSha && (f.status === "open" || f.status === "fix-pushed")) notes.push(`claimed resolved at ${shortSha(f.claimedResolvedSha)}, unverified (its code did not change)`);
+  if (rulingNote(f)) notes.push(rulingNote(f));
   return notes.length ? `${label} — ${notes.join("; ")}` : label;
 }
 

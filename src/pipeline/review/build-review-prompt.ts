@@ -21,6 +21,12 @@ export interface ReviewPromptInput {
   diff: string;
   /** Set when `diff` is not the whole range: files left out, and why. */
   truncated?: { omittedFiles: string[]; reason: string };
+  /**
+   * Set on a later review (not the first, not one asked for in full): only code changed since the last
+   * reviewed head `since` takes new findings, or code a change breaks (named by `broken_by`); anything
+   * else about unchanged code is kept as a note unless it is an error. `notes` are those kept so far.
+   */
+  converging?: { since: string; notes: { id: string; path: string; line?: number; severity: string; title: string }[] };
   /** The run's open findings; the reviewer says which are resolved and restates them by id. */
   openFindings: { id: string; path: string; line?: number; severity: string; title: string; body: string }[];
   /** Commits in `range` made by the bot's fixer. */
@@ -35,6 +41,7 @@ const BODY_LIMIT = { full: 8000, rewritten: 8000, incremental: 1000 } as const;
 const TITLE_LIMIT = 300;
 const FINDING_BODY_LIMIT = 300;
 const OMITTED_FILES_LIMIT = 100;
+const NOTES_LIMIT = 30;
 
 /**
  * The prompt for one reviewer turn.
@@ -73,6 +80,18 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
     );
   else out.push(`Review the whole pull request. The diff below is ${range.from}..${range.to} (merge base to head).`);
 
+  const converging = input.converging;
+  if (converging) {
+    const asNote = `kept as a note, not raised, unless its severity is error.`;
+    if (converging.since === range.to || (moved && input.diff.trim() === "" && !input.truncated))
+      out.push(`No code of the pull request changed since your last review: anything you report is ${asNote}`);
+    else
+      out.push(
+        `${mode === "incremental" ? "" : `Since your last review only code changed in ${converging.since}..${range.to} is new (git diff ${converging.since} ${range.to}). `}` +
+          `Raise a new finding only on a changed line, or on unchanged code a change breaks: then add "broken_by":{"path":"…","line":N} naming the changed line (new version). Anything else on unchanged code is ${asNote}`,
+      );
+  }
+
   if (input.openFindings.length > 0)
     out.push(
       `Open findings from earlier reviews are listed below by id: put in "resolved" the ids of those now fixed. Report only problems not listed; restating a listed one must carry its "id".`,
@@ -108,6 +127,11 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
 
   if (input.openFindings.length > 0) out.push(block("open-findings", input.openFindings.map(describeFinding).join("\n")));
 
+  if (converging && converging.notes.length > 0)
+    out.push(
+      `Kept as notes earlier (not raised); do not report them again unless a change now breaks them (then restate with their "id"):\n${block("kept-notes", listNotes(converging.notes))}`,
+    );
+
   out.push(
     block(
       "untrusted-pr-content",
@@ -136,7 +160,7 @@ function block(name: string, content: string): string {
 
 /** `<` (or a lookalike) that opens something resembling one of our tags → `&lt;`. */
 function escapeTags(text: string): string {
-  return text.replace(/[<＜﹤](?=\s*\/?\s*(?:untrusted-|open-findings|repo-instructions))/giu, "&lt;");
+  return text.replace(/[<＜﹤](?=\s*\/?\s*(?:untrusted-|open-findings|kept-notes|repo-instructions))/giu, "&lt;");
 }
 
 function describeFinding(finding: ReviewPromptInput["openFindings"][number]): string {
@@ -144,6 +168,12 @@ function describeFinding(finding: ReviewPromptInput["openFindings"][number]): st
   const head = `${finding.id} ${finding.severity} ${oneLine(where)}: ${shorten(oneLine(finding.title), TITLE_LIMIT)}`;
   const body = shorten(oneLine(finding.body), FINDING_BODY_LIMIT);
   return body === "" ? head : `${head}\n  ${body}`;
+}
+
+function listNotes(notes: NonNullable<ReviewPromptInput["converging"]>["notes"]): string {
+  const shown = notes.slice(0, NOTES_LIMIT).map((n) => `${n.id} ${n.severity} ${oneLine(n.line === undefined ? n.path : `${n.path}:${n.line}`)}: ${shorten(oneLine(n.title), TITLE_LIMIT)}`);
+  if (notes.length > shown.length) shown.push(`… and ${notes.length - shown.length} more`);
+  return shown.join("\n");
 }
 
 function listOmitted(files: string[]): string {

@@ -20,6 +20,7 @@ const ACTIONS = ["auto-fix", "ask-user", "no-op"] as const;
  * Strict where a guess would be wrong: `findings` must be present (a misnamed list would otherwise
  * silently lose every finding), and every finding needs a `path`, a non-empty `title` and a known
  * `severity`. Line numbers are whole numbers ≥ 1 and `end_line` needs a `line` at or before it.
+ * `broken_by` (optional) names the changed line that breaks the finding's code: a `path` and a `line`.
  * Whether a path stays inside the repository, or a line inside its file, is decided later (such
  * findings are dropped with a note, not rejected here).
  */
@@ -37,6 +38,13 @@ export const reviewerAnswerSchema = z.object({
         title: z.string().trim().min(1, "must not be empty"),
         body: z.preprocess(absent, z.string().default("")),
         suggestion: z.preprocess(absent, z.string().optional()),
+        broken_by: z.preprocess(
+          absent,
+          z
+            .object({ path: z.string().trim().min(1, "must not be empty"), line: z.preprocess(lineNumber, lineSchema()) })
+            .transform(withoutAbsentKeys)
+            .optional(),
+        ),
       })
       .superRefine((finding, ctx) => {
         if (finding.end_line === undefined) return;
