@@ -1,8 +1,10 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { numbered } from "../helpers/flow-fixture.js";
+import { sample } from "../metrics/sample.js";
 import { ProcessWorld, WEBHOOK_SECRET, waitFor, type StartedApp } from "../helpers/process-world.js";
 import { postSignedDelivery } from "../helpers/signed-delivery.js";
 import { removeTempDirs } from "../helpers/temp-dir.js";
@@ -28,7 +30,7 @@ beforeAll(() => {
 afterEach(async (context) => {
   const failed = context.task.result?.state === "fail";
   for (const world of worlds.splice(0)) {
-    if (failed) console.log(world.output());
+    if (failed || process.env.DUMP_LOGS) console.log(world.output());
     await world.close();
   }
 });
@@ -192,7 +194,8 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
       { role: "reviewer", times: 1, delayMs: FOREVER },
       { role: "reviewer", answer: { summary: "Nothing more.", findings: [], resolved: [] } },
     ]);
-    const workerEnv = { ROLE: "worker", FAKE_AGENT_SCENARIO: scenario, FAKE_AGENT_HOME: join(w.fixture.root, "shared-agent-home") };
+    const agentHome = join(w.fixture.root, "shared-agent-home");
+    const workerEnv = { ROLE: "worker", FAKE_AGENT_SCENARIO: scenario, FAKE_AGENT_HOME: agentHome };
     // The web process first: processes that create pg-boss's queues at the same moment on a fresh
     // database can deadlock (one of them then fails to start).
     const web = await w.start({ name: "web", env: { ROLE: "web" } });
@@ -223,6 +226,9 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     }, 60_000);
     const victim = workers.find((app) => app.pid === long.pid)!;
     const survivor = workers.find((app) => app !== victim)!;
+    // The turn row exists before the agent picks its step: kill only once the long step is taken (the
+    // fake agent counts uses in its home), or the survivor would be the one to think forever.
+    await waitFor("the agent to take the long step", () => readdirSync(agentHome).some((f) => f.startsWith("uses-") && JSON.parse(readFileSync(join(agentHome, f), "utf8"))["1"] === 1), 30_000);
 
     await w.kill(victim);
     const killedAt = Date.now();
@@ -241,6 +247,36 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(turns.find((t) => t.id === long.turn.id)?.status).toBe("interrupted");
     expect(w.reviewsOf(first)).toHaveLength(1);
     expect(w.reviewsOf(second)).toHaveLength(1);
+    expect(w.relay.failures).toEqual([]);
+  });
+  it("/metrics with METRICS_TOKEN: 401 without it; with it, the accepted delivery and the reviewer's turn are counted", async () => {
+    const w = await world();
+    const token = "metrics-token-0123456789abcdef";
+    const app = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }], env: { METRICS_TOKEN: token } });
+    w.sendWebhooksTo(app);
+    const scrape = async (authorization?: string) => {
+      const res = await fetch(app.url("/metrics"), { headers: authorization ? { authorization } : {} });
+      return { status: res.status, text: await res.text() };
+    };
+    const accepted = (text: string) => sample(text, 'webhook_deliveries_total{event="pull_request",outcome="accepted"}') ?? 0;
+    /** Finished reviewer turns, whatever their session mode. */
+    const reviewerTurns = (text: string) =>
+      text.split("\n").filter((l) => l.startsWith('agent_turn_seconds_count{role="reviewer",')).reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+
+    expect((await scrape()).status).toBe(401);
+    expect((await scrape("Bearer not-the-metrics-token-at-all")).status).toBe(401);
+    const before = await scrape(`Bearer ${token}`);
+    expect(before.status).toBe(200);
+    expect(accepted(before.text)).toBe(0);
+    expect(reviewerTurns(before.text)).toBe(0);
+
+    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+    await waitFor("the head's review", () => reviewPostedAt(w, head), 60_000);
+    const after = await scrape(`Bearer ${token}`);
+    expect(after.status).toBe(200);
+    expect(accepted(after.text)).toBe(1);
+    expect(reviewerTurns(after.text)).toBe(1);
+    expect(after.text).toMatch(/^agent_turn_seconds_count\{role="reviewer",mode="started"\} 1$/m);
     expect(w.relay.failures).toEqual([]);
   });
 });
