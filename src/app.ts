@@ -12,6 +12,7 @@ import { onCheckRunRerequested } from "./webhooks/on-check-run-rerequested.js";
 import { onIssueComment } from "./webhooks/on-issue-comment.js";
 import { onPullRequest } from "./webhooks/on-pull-request.js";
 import { onPullRequestClosed } from "./webhooks/on-pull-request-closed.js";
+import { onReviewComment } from "./webhooks/on-review-comment.js";
 
 export interface AppDependencies {
   config: EnvConfig;
@@ -49,6 +50,7 @@ export function createApp(deps: AppDependencies): ApplicationFunction {
       events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake, log));
       events.on("check_run.rerequested", async (event) => onCheckRunRerequested(event, intake, log));
       events.on("issue_comment.created", async (event) => onIssueComment(event, intake, log));
+      events.on("pull_request_review_comment.created", async (event) => onReviewComment(event, intake, log));
     }
     const { agent } = deps;
     if (agent && deps.work !== false) await startReviewWorker(app, { ...deps, agent });

@@ -63,7 +63,7 @@ export const REPO_ID = 4242;
 export const INSTALLATION_ID = 99;
 
 /** The real `pull_request.<action>` example payload from @octokit/webhooks-examples, pointed at our PR. */
-export function pullRequestPayload(shape: { action: string; number: number; baseSha: string; headSha: string; cloneUrl: string; before?: string }): Record<string, any> {
+export function pullRequestPayload(shape: { action: string; number: number; baseSha: string; headSha: string; cloneUrl: string; before?: string; updatedAt?: string }): Record<string, any> {
   return testPullRequestPayload({
     ...shape,
     title: `Change ${shape.number}`,

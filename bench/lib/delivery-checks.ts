@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import type { ExecuteSql } from "../../src/db/database.js";
 
 export interface SentDeliveries {
-  /** Every delivery the app answered, in order. */
+  /** Every delivery the app answered 2xx, in order. */
   ids: string[];
+  /** Deliveries whose request failed (no answer): the app may or may not have recorded them. */
+  failed: Set<string>;
   /** The head the last delivery of each PR named. */
   lastHead: Map<number, string>;
   /** When each delivery was answered (ms since the epoch). */
@@ -81,12 +83,12 @@ export async function checkDeliveries(sql: ExecuteSql, sent: SentDeliveries, app
     deliveriesSent: sent.ids.length,
     deliveriesRecorded: recorded.length,
     missingDeliveries: sent.ids.filter((d) => !recordedSet.has(d)).length,
-    extraDeliveries: recorded.length - sent.ids.length,
+    extraDeliveries: recorded.filter((r) => !sentSet.has(r.delivery_id) && !sent.failed.has(r.delivery_id)).length,
     runs: runs.length,
     staleHeads: runs.filter((r) => sent.lastHead.get(r.pr_number) !== r.head_sha).length,
     jobs: jobs.length,
     duplicateJobDeliveries: jobDeliveries.length - new Set(jobDeliveries).size,
-    strayJobDeliveries: jobDeliveries.filter((d) => !sentSet.has(d)).length,
+    strayJobDeliveries: jobDeliveries.filter((d) => !sentSet.has(d) && !sent.failed.has(d)).length,
     runsWithMoreThanOneWaitingOrActive: overWaiting,
     runsWhoseNewestHeadIsNotCovered: uncovered,
     deliveriesNotQueuedOrCollapsedExactlyOnce: sent.ids.filter((d) => outcomes.get(d) !== 1).length,

@@ -82,7 +82,9 @@ async function measure(kind: DatabaseKind) {
   const non2xx: Record<Target, number> = { app: 0, bare: 0 };
   const errors: Record<Target, number> = { app: 0, bare: 0 };
   const sentCount: Record<Target, number> = { app: 0, bare: 0 };
-  const sent: SentDeliveries = { ids: [], lastHead: new Map(), answeredAt: new Map() };
+  const sent: SentDeliveries = { ids: [], failed: new Set(), lastHead: new Map(), answeredAt: new Map() };
+  /** Per PR, the newest step the app has answered 2xx (deliveries can be answered out of order). */
+  const answeredStep = new Map<number, number>();
   let appK = 0;
   let bareK = 0;
 
@@ -91,22 +93,27 @@ async function measure(kind: DatabaseKind) {
     const pr = (k % cfg.prs) + 1;
     const chain = repo.heads.get(pr)!;
     const step = Math.floor(k / cfg.prs);
-    return { pr, head: chain[step % chain.length]!, before: step === 0 ? repo.baseSha : chain[(step - 1) % chain.length]! };
+    // GitHub moves pull_request.updated_at with every push: the app keeps the newest head when deliveries arrive out of order.
+    const updatedAt = new Date(Date.UTC(2026, 0, 1) + step * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+    return { pr, step, head: chain[step % chain.length]!, before: step === 0 ? repo.baseSha : chain[(step - 1) % chain.length]!, updatedAt };
   };
 
   async function send(target: Target, scheduledAt: number, measured: boolean): Promise<void> {
     // The bare app gets the same deliveries' shape (its own sequence); it does nothing with them.
     const d = appDelivery(target === "app" ? appK++ : bareK++);
     const id = randomUUID();
-    const body = JSON.stringify(pullRequestPayload({ action: "synchronize", number: d.pr, baseSha: repo.baseSha, headSha: d.head, before: d.before, cloneUrl: repo.bare }));
-    if (target === "app") {
-      sent.ids.push(id);
-      sent.lastHead.set(d.pr, d.head);
-    }
+    const body = JSON.stringify(pullRequestPayload({ action: "synchronize", number: d.pr, baseSha: repo.baseSha, headSha: d.head, before: d.before, updatedAt: d.updatedAt, cloneUrl: repo.bare }));
     sentCount[target]++;
     const status = await postWebhook(ports[target], agent, "pull_request", id, body);
     const ms = performance.now() - scheduledAt; // from the scheduled time: no coordinated omission
-    if (target === "app") sent.answeredAt.set(id, Date.now());
+    if (target === "app" && status >= 200 && status < 300) {
+      sent.ids.push(id);
+      sent.answeredAt.set(id, Date.now());
+      if ((answeredStep.get(d.pr) ?? -1) < d.step) {
+        answeredStep.set(d.pr, d.step);
+        sent.lastHead.set(d.pr, d.head);
+      }
+    } else if (target === "app" && status === 0) sent.failed.add(id);
     if (status === 0) errors[target]++;
     else if (status < 200 || status >= 300) non2xx[target]++;
     if (measured) {

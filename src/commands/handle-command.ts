@@ -14,8 +14,10 @@ import { renderSummary } from "../pipeline/render/render-summary.js";
 import { upsertSummaryComment } from "../pipeline/upsert-summary-comment.js";
 import type { CommandJob } from "../queue/command-job.js";
 import type { RunJob } from "../queue/run-job.js";
+import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
+import { standing, WRITERS } from "./standing.js";
 
 export interface CommandDeps {
   db: Database;
@@ -26,8 +28,6 @@ export interface CommandDeps {
   metrics?: Metrics;
 }
 
-const WRITERS = new Set(["admin", "maintain", "write"]);
-
 /** Answers a `/no-mistakes` comment: help and status for anyone; everything else for writers only. */
 export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise<void> {
   const log = deps.log.child({ deliveryId: job.deliveryId, command: job.command.kind, pr: job.prNumber });
@@ -37,6 +37,7 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   const reply = (body: string) => github.createIssueComment(ref, job.prNumber, body).then(() => undefined);
   const command = job.command;
 
+  if (command.kind === "thread-reply") return handleThreadReply(deps, { ...job, command }, github, ref, log);
   if (command.kind === "help" || command.kind === "unknown") {
     return reply(`@${job.author} ${helpText(command.kind === "unknown" ? command.text : undefined)}`);
   }
@@ -45,6 +46,20 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
     const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
     const [findings, sessions, turns] = await Promise.all([listFindings(deps.db, run.id), listRunAgentSessions(deps.db, run.id), listTurns(deps.db, run.id)]);
     return reply(renderStatus(run, findings, sessions, turns, config));
+  }
+
+  if (command.kind === "ask") {
+    if (!command.question) return reply(`@${job.author} Write the question after the command: \`/no-mistakes ask <question>\`.`);
+    const who = await standing(github, ref, run, job.author);
+    if (!who.author && !who.writer) {
+      log.info({ author: job.author, permission: who.permission }, "command refused");
+      deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
+      return reply(`@${job.author} \`/no-mistakes ask\` is for the pull request's author and people with write access to this repository (yours: ${who.permission}).`);
+    }
+    await github.addReaction(ref, job.commentId, "eyes");
+    await addRunCommand(deps.db, { runId: run.id, commentId: job.commentId, author: job.author, command });
+    await deps.enqueueRun({ runId: run.id, trigger: "command", deliveryId: job.deliveryId });
+    return;
   }
 
   const permission = await github.getPermission(ref, job.author);

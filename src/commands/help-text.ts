@@ -11,9 +11,12 @@ export function helpText(unknown?: string): string {
     "| `/no-mistakes dismiss NM-2 [reason]` | dismiss a finding; it is not raised again in this PR |",
     "| `/no-mistakes reset [reviewer \\| fixer]` | forget the agent session(s); the next turn starts fresh |",
     "| `/no-mistakes pause` / `resume` | stop / restart automatic reviews on push |",
+    "| `/no-mistakes ask <question>` | the reviewer answers in a reply (read-only; counts against the PR's turn and cost limits) |",
     "| `/no-mistakes status` | open findings, sessions, turns and spend |",
     "| `/no-mistakes help` | this list |",
     "",
-    "Every command except `status` and `help` needs write access to the repository.",
+    "Every command except `status`, `help` and `ask` needs write access to the repository; `ask` is for the PR's author and writers.",
+    "",
+    "To argue a finding, reply in its thread: the reviewer answers there and rules on it (upheld, withdrawn or deferred). A withdrawal the PR's author asked for on a finding that fails the check counts once someone with write access confirms it (👍 on the ruling, or a reply saying `confirm`).",
   ].join("\n");
 }

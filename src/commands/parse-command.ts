@@ -9,6 +9,8 @@ export type Command =
   | { kind: "pause" }
   | { kind: "resume" }
   | { kind: "status" }
+  /** A question for the reviewer (read-only); `question` is empty when none was written. */
+  | { kind: "ask"; question: string }
   | { kind: "help" }
   | { kind: "unknown"; text: string };
 
@@ -19,8 +21,9 @@ const PREFIX = "/no-mistakes";
  * comment holds none. Unknown words become `unknown` (answered with help), never a guess.
  */
 export function parseCommand(body: string): Command | undefined {
-  const line = commandLine(body);
-  if (line === undefined) return undefined;
+  const found = commandLine(body);
+  if (found === undefined) return undefined;
+  const { line, after } = found;
   const rest = line.slice(PREFIX.length).trim();
   const [verb = "", ...args] = rest.split(/\s+/).filter(Boolean);
   switch (verb.toLowerCase()) {
@@ -39,6 +42,11 @@ export function parseCommand(body: string): Command | undefined {
       if (args.length === 0) return { kind: "reset" };
       const role = args[0]!.toLowerCase();
       return args.length === 1 && (role === "reviewer" || role === "fixer") ? { kind: "reset", role } : { kind: "unknown", text: rest };
+    }
+    case "ask": {
+      // the rest of the line and the lines after it: a question may take a paragraph
+      const question = [rest.slice(verb.length).trim(), after].filter(Boolean).join("\n").trim();
+      return { kind: "ask", question };
     }
     case "pause":
     case "resume":
@@ -68,9 +76,10 @@ function parseFix(text: string): Command {
   return { kind: "fix", findings: numbers, ...(note ? { note } : {}), ...(invalid.length ? { invalid } : {}) };
 }
 
-function commandLine(body: string): string | undefined {
+function commandLine(body: string): { line: string; after: string } | undefined {
   let fence: string | undefined;
-  for (const raw of body.replace(/\r\n/g, "\n").split("\n")) {
+  const lines = body.replace(/\r\n/g, "\n").split("\n");
+  for (const [i, raw] of lines.entries()) {
     const fenceMatch = /^\s{0,3}(`{3,}|~{3,})/.exec(raw);
     if (fenceMatch) {
       const marker = fenceMatch[1]!;
@@ -82,7 +91,7 @@ function commandLine(body: string): string | undefined {
     if (/^ {4,}|^\t/.test(raw)) continue; // indented code
     const line = raw.trim();
     if (line.startsWith(">")) continue; // quoted from someone else
-    if (line === PREFIX || line.startsWith(`${PREFIX} `) || line.startsWith(`${PREFIX}\t`)) return line;
+    if (line === PREFIX || line.startsWith(`${PREFIX} `) || line.startsWith(`${PREFIX}\t`)) return { line, after: lines.slice(i + 1).join("\n").trim() };
   }
   return undefined;
 }

@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { ConversationCommand } from "../commands/conversation-command.js";
 import type { Command } from "../commands/parse-command.js";
 import type { Database } from "./database.js";
 import { runCommands, type RunCommand } from "./schema.js";
 
 /** Records an agent command for the run; false when this comment was already recorded. */
-export async function addRunCommand(db: Database, row: { runId: number; commentId: number; author: string; command: Command }): Promise<boolean> {
+export async function addRunCommand(db: Database, row: { runId: number; commentId: number; author: string; command: Command | ConversationCommand }): Promise<boolean> {
   const inserted = await db.insert(runCommands).values(row).onConflictDoNothing().returning({ id: runCommands.id });
   return inserted.length === 1;
 }
@@ -20,4 +21,9 @@ export async function listPendingCommands(db: Database, runId: number): Promise<
 
 export async function finishRunCommand(db: Database, id: number, status: "done" | "failed"): Promise<void> {
   await db.update(runCommands).set({ status, finishedAt: sql`now()` }).where(eq(runCommands.id, id));
+}
+
+/** Keeps the agent's answer to a command: a retried job posts it instead of asking the agent again. */
+export async function setRunCommandAnswer(db: Database, id: number, answer: unknown): Promise<void> {
+  await db.update(runCommands).set({ answer }).where(eq(runCommands.id, id));
 }

@@ -128,7 +128,7 @@ export const findings = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     suggestion: text("suggestion"),
-    /** open | fix-pushed | fixed | dismissed | withdrawn | outdated | note (kept by a later review on code that did not change: never posted, never counted) */
+    /** open | fix-pushed | fixed | dismissed | withdrawn | deferred | outdated | note (kept by a later review on code that did not change: never posted, never counted) */
     status: text("status").notNull().default("open"),
     dismissReason: text("dismiss_reason"),
     /** The review that carried it (inline or in the body); null until posted. */
@@ -152,7 +152,7 @@ export const findings = pgTable(
     verification: text("verification"),
     /**
      * The reviewer's latest ruling after someone argued in the finding's thread: upheld | withdrawn |
-     * deferred; null when nobody argued. A withdrawn finding (in effect) has status `withdrawn`.
+     * deferred; null when nobody argued. A ruling in effect moves a finding to status `withdrawn` or `deferred`.
      */
     ruling: text("ruling"),
     rulingReason: text("ruling_reason"),

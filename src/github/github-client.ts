@@ -22,6 +22,17 @@ export interface ReviewComment {
   path: string;
   line: number | null;
   inReplyToId?: number;
+  /** The author's login and account type (User, Bot), when GitHub gave them. */
+  authorLogin?: string;
+  authorType?: string;
+}
+
+/** A reaction on a comment, with who left it. */
+export interface Reaction {
+  content: string;
+  userId: number;
+  login: string;
+  userType: string;
 }
 
 export interface IssueComment {
@@ -91,7 +102,11 @@ export interface GitHubClient {
   listPullReviewComments(ref: RepoRef, pr: number): Promise<ReviewComment[]>;
   /** The review's inline comments (to learn their ids after posting). */
   listReviewComments(ref: RepoRef, pr: number, reviewId: number): Promise<ReviewComment[]>;
-  replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<void>;
+  /** A reply in the review thread of `commentId` (its first comment); returns the reply's id. */
+  replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<number>;
+  addReviewCommentReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void>;
+  /** The reactions on a review comment (a writer's 👍 on a ruling confirms it). */
+  listReviewCommentReactions(ref: RepoRef, commentId: number): Promise<Reaction[]>;
   /** The GraphQL id of the review thread holding a comment, if found. */
   findReviewThreadId(ref: RepoRef, pr: number, commentNodeId: string): Promise<string | undefined>;
   resolveReviewThread(threadId: string): Promise<void>;

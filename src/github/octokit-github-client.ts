@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from "probot";
-import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, Permission, PullRequestInfo, RepoRef, ReviewComment } from "./github-client.js";
+import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, Permission, PullRequestInfo, Reaction, RepoRef, ReviewComment } from "./github-client.js";
 import { callGitHub } from "./call-github.js";
 import { fitBody } from "./fit-body.js";
 import { toGitHubError } from "./github-error.js";
@@ -159,10 +159,22 @@ export class OctokitGitHubClient implements GitHubClient {
     return data.map(toReviewComment);
   }
 
-  async replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<void> {
-    await call("reply to review comment", () =>
+  async replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<number> {
+    const { data } = await call("reply to review comment", () =>
       this.octokit.rest.pulls.createReplyForReviewComment({ ...ref, pull_number: pr, comment_id: commentId, body: fitBody(body) }),
     );
+    return data.id;
+  }
+
+  async addReviewCommentReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void> {
+    await call("add review comment reaction", () => this.octokit.rest.reactions.createForPullRequestReviewComment({ ...ref, comment_id: commentId, content }));
+  }
+
+  async listReviewCommentReactions(ref: RepoRef, commentId: number): Promise<Reaction[]> {
+    const data = await call("list review comment reactions", () =>
+      this.octokit.paginate(this.octokit.rest.reactions.listForPullRequestReviewComment, { ...ref, comment_id: commentId, per_page: 100 }),
+    );
+    return data.map((r) => ({ content: r.content, userId: r.user?.id ?? 0, login: r.user?.login ?? "", userType: r.user?.type ?? "" }));
   }
 
   async findReviewThreadId(ref: RepoRef, pr: number, commentNodeId: string): Promise<string | undefined> {
@@ -242,8 +254,10 @@ export function noBlindRetries(octokit: Octokit): void {
   });
 }
 
-function toReviewComment(c: { id: number; node_id: string; body: string; path: string; in_reply_to_id?: number; user?: { id: number } | null }): ReviewComment {
+function toReviewComment(c: { id: number; node_id: string; body: string; path: string; in_reply_to_id?: number; user?: { id: number; login?: string; type?: string } | null }): ReviewComment {
   return {
+    authorLogin: c.user?.login,
+    authorType: c.user?.type,
     id: c.id,
     nodeId: c.node_id,
     authorId: c.user?.id ?? 0,

@@ -33,10 +33,12 @@ export interface RerunRecord {
   sender: Sender;
 }
 
-/** A `/no-mistakes` command in a PR comment. */
+/** A `/no-mistakes` command in a PR comment, or a comment in a review thread that may be for the reviewer. */
 export interface CommandRecord {
   kind: "command";
   deliveryId: string;
+  /** The webhook event (absent: issue_comment, as journals of earlier versions hold). */
+  event?: "issue_comment" | "pull_request_review_comment";
   job: CommandJob;
 }
 

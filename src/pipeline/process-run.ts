@@ -1,3 +1,4 @@
+import { isConversation, type ConversationCommand } from "../commands/conversation-command.js";
 import type { Command } from "../commands/parse-command.js";
 import { finishRunCommand, listPendingCommands } from "../db/run-commands.js";
 import { getRun } from "../db/runs.js";
@@ -12,13 +13,16 @@ import type { GitHubError } from "../github/github-error.js";
 import { asGitHubError, classifyFailure, describeAuthFailure, reportAuthFailure, type AuthFailure, type FailureDecision } from "./classify-failure.js";
 import { ensureCheckRun } from "./ensure-check-run.js";
 import { watchGitHub } from "./watch-github.js";
+import { confirmByReactions } from "./conversation/confirm-by-reactions.js";
+import { runConversation } from "./conversation/run-conversation.js";
 import { codeBlock } from "./render/code-block.js";
 import { repoRef } from "./repo-ref.js";
 import { runFix } from "./run-fix.js";
 import { runReview, type ReviewDeps } from "./run-review.js";
 
 /**
- * One job of a run (never two at once): 1. the agent commands maintainers asked for, in order;
+ * One job of a run (never two at once): 1. the commands asked for in the PR, in order (fix, review,
+ * questions and replies in findings' threads; rulings a writer confirmed with a 👍 first);
  * 2. the automatic review of the newest head; 3. an automatic fix when the repository opted in.
  */
 export async function processRun(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt): Promise<void> {
@@ -61,10 +65,13 @@ async function showOnCheckRun(deps: ReviewDeps, job: RunJob, decision: FailureDe
 
 async function processRunSteps(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt, log: Logger): Promise<void> {
   // 1. Commands.
+  await confirmByReactions(deps, job.runId);
   for (const pending of await listPendingCommands(deps.db, job.runId)) {
-    const command = pending.command as Command;
+    const command = pending.command as Command | ConversationCommand;
     try {
-      if (command.kind === "fix") {
+      if (isConversation(command)) {
+        await runConversation(deps, pending, signal);
+      } else if (command.kind === "fix") {
         const run = await getRun(deps.db, job.runId);
         if (run) {
           const github = await deps.github(run.installationId);
@@ -83,7 +90,8 @@ async function processRunSteps(deps: ReviewDeps, job: RunJob, signal: AbortSigna
       const run = await getRun(deps.db, job.runId);
       if (run) {
         const github = await deps.github(run.installationId);
-        await github.createIssueComment(repoRef(run), run.prNumber, `@${pending.author} \`/no-mistakes ${command.kind}\` failed: ${decision.title}.\n\n${codeBlock(decision.detail)}`);
+        const what = command.kind === "argue" || command.kind === "confirm" ? `your reply in NM-${command.finding}'s thread could not be answered` : `\`/no-mistakes ${command.kind}\` failed`;
+        await github.createIssueComment(repoRef(run), run.prNumber, `@${pending.author} ${what}: ${decision.title}.\n\n${codeBlock(decision.detail)}`);
       }
     }
   }

@@ -1,6 +1,10 @@
 import type { Command } from "../commands/parse-command.js";
+import type { ThreadReply } from "../commands/thread-reply.js";
 
-/** A PR comment command, answered on the fast command queue (agent work is handed to the run queue). */
+/**
+ * A PR comment command, or a comment in a review thread, answered on the fast command queue (agent work
+ * is handed to the run queue).
+ */
 export interface CommandJob {
   installationId: number;
   repositoryId: number;
@@ -9,7 +13,7 @@ export interface CommandJob {
   prNumber: number;
   commentId: number;
   author: string;
-  command: Command;
+  command: Command | ThreadReply;
   deliveryId?: string;
 }
 

@@ -97,6 +97,8 @@ export class GitHubStandIn {
   readonly issueComments: { id: number; body: string; user: { id: number; login: string; type: string }; issue?: number }[] = [];
   readonly resolvedThreads: string[] = [];
   readonly reactions: { commentId: number; content: string }[] = [];
+  /** Reactions on review comments (POST by the app, or left by people through `reactToReviewComment`). */
+  readonly reviewCommentReactions: { commentId: number; content: string; user: { id: number; login: string; type: string } }[] = [];
   /** PENDING reviews (seen by nobody but their author); the app only ever creates them to probe, then deletes them. */
   readonly pendingReviews: { id: number; pr: number; commit_id: string; body: string; comments: any[] }[] = [];
   /**
@@ -107,7 +109,9 @@ export class GitHubStandIn {
   /** Where webhooks go; undefined = the app is down (the attempt fails as a refused connection). */
   webhookTarget: WebhookTarget | undefined;
   private readonly redeliveriesInFlight = new Set<Promise<unknown>>();
-  private nextId = 1000;
+  /** Stand-ins made in this process: each hands out ids from its own range (GitHub's ids are unique, and tests share a database). */
+  private static made = 0;
+  private nextId = 1000 + GitHubStandIn.made++ * 10_000_000;
   /** Requests whose next answer is lost (see StandInOptions.loseResponseOnce); a test may add more at any time. */
   readonly loseResponses: string[];
 
@@ -329,6 +333,19 @@ export class GitHubStandIn {
       return [201, reply];
     }));
 
+    api.post(new RegExp(`^${base}/pulls/comments/(\\d+)/reactions$`)).reply(guard((uri: string, body: any) => {
+      const r = record("POST")(uri, body);
+      const commentId = Number(/comments\/(\d+)\/reactions/.exec(uri)![1]);
+      if (!this.reviewComments.some((c) => c.id === commentId)) return [404, { message: "Not Found" }];
+      this.reviewCommentReactions.push({ commentId, content: r.body.content, user: BOT_USER });
+      return [201, { id: this.nextId++, content: r.body.content, user: BOT_USER }];
+    }));
+    api.get(new RegExp(`^${base}/pulls/comments/(\\d+)/reactions(\\?.*)?$`)).reply(guard((uri: string) => {
+      record("GET")(uri, undefined);
+      const commentId = Number(/comments\/(\d+)\/reactions/.exec(uri)![1]);
+      return [200, this.reviewCommentReactions.filter((r) => r.commentId === commentId).map((r, i) => ({ id: i + 1, content: r.content, user: r.user }))];
+    }));
+
     // Issue comments (summary, replies)
     api.get(new RegExp(`^${base}/issues/(\\d+)/comments`)).reply(guard((uri: string) => {
       record("GET")(uri, undefined);
@@ -420,6 +437,24 @@ export class GitHubStandIn {
     this.reviews.push({ id: reviewId, commit_id: commitId, body, event: "COMMENT", comments: comment ? [comment] : [], user });
     const stored = comment ? this.storeComment({ ...comment, side: "RIGHT" }, reviewId, commitId, user) : undefined;
     return { reviewId, commentId: stored?.id };
+  }
+
+  /**
+   * A person's reply in a review thread (GitHub keeps `in_reply_to_id` on the thread's first comment),
+   * as GitHub would store it; the test then delivers its pull_request_review_comment webhook.
+   */
+  humanReviewReply(user: { login: string; id?: number; type?: string }, inReplyTo: number, body: string): StoredReviewComment {
+    const parent = this.reviewComments.find((c) => c.id === inReplyTo);
+    if (!parent) throw new Error(`no review comment ${inReplyTo}`);
+    const id = this.nextId++;
+    const stored: StoredReviewComment = { ...parent, id, node_id: `RC_${id}`, body, in_reply_to_id: parent.in_reply_to_id ?? parent.id, user: { id: user.id ?? 9000 + id, login: user.login, type: user.type ?? "User" } };
+    this.reviewComments.push(stored);
+    return stored;
+  }
+
+  /** A person's reaction on a review comment (GitHub sends no webhook for it). */
+  reactToReviewComment(user: { login: string; id?: number }, commentId: number, content: string): void {
+    this.reviewCommentReactions.push({ commentId, content, user: { id: user.id ?? 9500, login: user.login, type: "User" } });
   }
 
   /** A person's comment on the PR's conversation. */

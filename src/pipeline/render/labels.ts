@@ -7,6 +7,8 @@ export const STATUS_LABEL: Record<string, string> = {
   "fix-pushed": "fix pushed",
   fixed: "resolved",
   dismissed: "dismissed",
+  withdrawn: "withdrawn",
+  deferred: "deferred, not blocking",
   outdated: "outdated",
 };
 
@@ -36,4 +38,9 @@ export function where(path: string | null, line: number | null, endLine?: number
 /** Hidden in each review body: which head it reviewed. */
 export function reviewMarker(headSha: string): string {
   return `<!-- no-mistakes:review:${headSha} -->`;
+}
+
+/** Hidden in the bot's answer to a comment (a thread reply, `ask`): a retried job recognises it already answered. */
+export function answerMarker(commentId: number): string {
+  return `<!-- no-mistakes:answer:${commentId} -->`;
 }
