@@ -30,6 +30,10 @@ describe("parseCommand", () => {
     ["Thanks!\n\n/no-mistakes fix NM-3\n/no-mistakes pause", { kind: "fix", findings: [3] }],
     ["  /no-mistakes pause  ", { kind: "pause" }],
     ["/no-mistakes\tstatus", { kind: "status" }],
+    ["/no-mistakes ask Why is NM-1 an error?", { kind: "ask", question: "Why is NM-1 an error?" }],
+    ["/no-mistakes ask Why this loop?\nIt looks fine to me.\n\nThanks", { kind: "ask", question: "Why this loop?\nIt looks fine to me.\n\nThanks" }],
+    ["/no-mistakes ask", { kind: "ask", question: "" }],
+    ["> /no-mistakes fix\n/no-mistakes ask what changed?", { kind: "ask", question: "what changed?" }],
   ])("%j", (body, expected) => {
     expect(parseCommand(body)).toEqual(expected);
   });
