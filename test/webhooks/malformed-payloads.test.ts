@@ -63,6 +63,13 @@ function commentPayload(body: string): Record<string, any> {
   return payload;
 }
 
+function reviewCommentPayload(body: string, extra: { inReplyTo?: number; user?: { login: string; id: number; type: string } } = {}): Record<string, any> {
+  const payload = examplePayload("pull_request_review_comment", "created");
+  payload.comment = { ...payload.comment, id: 555, body, user: extra.user ?? { ...payload.comment.user, type: "User" }, ...(extra.inReplyTo ? { in_reply_to_id: extra.inReplyTo } : {}) };
+  payload.installation = { id: 99, node_id: "inst" };
+  return payload;
+}
+
 function rerunPayload(): Record<string, any> {
   const payload = examplePayload("check_run", "rerequested");
   payload.check_run = { ...payload.check_run, name: "no-mistakes" };
@@ -85,6 +92,7 @@ describe("a signed delivery whose payload lacks what its handler reads", () => {
     { name: "pull_request.closed without pull_request", event: "pull_request", payload: () => without(prPayload("closed"), ["pull_request"]), eventName: "pull_request.closed", missing: "pull_request" },
     { name: "issue_comment.created without issue", event: "issue_comment", payload: () => without(commentPayload("/no-mistakes review"), ["issue"]), eventName: "issue_comment.created", missing: "issue" },
     { name: "issue_comment.created with a string comment id", event: "issue_comment", payload: () => ({ ...commentPayload("/no-mistakes review"), comment: { ...commentPayload("x").comment, id: "12" } }), eventName: "issue_comment.created", missing: "comment.id" },
+    { name: "pull_request_review_comment.created without comment.user.id", event: "pull_request_review_comment", payload: () => without(reviewCommentPayload("why?", { inReplyTo: 7 }), ["comment", "user", "id"]), eventName: "pull_request_review_comment.created", missing: "comment.user.id" },
     { name: "check_run.rerequested without check_run.head_sha", event: "check_run", payload: () => without(rerunPayload(), ["check_run", "head_sha"]), eventName: "check_run.rerequested", missing: "check_run.head_sha" },
     { name: "check_run.rerequested without check_run", event: "check_run", payload: () => without(rerunPayload(), ["check_run"]), eventName: "check_run.rerequested", missing: "check_run" },
   ];
@@ -105,6 +113,26 @@ describe("a signed delivery whose payload lacks what its handler reads", () => {
       expect(lines().filter((l) => l.msg === "webhook handler failed")).toEqual([]);
     });
   }
+});
+
+describe("review comments", () => {
+  it("a person's reply in a thread, and a mention of a bot or `/no-mistakes ask` anywhere, are journaled; bots, other comments and other commands are not", async () => {
+    const { post, intake, journaled, warnings } = await serve();
+    const bot = { login: "no-mistakes[bot]", id: 4242, type: "Bot" };
+    expect((await post("pull_request_review_comment", "rc-reply", reviewCommentPayload("It is fine.", { inReplyTo: 7 }))).status).toBe(200);
+    await post("pull_request_review_comment", "rc-mention", reviewCommentPayload("@no-mistakes[bot] is this safe?"));
+    await post("pull_request_review_comment", "rc-ask", reviewCommentPayload("/no-mistakes ask is this safe?"));
+    await post("pull_request_review_comment", "rc-bot", reviewCommentPayload("Resolved in abc.", { inReplyTo: 7, user: bot }));
+    await post("pull_request_review_comment", "rc-plain", reviewCommentPayload("A new remark, to nobody."));
+    await post("pull_request_review_comment", "rc-command", reviewCommentPayload("/no-mistakes fix NM-1", { inReplyTo: 7 }));
+    await intake.settled();
+    expect(journaled().map((r) => [r.deliveryId, r.kind === "command" ? [r.event, r.job.command] : r.kind])).toEqual([
+      ["rc-reply", ["pull_request_review_comment", { kind: "thread-reply", threadId: 7, body: "It is fine.", authorId: 21031067, asks: false }]],
+      ["rc-mention", ["pull_request_review_comment", { kind: "thread-reply", threadId: 555, body: "@no-mistakes[bot] is this safe?", authorId: 21031067, asks: true }]],
+      ["rc-ask", ["pull_request_review_comment", { kind: "thread-reply", threadId: 555, body: "/no-mistakes ask is this safe?", authorId: 21031067, asks: true }]],
+    ]);
+    expect(warnings()).toEqual([]);
+  });
 });
 
 describe("well-formed real payloads still journal", () => {
