@@ -157,8 +157,11 @@ export class RunSessions {
     } catch (error) {
       const failure = toAgentError(error);
       const cancelled = failure.kind === "cancelled" || turn.signal?.aborted === true;
+      // A turn stopped because its process is stopping (the abort reason says `interrupted`) will run
+      // again elsewhere: it is `interrupted`, as when its process dies, not `cancelled`.
+      const interrupted = cancelled && (turn.signal?.reason as { interrupted?: unknown } | undefined)?.interrupted === true;
       await this.#finishTurn(turnId, log, {
-        status: cancelled ? "cancelled" : "failed",
+        status: interrupted ? "interrupted" : cancelled ? "cancelled" : "failed",
         sessionMode: mode,
         fallbackReason: fallbackReason ?? null,
         error: `${failure.kind}: ${failure.message}`,

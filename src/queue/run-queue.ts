@@ -222,7 +222,8 @@ export class RunQueue {
       const aborted = [...this.active.values()];
       for (const job of aborted) {
         job.interrupted = true;
-        job.controller.abort(new Error(STOPPING));
+        // `interrupted` tells the turn's recorder that the turn will run again, not that it was cancelled.
+        job.controller.abort(Object.assign(new Error(STOPPING), { interrupted: true }));
       }
       await Promise.race([Promise.all(aborted.map((job) => job.done)), new Promise((resolve) => setTimeout(resolve, 15_000))]);
     }

@@ -226,7 +226,7 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
     const stopping = Date.now();
     await q.stop(300);
     queue = undefined;
-    expect((aborted[0] as Error).message).toBe("the app stopped before the job ended");
+    expect(aborted[0]).toMatchObject({ message: "the app stopped before the job ended", interrupted: true });
     expect((await database.handle.executeSql(`select state, retry_count from pgboss.job where id = $1`, [id])).rows).toEqual([{ state: "retry", retry_count: 0 }]);
 
     const other = (queue = await start());
