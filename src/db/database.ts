@@ -17,7 +17,10 @@ export interface Transaction {
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
-  /** The connection URL (postgres only). */
+  /**
+   * The connection URL, for connections of one's own: PostgreSQL's, or for the embedded database its unix
+   * socket as libpq writes it (`…?host=<dir>`: node-postgres, pg-boss and psql read it; postgres.js does not).
+   */
   url?: string;
   /** Raw SQL with positional parameters ($1, $2, ...); without parameters it may hold several statements. */
   executeSql(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;

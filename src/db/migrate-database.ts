@@ -1,8 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
-import { drizzle } from "drizzle-orm/postgres-js";
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { DatabaseHandle } from "./database.js";
 
@@ -14,7 +12,8 @@ const MIGRATION_LOCK_KEY = 7_246_001;
 /** Applies the committed drizzle/ migrations; safe to call on every start and from several replicas. */
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === "pglite") {
-    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
+    // The embedded database belongs to this process alone (see lockDataDir): nobody to take turns with.
+    await migratePostgres(handle.db as unknown as PostgresJsDatabase, { migrationsFolder });
     return;
   }
   // One connection, so the session-level advisory lock covers every migration statement.

@@ -1,134 +1,54 @@
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { PGlite, type Transaction as PgliteTransaction } from "@electric-sql/pglite";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { drizzle as drizzlePostgres, type PostgresJsSession } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
-import type { Database, DatabaseHandle, ExecuteSql } from "./database.js";
-import * as schema from "./schema.js";
+import type { DatabaseHandle } from "./database.js";
+import { EMBEDDED_PORT, startEmbeddedServer } from "./embedded/start-embedded-server.js";
+import { openPostgres } from "./open-postgres.js";
 
 export interface OpenDatabaseOptions {
   /** postgres:// URL; when absent the embedded PGlite database is used. */
   databaseUrl?: string;
   /** PGlite data directory; `undefined` with no databaseUrl means in-memory (tests). */
   pgliteDir?: string;
-  /** postgres.js pool size. */
+  /** postgres.js pool size (PostgreSQL; the embedded database has its own, see EMBEDDED_POOL). */
   maxConnections?: number;
 }
 
-/** Opens PostgreSQL through postgres.js when a URL is given, else embedded PGlite. */
+/**
+ * The app's pool on the embedded database. PGlite is one session and runs one batch or transaction at a
+ * time whatever the number of connections: two let one carry pipelined queries while the other is held
+ * by a transaction (the server queues what the held one blocks), and each connection prepares its own
+ * copy of every statement in that one session.
+ */
+const EMBEDDED_POOL = 2;
+
+/**
+ * Opens PostgreSQL through postgres.js when a URL is given; else starts embedded PGlite in its own thread
+ * behind a unix socket and opens it the same way (kind "pglite": one process, no advisory locks needed).
+ */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
-  return openPglite(options.pgliteDir);
-}
-
-function openPostgres(url: string, max: number): DatabaseHandle {
-  const sql = postgres(url, { max, onnotice: () => {} });
-  const db = drizzlePostgres({ client: preparing(sql), schema }) as unknown as Database;
-  return {
-    db,
-    kind: "postgres",
-    url,
-    executeSql: postgresExecutor(sql),
-    async transaction(fn) {
-      // Drizzle's transaction (postgres.js `begin` underneath: one reserved connection, BEGIN … COMMIT);
-      // raw SQL goes through the same postgres.js transaction client, so it commits or rolls back with it.
-      return db.transaction(async (tx) => {
-        const client = (tx._.session as unknown as Pick<PostgresJsSession<postgres.Sql, typeof schema, never>, "client">).client as unknown as postgres.TransactionSql | undefined;
-        if (typeof client?.unsafe !== "function") throw new Error("drizzle-orm's postgres.js transaction no longer exposes its client");
-        return fn({ db: tx as unknown as Database, executeSql: postgresExecutor(client) });
-      });
-    },
-    async ping() {
-      await sql`select 1`;
-    },
-    async close() {
-      await sql.end({ timeout: 5 });
-    },
-  };
-}
-
-async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
-  let client: PGlite;
-  if (dir) {
-    const absolute = resolve(dir);
-    // PGlite creates only the last folder of its data dir.
-    mkdirSync(dirname(absolute), { recursive: true });
-    client = new PGlite(absolute);
-  } else {
-    client = new PGlite();
-  }
-  await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Database;
-  return {
-    db,
-    kind: "pglite",
-    pglite: client,
-    executeSql: pgliteExecutor(client),
-    async transaction(fn) {
-      // PGlite runs one statement at a time; its transaction holds the whole database until it ends.
-      return client.transaction(async (tx) => fn({ db: drizzlePglite({ client: tx as unknown as PGlite, schema }) as unknown as Database, executeSql: pgliteExecutor(tx) }));
-    },
-    async ping() {
-      await client.query("select 1");
-    },
-    async close() {
-      if (!client.closed) await client.close();
-    },
-  } as DatabaseHandle & { pglite: PGlite };
-}
-
-/**
- * Raw SQL through postgres.js, with parameters as node-postgres (pg-boss's own driver) takes them:
- * `undefined` is NULL, and plain objects (a queued job's data) are JSON — Drizzle turns postgres.js's
- * json/jsonb serializers into no-ops, so they are stringified here.
- */
-function postgresExecutor(sql: postgres.Sql | postgres.TransactionSql): ExecuteSql {
-  return async (text, params = []) => {
-    const values = params.map((value) => (value === undefined ? null : isPlainObject(value) ? JSON.stringify(value) : value));
-    const rows = await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: values.length > 0 });
-    return { rows: rows as unknown as Record<string, unknown>[] };
-  };
-}
-
-type AnyClient = postgres.Sql | postgres.TransactionSql;
-
-/**
- * The client as Drizzle gets it: parameterized queries become named prepared statements (postgres.js
- * caches them per connection), so each runs in one round trip, parsed and planned once per connection,
- * instead of two (postgres.js describes an unprepared parameterized query before binding it). Also on
- * the transactions Drizzle opens (`begin`, `savepoint`).
- */
-function preparing<T extends AnyClient>(client: T): T {
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      if (prop === "unsafe") {
-        return (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) =>
-          target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { ...options, prepare: params !== undefined && params.length > 0 });
-      }
-      if (prop === "begin" || prop === "savepoint") {
-        const original = Reflect.get(target, prop, target) as (...args: unknown[]) => unknown;
-        return (...args: unknown[]) => {
-          const fn = args.pop() as (tx: postgres.TransactionSql) => unknown;
-          return original.call(target, ...args, (tx: postgres.TransactionSql) => fn(preparing(tx)));
-        };
-      }
-      return Reflect.get(target, prop, receiver);
-    },
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, { max: options.maxConnections ?? 10 });
+  const server = await startEmbeddedServer(options.pgliteDir);
+  const handle = openPostgres(server.url, {
+    host: server.socketDir,
+    port: EMBEDDED_PORT,
+    user: "postgres",
+    database: "postgres",
+    max: EMBEDDED_POOL,
+    // Connections are never recycled: the statements a connection prepares stay in the one session after it closes.
+    max_lifetime: 0,
   });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object") return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-function pgliteExecutor(client: PGlite | PgliteTransaction): ExecuteSql {
-  return async (text, params = []) => {
-    if (params.length > 0) return { rows: (await client.query<Record<string, unknown>>(text, params)).rows };
-    // No parameters: may be a script of several statements (the queue library sends those).
-    const results = await client.exec(text);
-    return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+  return {
+    ...handle,
+    kind: "pglite",
+    async ping() {
+      const failure = server.failure();
+      if (failure) throw failure;
+      await handle.ping();
+    },
+    async close() {
+      try {
+        await handle.close();
+      } finally {
+        await server.stop();
+      }
+    },
   };
 }
