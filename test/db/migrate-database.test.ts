@@ -19,7 +19,7 @@ describe.each(kinds)("migrations on %s", (kind) => {
     const tables = await database.handle.executeSql(
       "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
     );
-    expect(tables.rows.map((r) => r.table_name)).toEqual(["findings", "run_agent_sessions", "run_commands", "runs", "turns", "webhook_deliveries"]);
+    expect(tables.rows.map((r) => r.table_name)).toEqual(["findings", "run_agent_sessions", "run_commands", "runs", "turns", "webhook_deliveries", "worker_jobs", "workers"]);
     const applied = await database.handle.executeSql("select count(*)::int as n from drizzle.__drizzle_migrations");
     expect(applied.rows[0]!.n).toBe(MIGRATIONS);
     const pk = await database.handle.executeSql(
