@@ -10,8 +10,7 @@ import { listTurns } from "../db/turns.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { findingId } from "../pipeline/finding-id.js";
-import { renderSummary } from "../pipeline/render/render-summary.js";
-import { upsertSummaryComment } from "../pipeline/upsert-summary-comment.js";
+import { refreshVerdict } from "../pipeline/conversation/refresh-verdict.js";
 import type { CommandJob } from "../queue/command-job.js";
 import type { RunJob } from "../queue/run-job.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
@@ -91,7 +90,9 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
         return reply(`@${job.author} There is no finding ${command.finding !== undefined ? findingId(command.finding) : "with that id"} in this pull request. \`/no-mistakes status\` lists them.`);
       }
       await updateFinding(deps.db, run.id, finding.number, { status: "dismissed", dismissReason: command.reason ?? null });
-      await refreshSummary(deps.db, github, ref, run);
+      // The summary (with its state line) and the last reviewed head's check run: a dismissed finding no longer blocks.
+      const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+      await refreshVerdict(deps.db, github, ref, run, config);
       return reply(`@${job.author} Dismissed ${findingId(finding.number)}; it will not be raised again in this pull request.`);
     }
     case "reset":
@@ -130,8 +131,4 @@ async function ensureRun(db: Database, github: GitHubClient, ref: RepoRef, job: 
     maintainerCanModify: pr.maintainerCanModify,
     draft: pr.draft,
   });
-}
-
-async function refreshSummary(db: Database, github: GitHubClient, ref: RepoRef, run: Run): Promise<void> {
-  await upsertSummaryComment(db, github, ref, run, renderSummary({ findings: await listFindings(db, run.id), turns: await listTurns(db, run.id), lastReviewedSha: run.lastReviewedSha }));
 }

@@ -16,6 +16,11 @@ export function renderStatus(run: Run, findings: Finding[], sessions: RunAgentSe
   ];
   for (const f of open) lines.push(`- ${SEVERITY_ICON[f.severity] ?? ""} ${findingId(f.number)} ${where(f.path, f.line, f.endLine)} ${tableCell(f.title)}${f.status === "fix-pushed" ? " _(fix pushed)_" : ""}`);
   if (open.length === 0) lines.push("- none");
+  const notes = findings.filter((f) => f.status === "note");
+  if (notes.length > 0) {
+    lines.push("", `**Notes (${notes.length})** — on code unchanged since an earlier review; not raised, not counted`);
+    for (const f of notes) lines.push(`- ${SEVERITY_ICON[f.severity] ?? ""} ${findingId(f.number)} ${where(f.path, f.line, f.endLine)} ${tableCell(f.title)}`);
+  }
   lines.push("", "**Sessions**");
   for (const role of ["reviewer", "fixer"] as const) {
     const session = sessions.find((s) => s.role === role);

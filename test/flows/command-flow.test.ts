@@ -386,6 +386,19 @@ describe("other commands", () => {
     expect((await listFindings(database.handle.db, (await run()).id))).toHaveLength(2);
   });
 
+  it("dismissing the blocking finding turns the head's check green and the summary's state follows", async () => {
+    const head = await openReviewed();
+    const check = () => [...fx.github.checkRuns.values()].find((c) => c.head_sha === head)!;
+    expect(check()).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(fx.summary()).toContain("**State: open findings**");
+
+    await fx.comment("/no-mistakes dismiss NM-1 the bound is intended", WRITER);
+
+    expect(check()).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(fx.summary()).not.toContain("**State: open findings**");
+    expect(fx.summary()).toMatch(/\*\*State: (converged|converging)\*\*/);
+  });
+
   it("reset → the next reviewer turn starts a new session", async () => {
     await openReviewed();
     await fx.comment("/no-mistakes reset reviewer", WRITER);

@@ -73,6 +73,12 @@ describe("a later review raises new findings only on what changed", () => {
     expect(summary).toContain("- `src/app.ts:11` 🟡 warning — Loop bound reads oddly (NM-1)");
     // the check fails on the open warning only (fail_on: warning); the notes are not counted
     expect(checkOf(head)).toMatchObject({ conclusion: "failure", output: { title: "1 open finding (1 warning)" } });
+    // `status` lists them apart from the open findings
+    await fx.comment("/no-mistakes status");
+    const status = fx.replies().at(-1)!;
+    expect(status).toContain("**Open findings (1)**");
+    expect(status).toContain("**Notes (2)**");
+    expect(status).toContain("NM-2 `src/app.ts:25` Unused helper");
   });
 
   it("the same finding on an unchanged line with severity error is raised and posted", async () => {
