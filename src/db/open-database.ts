@@ -20,7 +20,7 @@ export interface OpenDatabaseOptions {
 const EMBEDDED_POOL = 2;
 
 /**
- * Opens PostgreSQL through postgres.js when a URL is given; else starts embedded PGlite in its own thread
+ * Opens PostgreSQL through postgres.js when a URL is given; else starts embedded PGlite in its own process
  * behind a unix socket and opens it the same way (kind "pglite": one process, no advisory locks needed).
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {

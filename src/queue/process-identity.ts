@@ -31,8 +31,13 @@ function procStat(pid: number): { state: string; started: string } | undefined |
 let self: ProcessIdentity | undefined;
 
 export function currentProcess(): ProcessIdentity {
-  self ??= { host: hostname(), pid: process.pid, started: procStat(process.pid)?.started ?? "" };
+  self ??= processIdentity(process.pid);
   return self;
+}
+
+/** The identity of a process on this host (a child this process started, say); `started` is "" when unknown. */
+export function processIdentity(pid: number): ProcessIdentity {
+  return { host: hostname(), pid, started: procStat(pid)?.started ?? "" };
 }
 
 /**

@@ -1,9 +1,13 @@
 import { once } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/config-error.js";
+import { lockDataDir } from "../../src/db/embedded/lock-data-dir.js";
 import { openDatabase } from "../../src/db/open-database.js";
+import { isProcessAlive, processIdentity, type ProcessIdentity } from "../../src/queue/process-identity.js";
 import { listeningPort, startAppProcess, type AppProcess } from "../helpers/start-app-process.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
@@ -82,6 +86,57 @@ describe("an embedded database directory", { timeout: 240_000 }, () => {
       expect(rows[0]!.n).toBeGreaterThan(0); // migrated at the first start, still there
     } finally {
       await reopened.close();
+    }
+  });
+
+  it("is closed by the database process itself when its app is killed: no orphan is left, and the next start opens the directory", async () => {
+    const dataDir = tempDir();
+    const first = startApp(dataDir);
+    await listeningPort(first);
+    const lock = JSON.parse(readFileSync(join(dataDir, "pglite.lock"), "utf8")) as ProcessIdentity & { server: ProcessIdentity };
+    expect(lock.pid).toBe(first.child.pid);
+    expect(lock.server.pid).not.toBe(first.child.pid);
+    expect(isProcessAlive(lock.server)).toBe(true); // the database runs in a process of its own
+
+    running.splice(running.indexOf(first), 1);
+    first.child.kill("SIGKILL");
+    await once(first.child, "exit");
+    const deadline = Date.now() + 5_000;
+    while (isProcessAlive(lock.server) && Date.now() < deadline) await sleep(50);
+    expect(isProcessAlive(lock.server)).toBe(false); // it noticed its app was gone, closed PGlite and exited
+
+    const second = startApp(dataDir);
+    await listeningPort(second);
+    expect(await second.stop()).toBe(0);
+    expect(existsSync(join(dataDir, "pglite.lock"))).toBe(false);
+  });
+
+  it("is taken over from an owner that is gone only once that owner's database process has exited (bounded wait)", async () => {
+    const dir = join(tempDir(), "pglite");
+    mkdirSync(dir);
+    const gone = spawn(process.execPath, ["-e", ""]);
+    const goneIdentity = processIdentity(gone.pid!);
+    await once(gone, "exit");
+    const closing = spawn("sleep", ["30"]);
+    try {
+      writeFileSync(`${dir}.lock`, JSON.stringify({ ...goneIdentity, server: processIdentity(closing.pid!) }));
+
+      const refusal = await lockDataDir(dir, { serverExitWaitMs: 300 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(ConfigError);
+      expect((refusal as Error).message).toContain(`the embedded database ${dir} is still open in process ${closing.pid}`);
+
+      const started = Date.now();
+      setTimeout(() => closing.kill("SIGKILL"), 500);
+      const lock = await lockDataDir(dir, { serverExitWaitMs: 10_000 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450); // waited for it
+      expect(JSON.parse(readFileSync(`${dir}.lock`, "utf8")).pid).toBe(process.pid);
+      lock.release();
+      expect(existsSync(`${dir}.lock`)).toBe(false);
+    } finally {
+      closing.kill("SIGKILL");
     }
   });
 });

@@ -24,7 +24,7 @@ async function loopDelayDuring(work: () => Promise<unknown>): Promise<{ p99: num
   return { p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
 }
 
-describe("the embedded database, in its own thread behind a unix socket", () => {
+describe("the embedded database, in its own process behind a unix socket", () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await openDatabase({ pgliteDir: join(tempDir(), "pglite") });
@@ -115,7 +115,7 @@ describe("the embedded database, in its own thread behind a unix socket", () => 
     expect(rows[0]!.n).toBe(0);
   });
 
-  it("keeps the app's event loop free while the database thread runs a 500 ms statement (in-thread PGlite blocks it)", async () => {
+  it("keeps the app's event loop free while the database process runs a 500 ms statement (in-thread PGlite blocks it)", async () => {
     const inThread = new PGlite();
     try {
       await inThread.waitReady;
@@ -123,7 +123,7 @@ describe("the embedded database, in its own thread behind a unix socket", () => 
       const free = await loopDelayDuring(() => handle.executeSql("select pg_sleep(0.5)"));
       console.log(
         `main-thread event-loop delay during a 500 ms statement: in-thread PGlite p99 ${blocked.p99.toFixed(1)} ms / max ${blocked.max.toFixed(1)} ms; ` +
-          `embedded thread p99 ${free.p99.toFixed(1)} ms / max ${free.max.toFixed(1)} ms`,
+          `embedded process p99 ${free.p99.toFixed(1)} ms / max ${free.max.toFixed(1)} ms`,
       );
       expect(blocked.max).toBeGreaterThan(400); // the statement held the loop
       expect(free.p99 * 4).toBeLessThan(blocked.p99);

@@ -1,4 +1,4 @@
-// The PGlite instance as the socket server sees it (see pglite-server-worker.mjs).
+// The PGlite instance as the socket server sees it (see pglite-server-process.mjs).
 //
 // PGlite is one PostgreSQL session. PGLiteSocketServer shares it between its connections one protocol
 // message at a time, and keeps serving the same connection only while `isInTransaction()` says an explicit

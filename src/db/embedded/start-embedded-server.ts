@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { Worker } from "node:worker_threads";
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { lockDataDir, type DataDirLock } from "./lock-data-dir.js";
 
 /** The port in the socket's name (`.s.PGSQL.<port>`), as PostgreSQL clients look for it in a socket directory. */
@@ -16,24 +17,27 @@ export interface EmbeddedServer {
   socketDir: string;
   /** The same as a libpq URL (`?host=<dir>`), as node-postgres (pg-boss) and psql read it. */
   url: string;
-  /** Why the database thread stopped on its own, once it has. */
+  /** The database process's pid. */
+  pid: number;
+  /** Why the database process stopped on its own, once it has. */
   failure(): Error | undefined;
   /** Stops serving and closes PGlite (its files flushed), then releases the directory. */
   stop(): Promise<void>;
 }
 
 /**
- * Starts PGlite in a worker thread, served on a unix socket that only this user can reach: in
- * `<dataDir>-socket/` beside the data (or a private temporary directory when that path is too long for a
- * socket, and for an in-memory database when `dataDir` is undefined). A directory is owned by one process
- * at a time (see lockDataDir).
+ * Starts PGlite in a child process (pglite-server-process.mjs), served on a unix socket that only this
+ * user can reach: in `<dataDir>-socket/` beside the data (or a private temporary directory when that path
+ * is too long for a socket, and for an in-memory database when `dataDir` is undefined). A directory is
+ * owned by one app process at a time (see lockDataDir); the lock names the child too before it opens the
+ * files, so that a later start waits for a child still closing them after this process was killed.
  */
 export async function startEmbeddedServer(dataDir: string | undefined): Promise<EmbeddedServer> {
   const dir = dataDir === undefined ? undefined : resolve(dataDir);
   let lock: DataDirLock | undefined;
   if (dir) {
     mkdirSync(dirname(dir), { recursive: true }); // PGlite creates only the last folder of its data dir
-    lock = lockDataDir(dir);
+    lock = await lockDataDir(dir);
   }
   const socket = socketDirFor(dir);
   const cleanUp = () => {
@@ -43,28 +47,53 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
   const socketPath = join(socket.dir, `.s.PGSQL.${EMBEDDED_PORT}`);
   rmSync(socketPath, { force: true }); // left by a process that was killed (we own the directory now)
 
-  const worker = new Worker(new URL("./pglite-server-worker.mjs", import.meta.url), { workerData: { dataDir: dir, socketPath, maxConnections: MAX_CONNECTIONS } });
+  let child: ChildProcess;
+  try {
+    // Plain node whatever loader runs the app (tsx, vitest): the entry is JavaScript. Its stdout is PGlite's
+    // chatter; its stderr (a crash) goes to the app's.
+    child = fork(fileURLToPath(new URL("./pglite-server-process.mjs", import.meta.url)), [], { execArgv: [], stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "json" });
+    if (child.pid === undefined) throw new Error("the embedded database process could not be started");
+    lock?.recordServer(child.pid);
+  } catch (error) {
+    cleanUp();
+    throw error;
+  }
   let failure: Error | undefined;
   let exited = false;
   const exit = new Promise<void>((resolveExit) =>
-    worker.once("exit", (code) => {
+    child.once("exit", (code, signal) => {
       exited = true;
-      failure ??= new Error(`the embedded database thread exited (code ${code})`);
+      failure ??= new Error(`the embedded database process exited (${signal ? `signal ${signal}` : `code ${code}`})`);
       resolveExit();
     }),
   );
-  worker.on("error", (error) => (failure ??= error));
-  worker.on("message", (message: unknown) => {
+  child.on("error", (error) => (failure ??= error));
+  child.on("message", (message: unknown) => {
     if (typeof message === "object" && message !== null && "failed" in message) failure ??= new Error(`the embedded database failed: ${String(message.failed)}`);
   });
+  /**
+   * Waits for the process to exit once asked to (by "stop", or by closing the channel, after which it
+   * closes PGlite and exits); killed past 15 s (it ignores SIGTERM).
+   */
+  const ended = async () => {
+    if (exited) return;
+    if (child.connected && !stopAsked) child.disconnect();
+    const timeout = new Promise<"timeout">((done) => setTimeout(done, 15_000, "timeout").unref());
+    if ((await Promise.race([exit, timeout])) === "timeout") {
+      child.kill("SIGKILL");
+      await exit;
+    }
+  };
+  let stopAsked = false;
   try {
     await new Promise<void>((ready, fail) => {
-      worker.once("error", fail);
-      worker.once("exit", (code) => fail(new Error(`the embedded database thread exited while starting (code ${code})`)));
-      worker.once("message", (message) => (message === "ready" ? ready() : fail(new Error(`the embedded database did not start: ${JSON.stringify(message)}`))));
+      child.once("error", fail);
+      child.once("exit", (code, signal) => fail(new Error(`the embedded database process exited while starting (${signal ? `signal ${signal}` : `code ${code}`})`)));
+      child.once("message", (message) => (message === "ready" ? ready() : fail(new Error(`the embedded database did not start: ${JSON.stringify(message)}`))));
+      child.send({ start: { dataDir: dir, socketPath, maxConnections: MAX_CONNECTIONS } });
     });
   } catch (error) {
-    await worker.terminate();
+    await ended();
     cleanUp();
     throw error;
   }
@@ -73,16 +102,15 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
   return {
     socketDir: socket.dir,
     url: `postgres://postgres@localhost:${EMBEDDED_PORT}/postgres?host=${encodeURIComponent(socket.dir)}`,
+    pid: child.pid,
     failure: () => (stopping ? undefined : failure),
     stop() {
       stopping ??= (async () => {
-        if (!exited) {
-          const stopped = new Promise<void>((done) => worker.on("message", (message) => message === "stopped" && done()));
-          worker.postMessage("stop");
-          const timeout = new Promise<"timeout">((done) => setTimeout(done, 15_000, "timeout").unref());
-          if ((await Promise.race([stopped, exit, timeout])) === "timeout") await worker.terminate();
-          await Promise.race([exit, timeout]);
+        if (child.connected) {
+          stopAsked = true;
+          child.send("stop");
         }
+        await ended();
         cleanUp();
       })();
       return stopping;
