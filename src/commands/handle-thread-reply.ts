@@ -63,7 +63,7 @@ export async function handleThreadReply(deps: CommandDeps, job: CommandJob & { c
 
 async function queue(deps: CommandDeps, job: CommandJob, runId: number, command: ConversationCommand, github: GitHubClient, ref: RepoRef, log: Logger): Promise<void> {
   await github.addReviewCommentReaction(ref, job.commentId, "eyes");
-  await addRunCommand(deps.db, { runId, commentId: job.commentId, author: job.author, command });
+  await addRunCommand(deps.db, { runId, commentId: job.commentId, source: "review_comment", author: job.author, command });
   await deps.enqueueRun({ runId, trigger: "command", deliveryId: job.deliveryId });
   log.info({ author: job.author, runId, kind: command.kind }, "thread reply queued for the reviewer");
 }

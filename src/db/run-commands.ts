@@ -5,7 +5,7 @@ import type { Database } from "./database.js";
 import { runCommands, type RunCommand } from "./schema.js";
 
 /** Records an agent command for the run; false when this comment was already recorded. */
-export async function addRunCommand(db: Database, row: { runId: number; commentId: number; author: string; command: Command | ConversationCommand }): Promise<boolean> {
+export async function addRunCommand(db: Database, row: { runId: number; commentId: number; source?: "issue_comment" | "review_comment"; author: string; command: Command | ConversationCommand }): Promise<boolean> {
   const inserted = await db.insert(runCommands).values(row).onConflictDoNothing().returning({ id: runCommands.id });
   return inserted.length === 1;
 }

@@ -185,6 +185,8 @@ export const runCommands = pgTable(
       .notNull()
       .references(() => runs.id, { onDelete: "cascade" }),
     commentId: bigint("comment_id", { mode: "number" }).notNull(),
+    /** Where the comment is: issue_comment (the PR's conversation) or review_comment (a review thread); their ids are separate sequences. */
+    source: text("source").notNull().default("issue_comment"),
     author: text("author").notNull(),
     /** The parsed command (see src/commands/parse-command.ts). */
     command: jsonb("command").notNull(),
@@ -195,7 +197,7 @@ export const runCommands = pgTable(
     createdAt: createdAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [index("run_commands_pending_idx").on(t.runId, t.status, t.id), uniqueIndex("run_commands_comment_unique").on(t.commentId)],
+  (t) => [index("run_commands_pending_idx").on(t.runId, t.status, t.id), uniqueIndex("run_commands_comment_unique").on(t.source, t.commentId)],
 );
 
 /** Webhook deliveries already accepted: a redelivered id is a no-op. */
