@@ -1,5 +1,5 @@
 /**
- * The reviewer's answer format (DESIGN §4b) as the prompts spell it out: one line of example JSON
+ * The reviewer's answer format (docs/architecture.md, "Reviewer answer") as the prompts spell it out: one line of example JSON
  * and the rules that go with it. Shared by the review prompt and the repair prompt.
  */
 export const ANSWER_FORMAT = [

@@ -11,7 +11,7 @@ import { normalizePath } from "./normalize-path.js";
  * backticks (identifiers themselves are kept: `foo` and `bar` stay different), and has its
  * whitespace collapsed. Other digits are kept: `retry 3 times` and `retry 5 times` differ.
  *
- * The body is deliberately not hashed (DESIGN §4b mentions it; this is the narrower choice): a
+ * The body is deliberately not hashed (hashing it too would be the wider choice): a
  * reviewer rewords its explanation every time it restates a problem, above all a fresh session
  * after a fallback or a `--full` review, and a body-sensitive fingerprint would post the same
  * problem again as a new finding. The cost is that two different problems with the same title in

@@ -7,7 +7,7 @@ const MAX_PROBLEMS = 20;
 const MAX_QUOTE = 40;
 
 /**
- * Validates the reviewer's parsed JSON answer (DESIGN §4b). On failure, `problems` are short
+ * Validates the reviewer's parsed JSON answer (docs/architecture.md, "Reviewer answer"). On failure, `problems` are short
  * lines such as `findings[2].severity: expected one of error, warning, info (got "critical")`,
  * worded to be sent back to the agent in a repair request and shown to a user in a check run.
  * `value` is whatever the agent's final message parsed to; `undefined` means it held no JSON.

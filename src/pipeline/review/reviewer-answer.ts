@@ -6,7 +6,7 @@ const SEVERITIES = ["error", "warning", "info"] as const;
 const ACTIONS = ["auto-fix", "ask-user", "no-op"] as const;
 
 /**
- * The reviewer agent's JSON answer (DESIGN §4b), as the bot accepts it.
+ * The reviewer agent's JSON answer (docs/architecture.md, "Reviewer answer"), as the bot accepts it.
  *
  * Lenient where a slip is harmless, so that a usable answer never costs a repair round trip:
  * - `null` counts as absent for every optional field (agents like to write `"line": null`);

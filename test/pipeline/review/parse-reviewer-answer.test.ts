@@ -24,7 +24,7 @@ function problems(value: unknown): string[] {
 }
 
 describe("parseReviewerAnswer: accepted answers", () => {
-  it("accepts the full DESIGN §4b shape as is", () => {
+  it("accepts the full documented shape (docs/architecture.md) as is", () => {
     const answer = accepted({
       summary: "Two problems.",
       findings: [
