@@ -12,19 +12,28 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RESULT_PREFIX, ROOT, SMOKE } from "./lib/common.js";
 
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 const strict = process.argv.includes("--strict");
-const sections = ["ack", "large-review", "review", "base-merge", "concurrency", "sandbox"].filter((s) => !only || only.includes(s));
+const sections = ["ack", "large-review", "review", "base-merge", "concurrency", "sandbox"].filter(
+  (s) => !only || only.includes(s),
+);
 
 function runSection(name: string): Promise<any> {
   return new Promise((resolve, reject) => {
     process.stderr.write(`bench: ${name}${SMOKE ? " (smoke)" : ""}…\n`);
     const started = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/sections", `${name}.ts`), ...(SMOKE ? ["--smoke"] : [])], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-      env: process.env,
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(ROOT, "bench/sections", `${name}.ts`), ...(SMOKE ? ["--smoke"] : [])],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "inherit"],
+        env: process.env,
+      },
+    );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("exit", (code) => {
@@ -36,7 +45,13 @@ function runSection(name: string): Promise<any> {
   });
 }
 
-interface Row { figure: string; value: string; target: string; holds: boolean | null; kind: "perf" | "correctness" | "info" }
+interface Row {
+  figure: string;
+  value: string;
+  target: string;
+  holds: boolean | null;
+  kind: "perf" | "correctness" | "info";
+}
 const rows: Row[] = [];
 const results: Record<string, any> = {};
 const failures: string[] = [];
@@ -56,50 +71,163 @@ if (ack) {
   const name = (d: any) => (d.database === "embedded" ? "embedded PGlite" : "PostgreSQL");
   for (const d of ack.databases) {
     const db = name(d);
-    rows.push({ figure: `webhook ack p99, ${db}, app vs bare Probot (${c.rate}/s × ${c.seconds} s each, ${c.prs} PRs, workers reviewing)`, value: `${d.app.p99} / ${d.bare.p99} ms = ${d.p99Ratio}×  (p50 ${d.app.p50} / ${d.bare.p50} ms)`, target: "≤ 1.2×", holds: d.p99Ratio <= 1.2, kind: "perf" });
-    rows.push({ figure: `CPU per delivery, ${db}: app process vs bare (utime+stime of each process over its measured blocks, git children excluded)`, value: `${d.cpu.perDeliveryMs.app} / ${d.cpu.perDeliveryMs.bare} ms = ${d.cpu.ratio}×  (app in the bare's blocks: ${d.cpu.ms.appInBareBlocks} ms of ${d.cpu.ms.appInAppBlocks} ms; marginal ${d.cpu.marginalPerDeliveryMs} ms/delivery)`, target: "≤ 1.5×", holds: d.cpu.ratio <= 1.5, kind: "perf" });
-    rows.push({ figure: `app event-loop delay p99 during the load, ${db} (10 ms timer, period taken off)`, value: `p99 ${d.loopDelayDuringLoad.delay.p99} ms (p50 ${d.loopDelayDuringLoad.delay.p50}, max ${d.loopDelayDuringLoad.delay.max} ms)`, target: "≤ 20 ms", holds: d.loopDelayDuringLoad.delay.p99 <= 20, kind: "perf" });
-    rows.push({ figure: `reviews posted during the measured load, ${db} (the workers were working)`, value: `${d.reviewsDuringLoad} (${d.reviewsPosted} in all; ${d.db.turns.failed ?? 0} failed turns; ${d.unmatchedGitHubRequests} GitHub requests the stand-in did not know)`, target: "> 0, 0 failed, 0 unknown", holds: d.reviewsDuringLoad > 0 && !d.db.turns.failed && d.unmatchedGitHubRequests === 0, kind: "correctness" });
+    rows.push({
+      figure: `webhook ack p99, ${db}, app vs bare Probot (${c.rate}/s × ${c.seconds} s each, ${c.prs} PRs, workers reviewing)`,
+      value: `${d.app.p99} / ${d.bare.p99} ms = ${d.p99Ratio}×  (p50 ${d.app.p50} / ${d.bare.p50} ms)`,
+      target: "≤ 1.2×",
+      holds: d.p99Ratio <= 1.2,
+      kind: "perf",
+    });
+    rows.push({
+      figure: `CPU per delivery, ${db}: app process vs bare (utime+stime of each process over its measured blocks, git children excluded)`,
+      value: `${d.cpu.perDeliveryMs.app} / ${d.cpu.perDeliveryMs.bare} ms = ${d.cpu.ratio}×  (app in the bare's blocks: ${d.cpu.ms.appInBareBlocks} ms of ${d.cpu.ms.appInAppBlocks} ms; marginal ${d.cpu.marginalPerDeliveryMs} ms/delivery)`,
+      target: "≤ 1.5×",
+      holds: d.cpu.ratio <= 1.5,
+      kind: "perf",
+    });
+    rows.push({
+      figure: `app event-loop delay p99 during the load, ${db} (10 ms timer, period taken off)`,
+      value: `p99 ${d.loopDelayDuringLoad.delay.p99} ms (p50 ${d.loopDelayDuringLoad.delay.p50}, max ${d.loopDelayDuringLoad.delay.max} ms)`,
+      target: "≤ 20 ms",
+      holds: d.loopDelayDuringLoad.delay.p99 <= 20,
+      kind: "perf",
+    });
+    rows.push({
+      figure: `reviews posted during the measured load, ${db} (the workers were working)`,
+      value: `${d.reviewsDuringLoad} (${d.reviewsPosted} in all; ${d.db.turns.failed ?? 0} failed turns; ${d.unmatchedGitHubRequests} GitHub requests the stand-in did not know)`,
+      target: "> 0, 0 failed, 0 unknown",
+      holds: d.reviewsDuringLoad > 0 && !d.db.turns.failed && d.unmatchedGitHubRequests === 0,
+      kind: "correctness",
+    });
     const bad = d.app.non2xx + d.app.errors + d.bare.non2xx + d.bare.errors;
-    rows.push({ figure: `webhook ack, ${db}: non-2xx / failed requests`, value: `${bad} of ${d.app.sent + d.bare.sent}`, target: "0", holds: bad === 0, kind: "correctness" });
+    rows.push({
+      figure: `webhook ack, ${db}: non-2xx / failed requests`,
+      value: `${bad} of ${d.app.sent + d.bare.sent}`,
+      target: "0",
+      holds: bad === 0,
+      kind: "correctness",
+    });
     const x = d.db;
     const problems = d.problems;
-    rows.push({ figure: `0 lost, ${db}: every delivery recorded once, queued or joined once; every run at its newest head, reviewed or still queued (checked after a graceful stop)`, value: `${x.deliveriesRecorded}/${x.deliveriesSent} recorded, ${x.jobs} jobs for ${x.runs} runs, ${problems} problems, ${d.intakeBacklog} not yet applied at stop${d.stoppedCleanly ? "" : ", app did NOT stop cleanly"}`, target: "0 problems", holds: problems === 0 && d.intakeBacklog === 0 && d.stoppedCleanly, kind: "correctness" });
-    rows.push({ figure: `webhook answered → delivery committed, ${db}`, value: `p50 ${d.applyLagMs.p50} ms, p99 ${d.applyLagMs.p99} ms, max ${d.applyLagMs.max} ms`, target: "(reported)", holds: null, kind: "info" });
+    rows.push({
+      figure: `0 lost, ${db}: every delivery recorded once, queued or joined once; every run at its newest head, reviewed or still queued (checked after a graceful stop)`,
+      value: `${x.deliveriesRecorded}/${x.deliveriesSent} recorded, ${x.jobs} jobs for ${x.runs} runs, ${problems} problems, ${d.intakeBacklog} not yet applied at stop${d.stoppedCleanly ? "" : ", app did NOT stop cleanly"}`,
+      target: "0 problems",
+      holds: problems === 0 && d.intakeBacklog === 0 && d.stoppedCleanly,
+      kind: "correctness",
+    });
+    rows.push({
+      figure: `webhook answered → delivery committed, ${db}`,
+      value: `p50 ${d.applyLagMs.p50} ms, p99 ${d.applyLagMs.p99} ms, max ${d.applyLagMs.max} ms`,
+      target: "(reported)",
+      holds: null,
+      kind: "info",
+    });
   }
 }
 const large = results["large-review"];
 if (large) {
   for (const d of large.databases) {
     const db = d.database === "embedded" ? "embedded PGlite" : "PostgreSQL";
-    rows.push({ figure: `app event-loop delay p99 while it reviews one ${large.config.files}-file PR (${large.config.findings} findings), ${db}`, value: `p99 ${d.loopDelay.delay.p99} ms (p90 ${d.loopDelay.delay.p90}, max ${d.loopDelay.delay.max} ms; review ${d.reviewMs} ms)`, target: "≤ 20 ms", holds: d.loopDelay.delay.p99 <= 20, kind: "perf" });
-    rows.push({ figure: `${large.config.files}-file review posted by the app process, ${db}`, value: `${d.reviewPosted ? "posted" : "NOT posted"}, ${d.inlineComments} inline comments, ${d.unmatchedGitHubRequests.length} unknown GitHub requests`, target: "posted, 0", holds: d.reviewPosted && d.unmatchedGitHubRequests.length === 0 && d.stoppedCleanly, kind: "correctness" });
+    rows.push({
+      figure: `app event-loop delay p99 while it reviews one ${large.config.files}-file PR (${large.config.findings} findings), ${db}`,
+      value: `p99 ${d.loopDelay.delay.p99} ms (p90 ${d.loopDelay.delay.p90}, max ${d.loopDelay.delay.max} ms; review ${d.reviewMs} ms)`,
+      target: "≤ 20 ms",
+      holds: d.loopDelay.delay.p99 <= 20,
+      kind: "perf",
+    });
+    rows.push({
+      figure: `${large.config.files}-file review posted by the app process, ${db}`,
+      value: `${d.reviewPosted ? "posted" : "NOT posted"}, ${d.inlineComments} inline comments, ${d.unmatchedGitHubRequests.length} unknown GitHub requests`,
+      target: "posted, 0",
+      holds: d.reviewPosted && d.unmatchedGitHubRequests.length === 0 && d.stoppedCleanly,
+      kind: "correctness",
+    });
   }
 }
 const review = results.review;
 if (review) {
   for (const s of review.sizes) {
-    rows.push({ figure: `review, first turn, ${s.size} files (floor ${s.floorMs} ms)`, value: `${s.firstMs} ms = ${s.firstRatio}× floor`, target: "≤ 1.5× floor", holds: s.firstRatio <= 1.5, kind: "perf" });
-    rows.push({ figure: `review, later turn (one-commit push), ${s.size} files`, value: `${s.laterMs} ms = ${s.laterRatio}× floor`, target: "≤ 1.0× floor", holds: s.laterRatio <= 1.0, kind: "perf" });
+    rows.push({
+      figure: `review, first turn, ${s.size} files (floor ${s.floorMs} ms)`,
+      value: `${s.firstMs} ms = ${s.firstRatio}× floor`,
+      target: "≤ 1.5× floor",
+      holds: s.firstRatio <= 1.5,
+      kind: "perf",
+    });
+    rows.push({
+      figure: `review, later turn (one-commit push), ${s.size} files`,
+      value: `${s.laterMs} ms = ${s.laterRatio}× floor`,
+      target: "≤ 1.0× floor",
+      holds: s.laterRatio <= 1.0,
+      kind: "perf",
+    });
   }
   const s0 = review.sizes[0];
-  rows.push({ figure: `incremental prompt after one-commit push, ${s0.size}-file PR`, value: `${s0.promptBytes.later} / ${s0.promptBytes.first} B = ${(s0.promptRatio * 100).toFixed(1)} %`, target: "≤ 10 %", holds: s0.promptRatio !== null && s0.promptRatio <= 0.1, kind: "perf" });
-  rows.push({ figure: "review: peak RSS of the reviewing process", value: `${review.maxRssMb} MB`, target: "(reported)", holds: null, kind: "info" });
+  rows.push({
+    figure: `incremental prompt after one-commit push, ${s0.size}-file PR`,
+    value: `${s0.promptBytes.later} / ${s0.promptBytes.first} B = ${(s0.promptRatio * 100).toFixed(1)} %`,
+    target: "≤ 10 %",
+    holds: s0.promptRatio !== null && s0.promptRatio <= 0.1,
+    kind: "perf",
+  });
+  rows.push({
+    figure: "review: peak RSS of the reviewing process",
+    value: `${review.maxRssMb} MB`,
+    target: "(reported)",
+    holds: null,
+    kind: "info",
+  });
 }
 const merge = results["base-merge"];
 if (merge) {
   const m = merge.merged;
-  rows.push({ figure: `incremental prompt after merging a base that brings ${merge.config.mergedFiles} files, no PR-side change (${merge.config.prFiles}-file PR), vs the old rule (whole last..head diff)`, value: `${m.newPromptBytes} / ${m.oldRulePromptBytes} B = ${(m.ratio * 100).toFixed(1)} %  (base files in prompt: ${m.baseFilesInNew} vs ${m.baseFilesInOld})`, target: "≤ 5 %", holds: m.ratio <= 0.05, kind: "perf" });
+  rows.push({
+    figure: `incremental prompt after merging a base that brings ${merge.config.mergedFiles} files, no PR-side change (${merge.config.prFiles}-file PR), vs the old rule (whole last..head diff)`,
+    value: `${m.newPromptBytes} / ${m.oldRulePromptBytes} B = ${(m.ratio * 100).toFixed(1)} %  (base files in prompt: ${m.baseFilesInNew} vs ${m.baseFilesInOld})`,
+    target: "≤ 5 %",
+    holds: m.ratio <= 0.05,
+    kind: "perf",
+  });
   const o = merge.mergedWithOwnChange;
-  rows.push({ figure: "after a base merge plus one PR-side commit: the prompt holds the PR's change and no base file", value: `PR change ${o.hasOwnChange ? "present" : "MISSING"}, ${o.baseFiles} base files, ${o.promptBytes} B`, target: "present, 0", holds: o.hasOwnChange && o.baseFiles === 0 && m.baseFilesInNew === 0 && m.saysNothingNew, kind: "correctness" });
+  rows.push({
+    figure: "after a base merge plus one PR-side commit: the prompt holds the PR's change and no base file",
+    value: `PR change ${o.hasOwnChange ? "present" : "MISSING"}, ${o.baseFiles} base files, ${o.promptBytes} B`,
+    target: "present, 0",
+    holds: o.hasOwnChange && o.baseFiles === 0 && m.baseFilesInNew === 0 && m.saysNothingNew,
+    kind: "correctness",
+  });
 }
 const conc = results.concurrency;
 if (conc) {
   const c = conc.config;
-  rows.push({ figure: `concurrency: overlapping turns within a run (${c.processes} processes, ${c.prs} PRs × ${c.pushes} pushes)`, value: String(conc.overlappingTurnPairs), target: "0", holds: conc.overlappingTurnPairs === 0, kind: "correctness" });
-  const bad = conc.runsNotAtNewestHead + conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce + conc.webhookNon2xx + conc.webhookErrors + (conc.timedOut ? 1 : 0);
-  rows.push({ figure: "concurrency: newest head of every PR reviewed exactly once", value: `${conc.runs - conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce}/${c.prs} PRs ok, ${conc.runsNotAtNewestHead} not at newest, ${conc.failedTurns} failed turns`, target: `${c.prs}/${c.prs}`, holds: bad === 0, kind: "correctness" });
-  rows.push({ figure: "concurrency: throughput", value: `${conc.reviewerTurns} reviews of ${conc.pushes} pushes in ${conc.totalSeconds} s = ${conc.reviewsPerSecond} reviews/s (${conc.pushesPerSecondAbsorbed} pushes/s)`, target: "(reported)", holds: null, kind: "info" });
+  rows.push({
+    figure: `concurrency: overlapping turns within a run (${c.processes} processes, ${c.prs} PRs × ${c.pushes} pushes)`,
+    value: String(conc.overlappingTurnPairs),
+    target: "0",
+    holds: conc.overlappingTurnPairs === 0,
+    kind: "correctness",
+  });
+  const bad =
+    conc.runsNotAtNewestHead +
+    conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce +
+    conc.webhookNon2xx +
+    conc.webhookErrors +
+    (conc.timedOut ? 1 : 0);
+  rows.push({
+    figure: "concurrency: newest head of every PR reviewed exactly once",
+    value: `${conc.runs - conc.runsWhoseNewestHeadWasNotReviewedExactlyOnce}/${c.prs} PRs ok, ${conc.runsNotAtNewestHead} not at newest, ${conc.failedTurns} failed turns`,
+    target: `${c.prs}/${c.prs}`,
+    holds: bad === 0,
+    kind: "correctness",
+  });
+  rows.push({
+    figure: "concurrency: throughput",
+    value: `${conc.reviewerTurns} reviews of ${conc.pushes} pushes in ${conc.totalSeconds} s = ${conc.reviewsPerSecond} reviews/s (${conc.pushesPerSecondAbsorbed} pushes/s)`,
+    target: "(reported)",
+    holds: null,
+    kind: "info",
+  });
 }
 const sandbox = results.sandbox;
 if (sandbox) {
@@ -111,11 +239,23 @@ if (sandbox) {
     kind: "perf",
   });
 }
-for (const f of failures) rows.push({ figure: `section ${f}`, value: "crashed (see stderr)", target: "runs", holds: false, kind: "correctness" });
+for (const f of failures)
+  rows.push({
+    figure: `section ${f}`,
+    value: "crashed (see stderr)",
+    target: "runs",
+    holds: false,
+    kind: "correctness",
+  });
 
 // The smoke run's PRs are tiny: fixed costs dominate its ratios, so its performance rows are shown, not judged.
 if (SMOKE) for (const r of rows) if (r.kind === "perf") r.holds = null;
-const cells = rows.map((r) => [r.figure, r.value, r.target, r.holds === null ? (SMOKE && r.kind === "perf" ? "— (smoke)" : "—") : r.holds ? "yes" : "NO"]);
+const cells = rows.map((r) => [
+  r.figure,
+  r.value,
+  r.target,
+  r.holds === null ? (SMOKE && r.kind === "perf" ? "— (smoke)" : "—") : r.holds ? "yes" : "NO",
+]);
 const head = ["figure", "measured", "target", "holds"];
 const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
 const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(" | ")} |`;

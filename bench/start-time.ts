@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "../test/helpers/free-port.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const arg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const RUNS = arg("runs", 5);
 const IDLE_MS = arg("idle", 5000);
 
@@ -50,7 +51,9 @@ function tree(pid: number): number[] {
 function rssMiB(pid: number): number {
   let kib = 0;
   for (const p of tree(pid)) {
-    const line = readFileSync(`/proc/${p}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+    const line = readFileSync(`/proc/${p}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:"));
     kib += Number(line?.split(/\s+/)[1] ?? 0);
   }
   return kib / 1024;
@@ -68,14 +71,23 @@ async function startOnce(mode: Mode, dataDir: string): Promise<{ ms: number; rss
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+    },
     stdio: "ignore",
   });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${mode} exited with ${child.exitCode}`);
       if (performance.now() - started > 120_000) throw new Error(`${mode}: no /health within 120 s`);
-      const ok = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       await sleep(10);
     }
@@ -88,8 +100,14 @@ async function startOnce(mode: Mode, dataDir: string): Promise<{ ms: number; rss
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const dirs = Object.fromEntries(Object.keys(modes).map((m) => [m, mkdtempSync(join(tmpdir(), "nm-start-"))])) as Record<Mode, string>;
-const results = Object.fromEntries(Object.keys(modes).map((m) => [m, [] as { ms: number; rss: number }[]])) as Record<Mode, { ms: number; rss: number }[]>;
+const dirs = Object.fromEntries(Object.keys(modes).map((m) => [m, mkdtempSync(join(tmpdir(), "nm-start-"))])) as Record<
+  Mode,
+  string
+>;
+const results = Object.fromEntries(Object.keys(modes).map((m) => [m, [] as { ms: number; rss: number }[]])) as Record<
+  Mode,
+  { ms: number; rss: number }[]
+>;
 try {
   for (const mode of Object.keys(modes) as Mode[]) await startOnce(mode, join(dirs[mode], "data")); // warm-up
   for (let run = 0; run < RUNS; run++) {

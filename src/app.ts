@@ -41,11 +41,15 @@ export interface AppDependencies {
 export function createApp(deps: AppDependencies): ApplicationFunction {
   return async (app) => {
     const { intake, log } = deps;
-    if (!(app instanceof NoMistakesProbot)) throw new Error("no-mistakes is loaded into NoMistakesProbot (src/server/no-mistakes-probot.ts), which serves its webhooks");
+    if (!(app instanceof NoMistakesProbot))
+      throw new Error(
+        "no-mistakes is loaded into NoMistakesProbot (src/server/no-mistakes-probot.ts), which serves its webhooks",
+      );
     const { events } = app;
     if (intake) {
-      events.on(["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"], async (event) =>
-        onPullRequest(event, intake, log),
+      events.on(
+        ["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"],
+        async (event) => onPullRequest(event, intake, log),
       );
       events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake, log));
       events.on("check_run.rerequested", async (event) => onCheckRunRerequested(event, intake, log));
@@ -54,6 +58,14 @@ export function createApp(deps: AppDependencies): ApplicationFunction {
     }
     const { agent } = deps;
     if (agent && deps.work !== false) await startReviewWorker(app, { ...deps, agent });
-    deps.log.info({ agent: agent?.name, webhooks: intake !== undefined, workers: agent !== undefined && deps.work !== false, database: deps.database.kind }, "no-mistakes loaded");
+    deps.log.info(
+      {
+        agent: agent?.name,
+        webhooks: intake !== undefined,
+        workers: agent !== undefined && deps.work !== false,
+        database: deps.database.kind,
+      },
+      "no-mistakes loaded",
+    );
   };
 }

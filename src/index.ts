@@ -19,7 +19,10 @@ try {
         process.exit(1);
       }
       stopping = true;
-      log.info({ signal, graceMs: config.stopGraceMs }, "stopping: running turns get the grace period, webhooks are still answered meanwhile");
+      log.info(
+        { signal, graceMs: config.stopGraceMs },
+        "stopping: running turns get the grace period, webhooks are still answered meanwhile",
+      );
       running.stop().then(
         () => process.exit(0),
         (error: unknown) => {

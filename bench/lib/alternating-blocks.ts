@@ -29,7 +29,13 @@ export function planBlocks(plan: BlockPlan): Block[] {
   const t0 = performance.now() + 50;
   return Array.from({ length: count }, (_, b) => {
     const pair = Math.floor(b / 2);
-    return { index: b, target: (b % 2 === 0) === (pair % 2 === 0) ? "app" : "bare", measured: b >= 2 * warmBlocks, startsAt: t0 + b * plan.blockMs, deliveries: perBlock } as Block;
+    return {
+      index: b,
+      target: (b % 2 === 0) === (pair % 2 === 0) ? "app" : "bare",
+      measured: b >= 2 * warmBlocks,
+      startsAt: t0 + b * plan.blockMs,
+      deliveries: perBlock,
+    } as Block;
   });
 }
 

@@ -9,7 +9,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+export const ADMIN_URL =
+  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 export const WEBHOOK_SECRET = "bench-webhook-secret";
 export const SMOKE = process.argv.includes("--smoke");
 
@@ -63,7 +64,15 @@ export const REPO_ID = 4242;
 export const INSTALLATION_ID = 99;
 
 /** The real `pull_request.<action>` example payload from @octokit/webhooks-examples, pointed at our PR. */
-export function pullRequestPayload(shape: { action: string; number: number; baseSha: string; headSha: string; cloneUrl: string; before?: string; updatedAt?: string }): Record<string, any> {
+export function pullRequestPayload(shape: {
+  action: string;
+  number: number;
+  baseSha: string;
+  headSha: string;
+  cloneUrl: string;
+  before?: string;
+  updatedAt?: string;
+}): Record<string, any> {
   return testPullRequestPayload({
     ...shape,
     title: `Change ${shape.number}`,
@@ -93,7 +102,12 @@ export interface ChildServer {
 }
 
 /** Starts `node --import tsx <script>` with `env`; resolves when it prints `LISTENING <port>`. */
-export async function startChild(script: string, env: Record<string, string>, logPath: string, extraNodeArgs: string[] = []): Promise<ChildServer> {
+export async function startChild(
+  script: string,
+  env: Record<string, string>,
+  logPath: string,
+  extraNodeArgs: string[] = [],
+): Promise<ChildServer> {
   const log = openSync(logPath, "a");
   const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", join(ROOT, script)], {
     cwd: ROOT,
@@ -143,7 +157,10 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export { sleep };

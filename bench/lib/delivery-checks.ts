@@ -33,7 +33,16 @@ export interface DeliveryChecks {
 
 /** Sum of the figures that must be 0 for "every delivery enqueued exactly once". */
 export function deliveryProblems(d: DeliveryChecks): number {
-  return d.missingDeliveries + d.extraDeliveries + d.staleHeads + d.duplicateJobDeliveries + d.strayJobDeliveries + d.runsWithMoreThanOneWaitingOrActive + d.runsWhoseNewestHeadIsNotCovered + d.deliveriesNotQueuedOrCollapsedExactlyOnce;
+  return (
+    d.missingDeliveries +
+    d.extraDeliveries +
+    d.staleHeads +
+    d.duplicateJobDeliveries +
+    d.strayJobDeliveries +
+    d.runsWithMoreThanOneWaitingOrActive +
+    d.runsWhoseNewestHeadIsNotCovered +
+    d.deliveriesNotQueuedOrCollapsedExactlyOnce
+  );
 }
 
 /**
@@ -42,16 +51,24 @@ export function deliveryProblems(d: DeliveryChecks): number {
  * told about, and that head either reviewed or still covered by a waiting job; every delivery queued
  * a job or joined its run's waiting one, exactly once (the app's log).
  */
-export async function checkDeliveries(sql: ExecuteSql, sent: SentDeliveries, appLogPath: string): Promise<DeliveryChecks> {
+export async function checkDeliveries(
+  sql: ExecuteSql,
+  sent: SentDeliveries,
+  appLogPath: string,
+): Promise<DeliveryChecks> {
   const rows = async <T>(text: string) => (await sql(text)).rows as T[];
-  const recorded = await rows<{ delivery_id: string; received_at: string | Date }>("select delivery_id, received_at from webhook_deliveries");
+  const recorded = await rows<{ delivery_id: string; received_at: string | Date }>(
+    "select delivery_id, received_at from webhook_deliveries",
+  );
   const applyLagMs = recorded
     .map((r) => new Date(r.received_at).getTime() - (sent.answeredAt.get(r.delivery_id) ?? NaN))
     .filter((ms) => Number.isFinite(ms))
     .sort((a, b) => a - b);
   const recordedSet = new Set(recorded.map((r) => r.delivery_id));
   const sentSet = new Set(sent.ids);
-  const runs = await rows<{ id: number; pr_number: number; head_sha: string; last_reviewed_sha: string | null }>("select id, pr_number, head_sha, last_reviewed_sha from runs");
+  const runs = await rows<{ id: number; pr_number: number; head_sha: string; last_reviewed_sha: string | null }>(
+    "select id, pr_number, head_sha, last_reviewed_sha from runs",
+  );
   const jobs = await rows<{ state: string; singleton_key: string; delivery: string }>(
     "select state, singleton_key, data->>'deliveryId' as delivery from pgboss.job where name = 'no-mistakes-run'",
   );
@@ -67,7 +84,10 @@ export async function checkDeliveries(sql: ExecuteSql, sent: SentDeliveries, app
     if (run.last_reviewed_sha !== run.head_sha && waiting.length === 0) uncovered++;
   }
   const turns: Record<string, number> = {};
-  for (const t of await rows<{ status: string; n: number }>("select status, count(*)::int as n from turns group by status")) turns[t.status] = Number(t.n);
+  for (const t of await rows<{ status: string; n: number }>(
+    "select status, count(*)::int as n from turns group by status",
+  ))
+    turns[t.status] = Number(t.n);
 
   const outcomes = new Map<string, number>();
   for (const line of readFileSync(appLogPath, "utf8").split("\n")) {

@@ -14,9 +14,26 @@ export class GitHubHttpStandIn {
   readonly unmatched: string[] = [];
   /** Reviews posted, with when they arrived (performance.now() of this process). */
   readonly reviews: { pr: number; id: number; commitId: string; body: string; at: number; comments: number }[] = [];
-  private readonly reviewComments = new Map<number, { id: number; node_id: string; pull_request_review_id: number; body: string; path: string; line: number | null; user: typeof BOT_USER }[]>();
-  readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string }>();
-  private readonly issueComments = new Map<number, { id: number; body: string; user: { id: number; login: string; type: string } }[]>();
+  private readonly reviewComments = new Map<
+    number,
+    {
+      id: number;
+      node_id: string;
+      pull_request_review_id: number;
+      body: string;
+      path: string;
+      line: number | null;
+      user: typeof BOT_USER;
+    }[]
+  >();
+  readonly checkRuns = new Map<
+    number,
+    { id: number; head_sha: string; name: string; status: string; conclusion?: string }
+  >();
+  private readonly issueComments = new Map<
+    number,
+    { id: number; body: string; user: { id: number; login: string; type: string } }[]
+  >();
   private nextId = 1000;
   private server?: Server;
   port = 0;
@@ -55,7 +72,10 @@ export class GitHubHttpStandIn {
       }
       const [status, data] = this.route(req.method ?? "GET", (req.url ?? "/").split("?")[0]!, body);
       const text = JSON.stringify(data);
-      res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+      res.writeHead(status, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(text),
+      });
       res.end(text);
     });
   }
@@ -70,12 +90,30 @@ export class GitHubHttpStandIn {
     if (method === "POST" && path === "/api/graphql") {
       this.count("graphql");
       const query: string = body?.query ?? "";
-      if (query.includes("resolveReviewThread")) return [200, { data: { resolveReviewThread: { thread: { id: body.variables?.id } } } }];
-      return [200, { data: { repository: { pullRequest: { reviewThreads: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } } } }];
+      if (query.includes("resolveReviewThread"))
+        return [200, { data: { resolveReviewThread: { thread: { id: body.variables?.id } } } }];
+      return [
+        200,
+        {
+          data: {
+            repository: {
+              pullRequest: { reviewThreads: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } },
+            },
+          },
+        },
+      ];
     }
     if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(p)) {
       this.count("access_token");
-      return [201, { token: "ghs_BenchInstallationToken0123456789abcdef", expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {}, repository_selection: "all" }];
+      return [
+        201,
+        {
+          token: "ghs_BenchInstallationToken0123456789abcdef",
+          expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+          permissions: {},
+          repository_selection: "all",
+        },
+      ];
     }
     // The App's delivery log, read by the failed-delivery sweep: every delivery arrived.
     if (method === "GET" && p === "/app/hook/deliveries") return [200, []];
@@ -95,7 +133,13 @@ export class GitHubHttpStandIn {
       if (method === "POST" && rest === "check-runs") {
         this.count("check_run");
         const id = this.nextId++;
-        this.checkRuns.set(id, { id, head_sha: body.head_sha, name: body.name, status: body.status ?? "queued", conclusion: body.conclusion });
+        this.checkRuns.set(id, {
+          id,
+          head_sha: body.head_sha,
+          name: body.name,
+          status: body.status ?? "queued",
+          conclusion: body.conclusion,
+        });
         return [201, this.checkRuns.get(id)];
       }
       if (method === "PATCH" && (m = /^check-runs\/(\d+)$/.exec(rest))) {
@@ -112,26 +156,48 @@ export class GitHubHttpStandIn {
         const list = this.reviewComments.get(pr) ?? [];
         for (const c of inline) {
           const cid = this.nextId++;
-          list.push({ id: cid, node_id: `RC_${cid}`, pull_request_review_id: id, body: c.body, path: c.path, line: c.line ?? null, user: BOT_USER });
+          list.push({
+            id: cid,
+            node_id: `RC_${cid}`,
+            pull_request_review_id: id,
+            body: c.body,
+            path: c.path,
+            line: c.line ?? null,
+            user: BOT_USER,
+          });
         }
         this.reviewComments.set(pr, list);
-        this.reviews.push({ pr, id, commitId: body.commit_id, body: body.body, at: performance.now(), comments: inline.length });
+        this.reviews.push({
+          pr,
+          id,
+          commitId: body.commit_id,
+          body: body.body,
+          at: performance.now(),
+          comments: inline.length,
+        });
         return [200, { id, body: body.body, state: "COMMENTED", commit_id: body.commit_id }];
       }
       if (method === "GET" && (m = /^pulls\/(\d+)\/reviews$/.exec(rest))) {
         const pr = Number(m[1]);
-        return [200, this.reviews.filter((r) => r.pr === pr).map((r) => ({ id: r.id, body: r.body, commit_id: r.commitId, state: "COMMENTED", user: BOT_USER }))];
+        return [
+          200,
+          this.reviews
+            .filter((r) => r.pr === pr)
+            .map((r) => ({ id: r.id, body: r.body, commit_id: r.commitId, state: "COMMENTED", user: BOT_USER })),
+        ];
       }
       if (method === "GET" && (m = /^pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(rest))) {
         const review = Number(m[2]);
         return [200, (this.reviewComments.get(Number(m[1])) ?? []).filter((c) => c.pull_request_review_id === review)];
       }
-      if (method === "GET" && (m = /^pulls\/(\d+)\/comments$/.exec(rest))) return [200, this.reviewComments.get(Number(m[1])) ?? []];
+      if (method === "GET" && (m = /^pulls\/(\d+)\/comments$/.exec(rest)))
+        return [200, this.reviewComments.get(Number(m[1])) ?? []];
       if (method === "POST" && /^pulls\/\d+\/comments$/.test(rest)) {
         const id = this.nextId++;
         return [201, { id, node_id: `RC_${id}`, body: body.body, path: body.path, line: body.line }];
       }
-      if (method === "GET" && (m = /^issues\/(\d+)\/comments$/.exec(rest))) return [200, this.issueComments.get(Number(m[1])) ?? []];
+      if (method === "GET" && (m = /^issues\/(\d+)\/comments$/.exec(rest)))
+        return [200, this.issueComments.get(Number(m[1])) ?? []];
       if (method === "POST" && (m = /^issues\/(\d+)\/comments$/.exec(rest))) {
         this.count("issue_comment");
         const comment = { id: this.nextId++, body: body.body, user: BOT_USER };

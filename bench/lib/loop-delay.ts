@@ -12,7 +12,10 @@ export interface LoopDelayWindow {
 
 function windows(file: string): LoopDelayWindow[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as LoopDelayWindow);
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LoopDelayWindow);
 }
 
 /** Closes the app's current loop-delay window (SIGUSR2) and returns it; a new one starts at once. */

@@ -23,7 +23,10 @@ const LINES = 40;
 function fileContent(i: number, tag?: string, lines: number[] = []): string {
   let out = "";
   for (let j = 1; j <= LINES; j++) {
-    out += lines.includes(j) && tag ? `export const v${i}_${j} = "changed in ${tag}"; // revised\n` : `export const v${i}_${j} = ${i * 1000 + j}; // line ${j} of module ${i}, padding text\n`;
+    out +=
+      lines.includes(j) && tag
+        ? `export const v${i}_${j} = "changed in ${tag}"; // revised\n`
+        : `export const v${i}_${j} = ${i * 1000 + j}; // line ${j} of module ${i}, padding text\n`;
   }
   return out;
 }
@@ -40,21 +43,33 @@ export function buildRepo(root: string, baseFiles: number, prs: PrSpec[]): Built
   const data = (s: string) => `data ${Buffer.byteLength(s)}\n${s}\n`;
   const commit = (ref: string, from: number | undefined, message: string, files: [string, string][]): number => {
     const m = ++mark;
-    parts.push(`commit ${ref}\nmark :${m}\ncommitter Dev <dev@example.com> ${time++} +0000\n${data(message)}${from ? `from :${from}\n` : ""}`);
+    parts.push(
+      `commit ${ref}\nmark :${m}\ncommitter Dev <dev@example.com> ${time++} +0000\n${data(message)}${from ? `from :${from}\n` : ""}`,
+    );
     for (const [path, content] of files) parts.push(`M 100644 inline ${path}\n${data(content)}`);
     parts.push("\n");
     return m;
   };
-  const baseMark = commit("refs/heads/main", undefined, "base", Array.from({ length: baseFiles }, (_, i) => [pathOf(i), fileContent(i)]));
+  const baseMark = commit(
+    "refs/heads/main",
+    undefined,
+    "base",
+    Array.from({ length: baseFiles }, (_, i) => [pathOf(i), fileContent(i)]),
+  );
   const prMarks = new Map<number, number[]>();
   for (const pr of prs) {
     const marks: number[] = [];
-    const files: [string, string][] = Array.from({ length: pr.changedFiles }, (_, i) => [pathOf(i), fileContent(i, `pr${pr.number}`, [5, 20, 35])]);
+    const files: [string, string][] = Array.from({ length: pr.changedFiles }, (_, i) => [
+      pathOf(i),
+      fileContent(i, `pr${pr.number}`, [5, 20, 35]),
+    ]);
     let last = commit(`refs/heads/pr-${pr.number}`, baseMark, `PR ${pr.number}`, files);
     marks.push(last);
     for (let k = 1; k <= pr.laterPushes; k++) {
       const i = (k - 1) % Math.max(1, pr.changedFiles);
-      last = commit(`refs/heads/pr-${pr.number}`, last, `PR ${pr.number} push ${k}`, [[pathOf(i), fileContent(i, `pr${pr.number} push ${k}`, [5, 12, 20, 35])]]);
+      last = commit(`refs/heads/pr-${pr.number}`, last, `PR ${pr.number} push ${k}`, [
+        [pathOf(i), fileContent(i, `pr${pr.number} push ${k}`, [5, 12, 20, 35])],
+      ]);
       marks.push(last);
     }
     prMarks.set(pr.number, marks);
@@ -89,11 +104,17 @@ export function movePullHeads(bare: string, moves: [number, string][]): void {
 export function movePullHeadsAsync(bare: string, moves: [number, string][]): Promise<void> {
   if (moves.length === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const child = spawn("git", ["update-ref", "--stdin"], { cwd: bare, stdio: ["pipe", "ignore", "pipe"], env: { PATH: process.env.PATH, HOME: bare, GIT_CONFIG_NOSYSTEM: "1" } });
+    const child = spawn("git", ["update-ref", "--stdin"], {
+      cwd: bare,
+      stdio: ["pipe", "ignore", "pipe"],
+      env: { PATH: process.env.PATH, HOME: bare, GIT_CONFIG_NOSYSTEM: "1" },
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`git update-ref exited with ${code}: ${stderr}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`git update-ref exited with ${code}: ${stderr}`)),
+    );
     child.stdin.end(moves.map(([n, sha]) => `update refs/pull/${n}/head ${sha}\n`).join(""));
   });
 }

@@ -31,13 +31,28 @@ export async function startReviewPipeline(root: string, dataDir: string, agentLo
   await migrateDatabase(handle);
   const gh = new GitHubHttpStandIn();
   await gh.start();
-  const log = createLogger({ level: "info", destination: pino.destination({ dest: join(root, "app.log"), sync: false }) });
-  const probot = new Probot({ appId: 1, privateKey: privateKey(), secret: WEBHOOK_SECRET, baseUrl: gh.apiUrl, log, Octokit: ProbotOctokit });
+  const log = createLogger({
+    level: "info",
+    destination: pino.destination({ dest: join(root, "app.log"), sync: false }),
+  });
+  const probot = new Probot({
+    appId: 1,
+    privateKey: privateKey(),
+    secret: WEBHOOK_SECRET,
+    baseUrl: gh.apiUrl,
+    log,
+    Octokit: ProbotOctokit,
+  });
   const deps: ReviewDeps = {
     db: handle.db,
-    sessions: new RunSessions({ db: handle.db, agent: new FakeAgent({ home: join(dataDir, "fake-agent"), logPath: agentLog }), log }),
+    sessions: new RunSessions({
+      db: handle.db,
+      agent: new FakeAgent({ home: join(dataDir, "fake-agent"), logPath: agentLog }),
+      log,
+    }),
     log,
-    github: async (installationId) => new OctokitGitHubClient(await probot.auth(installationId), async () => "no-mistakes", gh.host),
+    github: async (installationId) =>
+      new OctokitGitHubClient(await probot.auth(installationId), async () => "no-mistakes", gh.host),
     workspace: (run) => new GitWorkspace(join(dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
     agentTimeoutMs: 60_000,
     // The "remote" is a local bare repository: no token goes on git's command line (as for an untrusted URL).

@@ -22,12 +22,31 @@ import { postWebhook } from "../lib/post-webhook.js";
 import { processCpuMs } from "../lib/process-cpu.js";
 import { buildRepo, movePullHeadsAsync } from "../lib/repo.js";
 import {
-  ROOT, SMOKE, WEBHOOK_SECRET, createDatabase, emitResult, freePort, percentile, privateKey, pullRequestPayload, round, sleep, startChild, tempRoot,
+  ROOT,
+  SMOKE,
+  WEBHOOK_SECRET,
+  createDatabase,
+  emitResult,
+  freePort,
+  percentile,
+  privateKey,
+  pullRequestPayload,
+  round,
+  sleep,
+  startChild,
+  tempRoot,
 } from "../lib/common.js";
 
 const cfg = SMOKE
   ? { rate: 20, seconds: 2, warmSeconds: 0.5, prs: 5, blockMs: 500, commitsPerPr: 6 }
-  : { rate: 100, seconds: Number(process.env.BENCH_ACK_SECONDS ?? 30), warmSeconds: 3, prs: 50, blockMs: 1000, commitsPerPr: 40 };
+  : {
+      rate: 100,
+      seconds: Number(process.env.BENCH_ACK_SECONDS ?? 30),
+      warmSeconds: 3,
+      prs: 50,
+      blockMs: 1000,
+      commitsPerPr: 40,
+    };
 const PROFILE = process.env.BENCH_PROFILE === "1";
 type DatabaseKind = "embedded" | "postgres";
 
@@ -35,28 +54,63 @@ type DatabaseKind = "embedded" | "postgres";
 const REVIEWER_ANSWER = {
   summary: "Two things to look at.",
   findings: [
-    { path: "src/m0/file0.ts", line: 5, severity: "warning", action: "ask-user", title: "Changed constant lost its number", body: "v0_5 was a number; it is a string now." },
-    { path: "src/m0/file0.ts", line: 20, severity: "info", action: "no-op", title: "Revised comment", body: "The comment says revised; say what changed." },
+    {
+      path: "src/m0/file0.ts",
+      line: 5,
+      severity: "warning",
+      action: "ask-user",
+      title: "Changed constant lost its number",
+      body: "v0_5 was a number; it is a string now.",
+    },
+    {
+      path: "src/m0/file0.ts",
+      line: 20,
+      severity: "info",
+      action: "no-op",
+      title: "Revised comment",
+      body: "The comment says revised; say what changed.",
+    },
   ],
   resolved: [],
 };
 
 // One folder per server and Node's own file names: tsx's loader thread writes a profile too, and a fixed name let it overwrite the main thread's.
-const profArgs = (name: string) => [...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles", name)}`] : []), ...(process.env.BENCH_TRACE_GC === "1" ? ["--trace-gc"] : [])];
+const profArgs = (name: string) => [
+  ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles", name)}`] : []),
+  ...(process.env.BENCH_TRACE_GC === "1" ? ["--trace-gc"] : []),
+];
 const sorted = (a: number[]) => [...a].sort((x, y) => x - y);
-const summary = (s: number[]) => ({ p50: round(percentile(s, 50)), p90: round(percentile(s, 90)), p99: round(percentile(s, 99)), max: round(s.at(-1) ?? NaN) });
+const summary = (s: number[]) => ({
+  p50: round(percentile(s, 50)),
+  p90: round(percentile(s, 90)),
+  p99: round(percentile(s, 99)),
+  max: round(s.at(-1) ?? NaN),
+});
 
 async function measure(kind: DatabaseKind) {
   const root = tempRoot(`ack-${kind}`);
   const pg = kind === "postgres" ? await createDatabase() : undefined;
   const gh = new GitHubHttpStandIn();
   await gh.start();
-  const repo = buildRepo(root, 5, Array.from({ length: cfg.prs }, (_, i) => ({ number: i + 1, changedFiles: 1, laterPushes: cfg.commitsPerPr - 1 })));
+  const repo = buildRepo(
+    root,
+    5,
+    Array.from({ length: cfg.prs }, (_, i) => ({ number: i + 1, changedFiles: 1, laterPushes: cfg.commitsPerPr - 1 })),
+  );
   const scenario = join(root, "scenario.json");
   writeFileSync(scenario, JSON.stringify({ steps: [{ role: "reviewer", answer: REVIEWER_ANSWER }] }));
   const dataDir = join(root, "app-data");
   const loopFile = join(root, "loop-delay.jsonl");
-  const common = { APP_ID: "1", PRIVATE_KEY: privateKey(), WEBHOOK_SECRET, AGENT: "fake", HOST: "127.0.0.1", LOG_LEVEL: "info", GHE_HOST: gh.host, GHE_PROTOCOL: "http" };
+  const common = {
+    APP_ID: "1",
+    PRIVATE_KEY: privateKey(),
+    WEBHOOK_SECRET,
+    AGENT: "fake",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    GHE_HOST: gh.host,
+    GHE_PROTOCOL: "http",
+  };
   const app = await startChild(
     "bench/servers/app-server.ts",
     {
@@ -71,7 +125,12 @@ async function measure(kind: DatabaseKind) {
     join(root, "app.log"),
     profArgs(`ack-app-${kind}`),
   );
-  const bare = await startChild("bench/servers/bare-server.ts", { ...common, PORT: String(await freePort()) }, join(root, "bare.log"), profArgs(`ack-bare-${kind}`));
+  const bare = await startChild(
+    "bench/servers/bare-server.ts",
+    { ...common, PORT: String(await freePort()) },
+    join(root, "bare.log"),
+    profArgs(`ack-bare-${kind}`),
+  );
   const pids: Record<Target, number> = { app: app.child.pid!, bare: bare.child.pid! };
   const ports: Record<Target, number> = { app: app.port, bare: bare.port };
 
@@ -95,14 +154,30 @@ async function measure(kind: DatabaseKind) {
     const step = Math.floor(k / cfg.prs);
     // GitHub moves pull_request.updated_at with every push: the app keeps the newest head when deliveries arrive out of order.
     const updatedAt = new Date(Date.UTC(2026, 0, 1) + step * 1000).toISOString().replace(/\.\d+Z$/, "Z");
-    return { pr, step, head: chain[step % chain.length]!, before: step === 0 ? repo.baseSha : chain[(step - 1) % chain.length]!, updatedAt };
+    return {
+      pr,
+      step,
+      head: chain[step % chain.length]!,
+      before: step === 0 ? repo.baseSha : chain[(step - 1) % chain.length]!,
+      updatedAt,
+    };
   };
 
   async function send(target: Target, scheduledAt: number, measured: boolean): Promise<void> {
     // The bare app gets the same deliveries' shape (its own sequence); it does nothing with them.
     const d = appDelivery(target === "app" ? appK++ : bareK++);
     const id = randomUUID();
-    const body = JSON.stringify(pullRequestPayload({ action: "synchronize", number: d.pr, baseSha: repo.baseSha, headSha: d.head, before: d.before, updatedAt: d.updatedAt, cloneUrl: repo.bare }));
+    const body = JSON.stringify(
+      pullRequestPayload({
+        action: "synchronize",
+        number: d.pr,
+        baseSha: repo.baseSha,
+        headSha: d.head,
+        before: d.before,
+        updatedAt: d.updatedAt,
+        cloneUrl: repo.bare,
+      }),
+    );
     sentCount[target]++;
     const status = await postWebhook(ports[target], agent, "pull_request", id, body);
     const ms = performance.now() - scheduledAt; // from the scheduled time: no coordinated omission
@@ -127,7 +202,8 @@ async function measure(kind: DatabaseKind) {
   await Promise.all([send("app", performance.now(), false), send("app", performance.now(), false)]);
   const warmDeadline = Date.now() + 120_000;
   while (gh.reviews.length < 2) {
-    if (Date.now() > warmDeadline) throw new Error(`${kind}: no review posted within 120 s of the warm-up deliveries; see ${app.logPath}`);
+    if (Date.now() > warmDeadline)
+      throw new Error(`${kind}: no review posted within 120 s of the warm-up deliveries; see ${app.logPath}`);
     await sleep(100);
   }
 
@@ -135,7 +211,11 @@ async function measure(kind: DatabaseKind) {
   // Which app deliveries each app block sends, to move every PR's head before the block names it.
   const firstK = new Map<number, number>();
   let k = appK;
-  for (const b of blocks) if (b.target === "app") { firstK.set(b.index, k); k += b.deliveries; }
+  for (const b of blocks)
+    if (b.target === "app") {
+      firstK.set(b.index, k);
+      k += b.deliveries;
+    }
   const headsFor = (b: Block): [number, string][] => {
     const newest = new Map<number, string>();
     for (let j = firstK.get(b.index)!; j < firstK.get(b.index)! + b.deliveries; j++) {
@@ -162,8 +242,13 @@ async function measure(kind: DatabaseKind) {
       if (last?.block.measured) {
         const da = now.app - last.app;
         const db = now.bare - last.bare;
-        if (last.block.target === "app") { cpu.appInAppBlocks += da; cpu.bareInAppBlocks += db; }
-        else { cpu.appInBareBlocks += da; cpu.bareInBareBlocks += db; }
+        if (last.block.target === "app") {
+          cpu.appInAppBlocks += da;
+          cpu.bareInAppBlocks += db;
+        } else {
+          cpu.appInBareBlocks += da;
+          cpu.bareInBareBlocks += db;
+        }
       }
       if (block?.measured && Number.isNaN(measuredFrom)) {
         measuredFrom = performance.now();
@@ -187,7 +272,9 @@ async function measure(kind: DatabaseKind) {
   const applyDeadline = Date.now() + 60_000;
   let intakeBacklog = NaN;
   while (Date.now() < applyDeadline) {
-    const health = (await (await fetch(`http://127.0.0.1:${app.port}/health`)).json()) as { intake?: { backlog: number } };
+    const health = (await (await fetch(`http://127.0.0.1:${app.port}/health`)).json()) as {
+      intake?: { backlog: number };
+    };
     intakeBacklog = health.intake?.backlog ?? NaN;
     if (intakeBacklog === 0) break;
     await sleep(200);
@@ -198,7 +285,9 @@ async function measure(kind: DatabaseKind) {
   const reviewsPosted = gh.reviews.length;
 
   // The database as the app opens it: DATA_DIR/pglite (the app has stopped: PGlite has one user at a time) or PostgreSQL.
-  const handle = await openDatabase(pg ? { databaseUrl: pg.url, maxConnections: 2 } : { pgliteDir: join(dataDir, "pglite") });
+  const handle = await openDatabase(
+    pg ? { databaseUrl: pg.url, maxConnections: 2 } : { pgliteDir: join(dataDir, "pglite") },
+  );
   const checks = await checkDeliveries((text, params) => handle.executeSql(text, params), sent, app.logPath);
   await handle.close();
   await gh.stop();
@@ -218,7 +307,12 @@ async function measure(kind: DatabaseKind) {
     bare: { sent: sentCount.bare, measured: bareS.length, ...summary(bareS), non2xx: non2xx.bare, errors: errors.bare },
     p99Ratio: round(percentile(appS, 99) / percentile(bareS, 99), 3),
     cpu: {
-      ms: { appInAppBlocks: round(cpu.appInAppBlocks, 0), appInBareBlocks: round(cpu.appInBareBlocks, 0), bareInBareBlocks: round(cpu.bareInBareBlocks, 0), bareInAppBlocks: round(cpu.bareInAppBlocks, 0) },
+      ms: {
+        appInAppBlocks: round(cpu.appInAppBlocks, 0),
+        appInBareBlocks: round(cpu.appInBareBlocks, 0),
+        bareInBareBlocks: round(cpu.bareInBareBlocks, 0),
+        bareInAppBlocks: round(cpu.bareInAppBlocks, 0),
+      },
       perDeliveryMs: { app: round(perDelivery.app, 3), bare: round(perDelivery.bare, 3) },
       ratio: round(perDelivery.app / perDelivery.bare, 2),
       /** The app's CPU in its blocks minus in the bare's blocks (workers reviewing in both): what the deliveries themselves cost. */
@@ -230,7 +324,11 @@ async function measure(kind: DatabaseKind) {
     unmatchedGitHubRequests: gh.unmatched.length,
     unmatchedSample: [...new Set(gh.unmatched)].slice(0, 10),
     maxSchedulerLagMs: round(maxSchedulerLagMs),
-    applyLagMs: { p50: round(percentile(applyLagMs, 50)), p99: round(percentile(applyLagMs, 99)), max: round(applyLagMs.at(-1) ?? NaN) },
+    applyLagMs: {
+      p50: round(percentile(applyLagMs, 50)),
+      p99: round(percentile(applyLagMs, 99)),
+      max: round(applyLagMs.at(-1) ?? NaN),
+    },
     intakeBacklog,
     stoppedCleanly,
     problems: deliveryProblems(checks),
@@ -238,7 +336,9 @@ async function measure(kind: DatabaseKind) {
     logs: { app: app.logPath, bare: bare.logPath },
     /** Add to a `slowest` time to get the wall clock (ms since the epoch), to line it up with the servers' logs. */
     timeOrigin: Math.round(performance.timeOrigin),
-    slowest: Object.fromEntries((["app", "bare"] as const).map((t) => [t, [...samples[t]].sort((a, b) => b[1] - a[1]).slice(0, 40)])),
+    slowest: Object.fromEntries(
+      (["app", "bare"] as const).map((t) => [t, [...samples[t]].sort((a, b) => b[1] - a[1]).slice(0, 40)]),
+    ),
   };
 }
 

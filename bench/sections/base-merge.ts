@@ -27,7 +27,11 @@ const agentLog = join(root, "agent.log");
 
 // The repository: main with `baseFiles` modules; PR n changes `prFiles` of them (3 lines each).
 const content = (i: number, tag?: string) =>
-  Array.from({ length: cfg.lines }, (_, j) => (tag && [5, 20, 35].includes(j + 1) ? `export const v${i}_${j + 1} = "changed in ${tag}"; // revised\n` : `export const v${i}_${j + 1} = ${i * 1000 + j + 1}; // line ${j + 1} of module ${i}, padding text\n`)).join("");
+  Array.from({ length: cfg.lines }, (_, j) =>
+    tag && [5, 20, 35].includes(j + 1)
+      ? `export const v${i}_${j + 1} = "changed in ${tag}"; // revised\n`
+      : `export const v${i}_${j + 1} = ${i * 1000 + j + 1}; // line ${j + 1} of module ${i}, padding text\n`,
+  ).join("");
 const pathOf = (i: number) => `src/m${Math.floor(i / 100)}/file${i}.ts`;
 const bare = join(root, "origin.git");
 const work = join(root, "work");
@@ -45,13 +49,22 @@ function commit(files: Record<string, string>, message: string): string {
 
 git(root, ["init", "-q", "--bare", "-b", "main", bare]);
 git(root, ["init", "-q", "-b", "main", work]);
-const baseSha = commit(Object.fromEntries(Array.from({ length: cfg.baseFiles }, (_, i) => [pathOf(i), content(i)])), "base");
+const baseSha = commit(
+  Object.fromEntries(Array.from({ length: cfg.baseFiles }, (_, i) => [pathOf(i), content(i)])),
+  "base",
+);
 g("push", "-q", bare, "main:refs/heads/main");
 const PRS = [1, 2];
 const firstHeads = new Map<number, string>();
 for (const pr of PRS) {
   g("checkout", "-q", "-b", `pr-${pr}`, baseSha);
-  firstHeads.set(pr, commit(Object.fromEntries(Array.from({ length: cfg.prFiles }, (_, i) => [pathOf(i), content(i, `pr${pr}`)])), `PR ${pr}`));
+  firstHeads.set(
+    pr,
+    commit(
+      Object.fromEntries(Array.from({ length: cfg.prFiles }, (_, i) => [pathOf(i), content(i, `pr${pr}`)])),
+      `PR ${pr}`,
+    ),
+  );
   g("push", "-q", bare, `pr-${pr}:refs/heads/pr-${pr}`, `pr-${pr}:refs/pull/${pr}/head`);
 }
 
@@ -61,14 +74,40 @@ const PR_TEXT = { title: (pr: number) => `Change ${pr}`, body: "Please review.",
 let deliveries = 0;
 async function review(pr: number, headSha: string): Promise<string> {
   const run = await upsertRun(handle.db, {
-    installationId: INSTALLATION_ID, repositoryId: REPO_ID, repositoryFullName: `${OWNER}/${REPO}`, cloneUrl: bare, prNumber: pr,
-    title: PR_TEXT.title(pr), body: PR_TEXT.body, authorLogin: PR_TEXT.author, baseRef: "main", baseSha, headRef: `pr-${pr}`, headSha,
-    headRepoFullName: `${OWNER}/${REPO}`, headCloneUrl: bare, maintainerCanModify: false, draft: false,
+    installationId: INSTALLATION_ID,
+    repositoryId: REPO_ID,
+    repositoryFullName: `${OWNER}/${REPO}`,
+    cloneUrl: bare,
+    prNumber: pr,
+    title: PR_TEXT.title(pr),
+    body: PR_TEXT.body,
+    authorLogin: PR_TEXT.author,
+    baseRef: "main",
+    baseSha,
+    headRef: `pr-${pr}`,
+    headSha,
+    headRepoFullName: `${OWNER}/${REPO}`,
+    headCloneUrl: bare,
+    maintainerCanModify: false,
+    draft: false,
   });
-  await runReview(deps, { runId: run.id, trigger: "synchronize", deliveryId: `bench-${++deliveries}`, senderLogin: "octocat", senderType: "User" }, new AbortController().signal);
+  await runReview(
+    deps,
+    {
+      runId: run.id,
+      trigger: "synchronize",
+      deliveryId: `bench-${++deliveries}`,
+      senderLogin: "octocat",
+      senderType: "User",
+    },
+    new AbortController().signal,
+  );
   const after = await getRun(handle.db, run.id);
   if (after?.lastReviewedSha !== headSha) throw new Error(`PR ${pr}: review did not complete; see ${root}/app.log`);
-  const calls = readFileSync(agentLog, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { cwd: string; prompt: string });
+  const calls = readFileSync(agentLog, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { cwd: string; prompt: string });
   const dir = deps.workspace({ repositoryId: REPO_ID, prNumber: pr } as never).dir;
   return calls.filter((c) => c.cwd === dir).at(-1)!.prompt;
 }
@@ -79,7 +118,10 @@ for (const pr of PRS) firstPrompts.set(pr, await review(pr, firstHeads.get(pr)!)
 
 // main moves on: 50 new files.
 g("checkout", "-q", "main");
-const mainTip = commit(Object.fromEntries(Array.from({ length: cfg.mergedFiles }, (_, i) => [`gen/merged${i}.ts`, content(100_000 + i)])), "main: 50 new files");
+const mainTip = commit(
+  Object.fromEntries(Array.from({ length: cfg.mergedFiles }, (_, i) => [`gen/merged${i}.ts`, content(100_000 + i)])),
+  "main: 50 new files",
+);
 g("push", "-q", bare, "main:refs/heads/main");
 
 // The author merges main into each PR; PR 2 then adds one change of its own.
@@ -102,7 +144,14 @@ const { config } = parseRepoConfig(undefined);
 const ws = deps.workspace({ repositoryId: REPO_ID, prNumber: pr } as never);
 const common: ReviewPromptInput = {
   repository: `${OWNER}/${REPO}`,
-  pr: { number: pr, title: PR_TEXT.title(pr), body: PR_TEXT.body, author: PR_TEXT.author, baseRef: "main", headRef: `pr-${pr}` },
+  pr: {
+    number: pr,
+    title: PR_TEXT.title(pr),
+    body: PR_TEXT.body,
+    author: PR_TEXT.author,
+    baseRef: "main",
+    headRef: `pr-${pr}`,
+  },
   mode: "incremental",
   range: { from: last, to: head },
   diff: "",
@@ -113,11 +162,25 @@ const common: ReviewPromptInput = {
 };
 const newPrompt = prompts.get(pr)!;
 const rebuilt = buildReviewPrompt({ ...common, baseMerged: { from: baseSha, to: mainTip, via: "merge" } });
-if (rebuilt !== newPrompt) throw new Error("the rebuilt incremental prompt differs from the one the agent got: the comparison would not be like for like");
-const oldDiff = limitDiff(await ws.diff(last, head, { excludeGlobs: config.review.ignore }), config.review.max_diff_bytes);
-const oldPrompt = buildReviewPrompt({ ...common, diff: oldDiff.diff, truncated: oldDiff.omittedFiles.length > 0 ? { omittedFiles: oldDiff.omittedFiles, reason: "the diff is over the size limit" } : undefined });
+if (rebuilt !== newPrompt)
+  throw new Error(
+    "the rebuilt incremental prompt differs from the one the agent got: the comparison would not be like for like",
+  );
+const oldDiff = limitDiff(
+  await ws.diff(last, head, { excludeGlobs: config.review.ignore }),
+  config.review.max_diff_bytes,
+);
+const oldPrompt = buildReviewPrompt({
+  ...common,
+  diff: oldDiff.diff,
+  truncated:
+    oldDiff.omittedFiles.length > 0
+      ? { omittedFiles: oldDiff.omittedFiles, reason: "the diff is over the size limit" }
+      : undefined,
+});
 
-const baseFilesIn = (prompt: string) => Array.from({ length: cfg.mergedFiles }, (_, i) => `gen/merged${i}.ts`).filter((p) => prompt.includes(p)).length;
+const baseFilesIn = (prompt: string) =>
+  Array.from({ length: cfg.mergedFiles }, (_, i) => `gen/merged${i}.ts`).filter((p) => prompt.includes(p)).length;
 const bytes = (s: string) => Buffer.byteLength(s);
 const own = prompts.get(2)!;
 const result = {

@@ -10,7 +10,21 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { GitHubHttpStandIn } from "../lib/github-server.js";
 import { buildRepo, movePullHeads } from "../lib/repo.js";
-import { SMOKE, WEBHOOK_SECRET, createDatabase, emitResult, freePort, privateKey, pullRequestPayload, round, signature, sleep, startChild, tempRoot, type ChildServer } from "../lib/common.js";
+import {
+  SMOKE,
+  WEBHOOK_SECRET,
+  createDatabase,
+  emitResult,
+  freePort,
+  privateKey,
+  pullRequestPayload,
+  round,
+  signature,
+  sleep,
+  startChild,
+  tempRoot,
+  type ChildServer,
+} from "../lib/common.js";
 
 const cfg = SMOKE
   ? { processes: 2, prs: 6, pushes: 2, delayMs: 20, rate: 20, timeoutS: 120 }
@@ -20,9 +34,20 @@ const root = tempRoot("concurrency");
 const db = await createDatabase();
 const gh = new GitHubHttpStandIn();
 await gh.start();
-const repo = buildRepo(root, 50, Array.from({ length: cfg.prs }, (_, i) => ({ number: i + 1, changedFiles: 3, laterPushes: cfg.pushes - 1 })));
+const repo = buildRepo(
+  root,
+  50,
+  Array.from({ length: cfg.prs }, (_, i) => ({ number: i + 1, changedFiles: 3, laterPushes: cfg.pushes - 1 })),
+);
 const scenario = join(root, "scenario.json");
-writeFileSync(scenario, JSON.stringify({ steps: [{ role: "reviewer", delayMs: cfg.delayMs, answer: { summary: "Nothing to report.", findings: [], resolved: [] } }] }));
+writeFileSync(
+  scenario,
+  JSON.stringify({
+    steps: [
+      { role: "reviewer", delayMs: cfg.delayMs, answer: { summary: "Nothing to report.", findings: [], resolved: [] } },
+    ],
+  }),
+);
 
 const procs: ChildServer[] = [];
 for (let i = 0; i < cfg.processes; i++) {
@@ -30,9 +55,20 @@ for (let i = 0; i < cfg.processes; i++) {
     await startChild(
       "bench/servers/app-server.ts",
       {
-        APP_ID: "1", PRIVATE_KEY: privateKey(), WEBHOOK_SECRET, HOST: "127.0.0.1", PORT: String(await freePort()), LOG_LEVEL: "info",
-        GHE_HOST: gh.host, GHE_PROTOCOL: "http", DATABASE_URL: db.url, DATA_DIR: join(root, `app-${i}`),
-        AGENT: "fake", FAKE_AGENT_SCENARIO: scenario, FAKE_AGENT_HOME: join(root, "fake-agent"), FAKE_AGENT_LOG: join(root, "agent.log"),
+        APP_ID: "1",
+        PRIVATE_KEY: privateKey(),
+        WEBHOOK_SECRET,
+        HOST: "127.0.0.1",
+        PORT: String(await freePort()),
+        LOG_LEVEL: "info",
+        GHE_HOST: gh.host,
+        GHE_PROTOCOL: "http",
+        DATABASE_URL: db.url,
+        DATA_DIR: join(root, `app-${i}`),
+        AGENT: "fake",
+        FAKE_AGENT_SCENARIO: scenario,
+        FAKE_AGENT_HOME: join(root, "fake-agent"),
+        FAKE_AGENT_LOG: join(root, "agent.log"),
         ...(process.env.BENCH_GITHUB_PACING ? { BENCH_GITHUB_PACING: process.env.BENCH_GITHUB_PACING } : {}),
       },
       join(root, `app-${i}.log`),
@@ -46,10 +82,21 @@ let errors = 0;
 function deliver(port: number, body: string, action: string): Promise<void> {
   return new Promise((resolve) => {
     const req = request(
-      { host: "127.0.0.1", port, path: "/api/github/webhooks", method: "POST", agent, headers: {
-        "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-github-event": "pull_request",
-        "x-github-delivery": randomUUID(), "x-hub-signature-256": signature(body), "user-agent": "GitHub-Hookshot/bench",
-      } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/api/github/webhooks",
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "x-github-event": "pull_request",
+          "x-github-delivery": randomUUID(),
+          "x-hub-signature-256": signature(body),
+          "user-agent": "GitHub-Hookshot/bench",
+        },
+      },
       (res) => {
         res.resume();
         res.on("end", () => {
@@ -58,7 +105,10 @@ function deliver(port: number, body: string, action: string): Promise<void> {
         });
       },
     );
-    req.on("error", () => { errors++; resolve(); });
+    req.on("error", () => {
+      errors++;
+      resolve();
+    });
     void action;
     req.end(body);
   });
@@ -66,7 +116,23 @@ function deliver(port: number, body: string, action: string): Promise<void> {
 
 // Warm each process once (a \`closed\` delivery for a PR it never saw: verified, recorded, nothing queued),
 // so a cold first request does not overtake nothing.
-await Promise.all(procs.map((p, j) => deliver(p.port, JSON.stringify(pullRequestPayload({ action: "closed", number: 100_000 + j, baseSha: repo.baseSha, headSha: repo.baseSha, cloneUrl: repo.bare })), "closed")));
+await Promise.all(
+  procs.map((p, j) =>
+    deliver(
+      p.port,
+      JSON.stringify(
+        pullRequestPayload({
+          action: "closed",
+          number: 100_000 + j,
+          baseSha: repo.baseSha,
+          headSha: repo.baseSha,
+          cloneUrl: repo.bare,
+        }),
+      ),
+      "closed",
+    ),
+  ),
+);
 
 const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 const t0 = performance.now();
@@ -74,13 +140,25 @@ const pending: Promise<void>[] = [];
 let i = 0;
 for (let k = 0; k < cfg.pushes; k++) {
   // Push k of every PR: the branch moves, then GitHub delivers (open loop, at `rate`).
-  movePullHeads(repo.bare, [...repo.heads].map(([n, shas]) => [n, shas[k]!]));
+  movePullHeads(
+    repo.bare,
+    [...repo.heads].map(([n, shas]) => [n, shas[k]!]),
+  );
   for (const [n, shas] of repo.heads) {
     const at = t0 + (i * 1000) / cfg.rate;
     const wait = at - performance.now();
     if (wait > 0) await sleep(wait);
     const action = k === 0 ? "opened" : "synchronize";
-    const body = JSON.stringify(pullRequestPayload({ action, number: n, baseSha: repo.baseSha, headSha: shas[k]!, before: k > 0 ? shas[k - 1] : undefined, cloneUrl: repo.bare }));
+    const body = JSON.stringify(
+      pullRequestPayload({
+        action,
+        number: n,
+        baseSha: repo.baseSha,
+        headSha: shas[k]!,
+        before: k > 0 ? shas[k - 1] : undefined,
+        cloneUrl: repo.bare,
+      }),
+    );
     pending.push(deliver(procs[(n + k) % procs.length]!.port, body, action));
     i++;
   }
@@ -92,9 +170,17 @@ const burstSeconds = (performance.now() - t0) / 1000;
 let idleFor = 0;
 let timedOut = false;
 while (idleFor < 2) {
-  const n = (await sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'no-mistakes-run' and state in ('created', 'retry', 'active')`)[0]?.n ?? 0;
+  const n =
+    (
+      await sql<
+        { n: number }[]
+      >`select count(*)::int as n from pgboss.job where name = 'no-mistakes-run' and state in ('created', 'retry', 'active')`
+    )[0]?.n ?? 0;
   idleFor = n === 0 ? idleFor + 1 : 0;
-  if ((performance.now() - t0) / 1000 > cfg.timeoutS) { timedOut = true; break; }
+  if ((performance.now() - t0) / 1000 > cfg.timeoutS) {
+    timedOut = true;
+    break;
+  }
   await sleep(n === 0 ? 500 : 250);
 }
 const totalSeconds = (performance.now() - t0) / 1000 - (timedOut ? 0 : 0.5);
@@ -102,9 +188,15 @@ const totalSeconds = (performance.now() - t0) / 1000 - (timedOut ? 0 : 0.5);
 const overlaps = await sql<{ n: number }[]>`
   select count(*)::int as n from turns a join turns b on a.run_id = b.run_id and a.id < b.id
   where a.started_at < coalesce(b.finished_at, now()) and b.started_at < coalesce(a.finished_at, now())`;
-const runs = await sql<{ id: number; pr_number: number; head_sha: string; last_reviewed_sha: string | null }[]>`select id, pr_number, head_sha, last_reviewed_sha from runs`;
-const turns = await sql<{ run_id: number; head_sha: string; status: string; trigger: string; role: string }[]>`select run_id, head_sha, status, trigger, role from turns`;
-const jobStates = await sql<{ state: string; n: number }[]>`select state, count(*)::int as n from pgboss.job where name = 'no-mistakes-run' group by state`;
+const runs = await sql<
+  { id: number; pr_number: number; head_sha: string; last_reviewed_sha: string | null }[]
+>`select id, pr_number, head_sha, last_reviewed_sha from runs`;
+const turns = await sql<
+  { run_id: number; head_sha: string; status: string; trigger: string; role: string }[]
+>`select run_id, head_sha, status, trigger, role from turns`;
+const jobStates = await sql<
+  { state: string; n: number }[]
+>`select state, count(*)::int as n from pgboss.job where name = 'no-mistakes-run' group by state`;
 await sql.end();
 
 let notNewest = 0;
@@ -114,10 +206,19 @@ for (const pr of [...repo.heads.keys()]) {
   const newest = repo.heads.get(pr)!.at(-1)!;
   const run = runs.find((r) => r.pr_number === pr);
   if (!run || run.last_reviewed_sha !== newest || run.head_sha !== newest) notNewest++;
-  const atNewest = turns.filter((t) => run && t.run_id === run.id && t.role === "reviewer" && t.head_sha === newest && t.status === "succeeded").length;
+  const atNewest = turns.filter(
+    (t) => run && t.run_id === run.id && t.role === "reviewer" && t.head_sha === newest && t.status === "succeeded",
+  ).length;
   if (atNewest !== 1) newestNotOnce++;
   if ((atNewest !== 1 || run?.last_reviewed_sha !== newest) && problemRuns.length < 5) {
-    problemRuns.push({ pr, runId: run?.id, newest, head: run?.head_sha, lastReviewed: run?.last_reviewed_sha, turns: turns.filter((t) => t.run_id === run?.id) });
+    problemRuns.push({
+      pr,
+      runId: run?.id,
+      newest,
+      head: run?.head_sha,
+      lastReviewed: run?.last_reviewed_sha,
+      turns: turns.filter((t) => t.run_id === run?.id),
+    });
   }
 }
 const reviewerTurns = turns.filter((t) => t.role === "reviewer" && t.status === "succeeded").length;

@@ -13,7 +13,20 @@ import { GitHubHttpStandIn } from "../lib/github-server.js";
 import { takeLoopDelay } from "../lib/loop-delay.js";
 import { postWebhook } from "../lib/post-webhook.js";
 import { buildRepo } from "../lib/repo.js";
-import { ROOT, SMOKE, WEBHOOK_SECRET, createDatabase, emitResult, freePort, privateKey, pullRequestPayload, round, sleep, startChild, tempRoot } from "../lib/common.js";
+import {
+  ROOT,
+  SMOKE,
+  WEBHOOK_SECRET,
+  createDatabase,
+  emitResult,
+  freePort,
+  privateKey,
+  pullRequestPayload,
+  round,
+  sleep,
+  startChild,
+  tempRoot,
+} from "../lib/common.js";
 
 const cfg = SMOKE ? { baseFiles: 80, files: 50, findings: 5 } : { baseFiles: 2500, files: 2000, findings: 30 };
 const PROFILE = process.env.BENCH_PROFILE === "1";
@@ -31,17 +44,26 @@ const step = Math.max(1, Math.floor(cfg.files / cfg.findings));
 const largeAnswer = {
   summary: "Several constants changed type.",
   findings: Array.from({ length: cfg.findings }, (_, j) => ({
-    path: pathOf(j * step), line: [5, 20, 35][j % 3], severity: j % 5 === 0 ? "error" : "warning", action: "ask-user",
-    title: `Constant ${j} became a string`, body: `v${j * step}_${[5, 20, 35][j % 3]} was a number and is compared as one elsewhere.`,
+    path: pathOf(j * step),
+    line: [5, 20, 35][j % 3],
+    severity: j % 5 === 0 ? "error" : "warning",
+    action: "ask-user",
+    title: `Constant ${j} became a string`,
+    body: `v${j * step}_${[5, 20, 35][j % 3]} was a number and is compared as one elsewhere.`,
     ...(j % 4 === 0 ? { suggestion: `export const v${j * step}_${[5, 20, 35][j % 3]} = 0;` } : {}),
   })),
   resolved: [],
 };
 const scenario = join(root, "scenario.json");
-writeFileSync(scenario, JSON.stringify({ steps: [
-  { role: "reviewer", match: `Change ${LARGE_PR}`, answer: largeAnswer },
-  { role: "reviewer", answer: { summary: "Fine.", findings: [], resolved: [] } },
-] }));
+writeFileSync(
+  scenario,
+  JSON.stringify({
+    steps: [
+      { role: "reviewer", match: `Change ${LARGE_PR}`, answer: largeAnswer },
+      { role: "reviewer", answer: { summary: "Fine.", findings: [], resolved: [] } },
+    ],
+  }),
+);
 
 async function reviewed(gh: GitHubHttpStandIn, headSha: string, what: string, logPath: string): Promise<void> {
   const deadline = Date.now() + 300_000;
@@ -59,9 +81,20 @@ async function measure(kind: DatabaseKind) {
   const app = await startChild(
     "bench/servers/app-server.ts",
     {
-      APP_ID: "1", PRIVATE_KEY: privateKey(), WEBHOOK_SECRET, AGENT: "fake", HOST: "127.0.0.1", LOG_LEVEL: "info", GHE_HOST: gh.host, GHE_PROTOCOL: "http",
-      PORT: String(await freePort()), ...(pg ? { DATABASE_URL: pg.url } : {}), DATA_DIR: join(root, `app-data-${kind}`),
-      FAKE_AGENT_SCENARIO: scenario, STOP_GRACE: "60s", BENCH_LOOP_DELAY_FILE: loopFile,
+      APP_ID: "1",
+      PRIVATE_KEY: privateKey(),
+      WEBHOOK_SECRET,
+      AGENT: "fake",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      GHE_HOST: gh.host,
+      GHE_PROTOCOL: "http",
+      PORT: String(await freePort()),
+      ...(pg ? { DATABASE_URL: pg.url } : {}),
+      DATA_DIR: join(root, `app-data-${kind}`),
+      FAKE_AGENT_SCENARIO: scenario,
+      STOP_GRACE: "60s",
+      BENCH_LOOP_DELAY_FILE: loopFile,
     },
     join(root, `app-${kind}.log`),
     PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles", `large-review-${kind}`)}`] : [],
@@ -69,7 +102,9 @@ async function measure(kind: DatabaseKind) {
   const agent = new Agent({ keepAlive: true });
   const open = (pr: number) => {
     const head = repo.heads.get(pr)![0]!;
-    const body = JSON.stringify(pullRequestPayload({ action: "opened", number: pr, baseSha: repo.baseSha, headSha: head, cloneUrl: repo.bare }));
+    const body = JSON.stringify(
+      pullRequestPayload({ action: "opened", number: pr, baseSha: repo.baseSha, headSha: head, cloneUrl: repo.bare }),
+    );
     return { head, send: () => postWebhook(app.port, agent, "pull_request", randomUUID(), body) };
   };
   // Warm-up (not measured): a small PR reviewed end to end.
@@ -90,7 +125,17 @@ async function measure(kind: DatabaseKind) {
   agent.destroy();
   await gh.stop();
   await pg?.drop();
-  return { database: kind, deliveryStatus: status, reviewMs: round(reviewMs, 0), inlineComments: review?.comments ?? 0, reviewPosted: review !== undefined, loopDelay: loop, unmatchedGitHubRequests: [...new Set(gh.unmatched)].slice(0, 10), stoppedCleanly, log: app.logPath };
+  return {
+    database: kind,
+    deliveryStatus: status,
+    reviewMs: round(reviewMs, 0),
+    inlineComments: review?.comments ?? 0,
+    reviewPosted: review !== undefined,
+    loopDelay: loop,
+    unmatchedGitHubRequests: [...new Set(gh.unmatched)].slice(0, 10),
+    stoppedCleanly,
+    log: app.logPath,
+  };
 }
 
 const results = [];

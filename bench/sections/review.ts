@@ -34,7 +34,8 @@ const agentLog = join(root, "agent.log");
 // PR numbers: warm-up 1; size S, rep r → S * 10 + r.
 const prNumber = (size: number, rep: number) => size * 10 + rep;
 const specs: PrSpec[] = [{ number: 1, changedFiles: 5, laterPushes: 1 }];
-for (const size of cfg.sizes) for (let r = 0; r < cfg.reps; r++) specs.push({ number: prNumber(size, r), changedFiles: size, laterPushes: 1 });
+for (const size of cfg.sizes)
+  for (let r = 0; r < cfg.reps; r++) specs.push({ number: prNumber(size, r), changedFiles: size, laterPushes: 1 });
 const repo = buildRepo(root, cfg.baseFiles, specs);
 
 const { db, handle, gh, deps } = await startReviewPipeline(root, dataDir, agentLog);
@@ -54,8 +55,16 @@ function instrument(proto: any, methods: string[], prefix: string): void {
     };
   }
 }
-instrument(GitWorkspace.prototype, ["ensure", "fetch", "checkout", "diff", "revParse", "mergeBase", "isAncestor", "hasCommit", "lineCount"], "git.");
-instrument(OctokitGitHubClient.prototype, Object.getOwnPropertyNames(OctokitGitHubClient.prototype).filter((n) => n !== "constructor"), "github.");
+instrument(
+  GitWorkspace.prototype,
+  ["ensure", "fetch", "checkout", "diff", "revParse", "mergeBase", "isAncestor", "hasCommit", "lineCount"],
+  "git.",
+);
+instrument(
+  OctokitGitHubClient.prototype,
+  Object.getOwnPropertyNames(OctokitGitHubClient.prototype).filter((n) => n !== "constructor"),
+  "github.",
+);
 instrument(RunSessions.prototype, ["run"], "agentTurn.");
 const takeSpans = () => {
   const out = Object.fromEntries([...spans].map(([k, v]) => [k, round(v, 1)]));
@@ -65,9 +74,22 @@ const takeSpans = () => {
 
 async function upsert(pr: number, headSha: string) {
   return upsertRun(handle.db, {
-    installationId: INSTALLATION_ID, repositoryId: REPO_ID, repositoryFullName: `${OWNER}/${REPO}`, cloneUrl: repo.bare, prNumber: pr,
-    title: `Change ${pr}`, body: "Please review.", authorLogin: "octocat", baseRef: "main", baseSha: repo.baseSha, headRef: `pr-${pr}`, headSha,
-    headRepoFullName: `${OWNER}/${REPO}`, headCloneUrl: repo.bare, maintainerCanModify: false, draft: false,
+    installationId: INSTALLATION_ID,
+    repositoryId: REPO_ID,
+    repositoryFullName: `${OWNER}/${REPO}`,
+    cloneUrl: repo.bare,
+    prNumber: pr,
+    title: `Change ${pr}`,
+    body: "Please review.",
+    authorLogin: "octocat",
+    baseRef: "main",
+    baseSha: repo.baseSha,
+    headRef: `pr-${pr}`,
+    headSha,
+    headRepoFullName: `${OWNER}/${REPO}`,
+    headCloneUrl: repo.bare,
+    maintainerCanModify: false,
+    draft: false,
   });
 }
 
@@ -76,10 +98,23 @@ async function review(pr: number, headSha: string): Promise<{ ms: number; spans:
   const run = await upsert(pr, headSha);
   takeSpans();
   const t = performance.now();
-  await runReview(deps, { runId: run.id, trigger: "synchronize", deliveryId: `bench-${++deliveries}`, senderLogin: "octocat", senderType: "User" }, new AbortController().signal);
+  await runReview(
+    deps,
+    {
+      runId: run.id,
+      trigger: "synchronize",
+      deliveryId: `bench-${++deliveries}`,
+      senderLogin: "octocat",
+      senderType: "User",
+    },
+    new AbortController().signal,
+  );
   const ms = performance.now() - t;
   const after = await getRun(handle.db, run.id);
-  if (after?.lastReviewedSha !== headSha) throw new Error(`PR ${pr}: review did not complete (last_reviewed_sha ${after?.lastReviewedSha}, head ${headSha}); see ${root}/app.log`);
+  if (after?.lastReviewedSha !== headSha)
+    throw new Error(
+      `PR ${pr}: review did not complete (last_reviewed_sha ${after?.lastReviewedSha}, head ${headSha}); see ${root}/app.log`,
+    );
   return { ms, spans: takeSpans() };
 }
 
@@ -97,7 +132,15 @@ async function floor(pr: number): Promise<{ ms: number; parts: Record<string, nu
   };
   const t = performance.now();
   await step("init", ["init", "-q"]);
-  await step("fetch", ["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", repo.bare, "+refs/heads/main:refs/nm/base", `+refs/pull/${pr}/head:refs/nm/head`]);
+  await step("fetch", [
+    "fetch",
+    "--no-tags",
+    "--quiet",
+    "--no-write-fetch-head",
+    repo.bare,
+    "+refs/heads/main:refs/nm/base",
+    `+refs/pull/${pr}/head:refs/nm/head`,
+  ]);
   await step("checkout", ["checkout", "--quiet", "--detach", "refs/nm/head"]);
   const diff = await step("diff", ["diff", "--no-color", "-M", "--unified=3", "refs/nm/base...refs/nm/head"]);
   const ms = performance.now() - t;
@@ -106,7 +149,11 @@ async function floor(pr: number): Promise<{ ms: number; parts: Record<string, nu
 }
 
 function agentCalls(): { cwd: string; prompt: string }[] {
-  return readFileSync(agentLog, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(agentLog, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 // Warm-up (not reported): JIT, the installation token, the pools.
@@ -126,11 +173,19 @@ for (const size of cfg.sizes) {
     const head = repo.heads.get(pr)![0]!;
     // Alternate which goes first so drift and caches hit both.
     if (r % 2 === 0) {
-      const f = await floor(pr); floors.push(f.ms); floorParts = f.parts;
-      const a = await review(pr, head); firsts.push(a.ms); firstSpans = a.spans;
+      const f = await floor(pr);
+      floors.push(f.ms);
+      floorParts = f.parts;
+      const a = await review(pr, head);
+      firsts.push(a.ms);
+      firstSpans = a.spans;
     } else {
-      const a = await review(pr, head); firsts.push(a.ms); firstSpans = a.spans;
-      const f = await floor(pr); floors.push(f.ms); floorParts = f.parts;
+      const a = await review(pr, head);
+      firsts.push(a.ms);
+      firstSpans = a.spans;
+      const f = await floor(pr);
+      floors.push(f.ms);
+      floorParts = f.parts;
     }
   }
   for (let r = 0; r < cfg.reps; r++) {
@@ -138,19 +193,32 @@ for (const size of cfg.sizes) {
     const next = repo.heads.get(pr)![1]!;
     movePullHeads(repo.bare, [[pr, next]]); // the one-commit push
     const a = await review(pr, next);
-    laters.push(a.ms); laterSpans = a.spans;
+    laters.push(a.ms);
+    laterSpans = a.spans;
   }
   // 3. Prompt bytes, first (full) review vs the review after the one-commit push, same run.
   const ws = deps.workspace({ repositoryId: REPO_ID, prNumber: prNumber(size, 0) } as never).dir;
-  const prompts = agentCalls().filter((c) => c.cwd === ws).map((c) => Buffer.byteLength(c.prompt));
+  const prompts = agentCalls()
+    .filter((c) => c.cwd === ws)
+    .map((c) => Buffer.byteLength(c.prompt));
   const floorMs = median(floors);
   sizes.push({
     size,
-    floorMs: round(floorMs, 1), firstMs: round(median(firsts), 1), laterMs: round(median(laters), 1),
-    firstRatio: round(median(firsts) / floorMs, 3), laterRatio: round(median(laters) / floorMs, 3),
-    samples: { floors: floors.map((x) => round(x, 1)), firsts: firsts.map((x) => round(x, 1)), laters: laters.map((x) => round(x, 1)) },
-    floorParts, firstSpans, laterSpans,
-    promptBytes: { first: prompts[0], later: prompts[1] }, promptRatio: prompts.length >= 2 ? round(prompts[1]! / prompts[0]!, 4) : null,
+    floorMs: round(floorMs, 1),
+    firstMs: round(median(firsts), 1),
+    laterMs: round(median(laters), 1),
+    firstRatio: round(median(firsts) / floorMs, 3),
+    laterRatio: round(median(laters) / floorMs, 3),
+    samples: {
+      floors: floors.map((x) => round(x, 1)),
+      firsts: firsts.map((x) => round(x, 1)),
+      laters: laters.map((x) => round(x, 1)),
+    },
+    floorParts,
+    firstSpans,
+    laterSpans,
+    promptBytes: { first: prompts[0], later: prompts[1] },
+    promptRatio: prompts.length >= 2 ? round(prompts[1]! / prompts[0]!, 4) : null,
   });
 }
 
@@ -158,5 +226,13 @@ const maxRssMb = round(process.resourceUsage().maxRSS / 1024, 1);
 await handle.close();
 await gh.stop();
 await db.drop();
-emitResult({ section: "review", config: cfg, githubPacing, sizes, maxRssMb, unmatchedGitHubRequests: gh.unmatched.slice(0, 10), log: join(root, "app.log") });
+emitResult({
+  section: "review",
+  config: cfg,
+  githubPacing,
+  sizes,
+  maxRssMb,
+  unmatchedGitHubRequests: gh.unmatched.slice(0, 10),
+  log: join(root, "app.log"),
+});
 process.exit(0);

@@ -11,7 +11,14 @@ const server = new Server({
   port: config.port,
   webhookPath: config.webhookPath,
   log,
-  Probot: Probot.defaults({ appId: app.appId, privateKey: app.privateKey, secret: app.webhookSecret, baseUrl: config.github.baseUrl, log, Octokit: ProbotOctokit }),
+  Probot: Probot.defaults({
+    appId: app.appId,
+    privateKey: app.privateKey,
+    secret: app.webhookSecret,
+    baseUrl: config.github.baseUrl,
+    log,
+    Octokit: ProbotOctokit,
+  }),
 });
 await server.load(() => {});
 const http = await server.start();

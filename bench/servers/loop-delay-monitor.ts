@@ -21,7 +21,12 @@ export function startLoopDelayMonitor(file: string): void {
       window: window++,
       samples: histogram.count,
       raw: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) },
-      delay: { p50: delay(histogram.percentile(50)), p90: delay(histogram.percentile(90)), p99: delay(histogram.percentile(99)), max: delay(histogram.max) },
+      delay: {
+        p50: delay(histogram.percentile(50)),
+        p90: delay(histogram.percentile(90)),
+        p99: delay(histogram.percentile(99)),
+        max: delay(histogram.max),
+      },
     };
     histogram.reset();
     appendFileSync(file, `${JSON.stringify(line)}\n`);

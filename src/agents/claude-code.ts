@@ -36,7 +36,10 @@ export interface ClaudeCodeAgentOptions {
 }
 
 /** Tools per role. The reviewer only reads; the fixer also edits files (never runs commands). */
-const READ_ONLY = { tools: ["Read", "Glob", "Grep"], disallowed: ["Edit", "Write", "NotebookEdit", "Bash", "WebFetch", "WebSearch"] };
+const READ_ONLY = {
+  tools: ["Read", "Glob", "Grep"],
+  disallowed: ["Edit", "Write", "NotebookEdit", "Bash", "WebFetch", "WebSearch"],
+};
 const TOOLS: Record<Role, { tools: string[]; disallowed: string[]; permissionMode?: string }> = {
   reviewer: READ_ONLY,
   verifier: READ_ONLY,
@@ -123,9 +126,15 @@ export class ClaudeCodeAgent implements Agent {
       await mkdir(home, { recursive: true, mode: 0o700 });
       // The home is writable inside the sandbox: settings (hooks, permissions) a previous turn wrote there
       // would be loaded by this one (`--setting-sources user`). We write none, so none may be there.
-      await Promise.all(["settings.json", "settings.local.json"].map((name) => rm(join(configDir, name), { force: true })));
+      await Promise.all(
+        ["settings.json", "settings.local.json"].map((name) => rm(join(configDir, name), { force: true })),
+      );
     } catch (error) {
-      throw new AgentError("spawn", `claude config dir ${configDir} could not be created: ${(error as Error).message}`, { cause: error });
+      throw new AgentError(
+        "spawn",
+        `claude config dir ${configDir} could not be created: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     const upstream = this.#options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL;
     const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
@@ -156,7 +165,11 @@ export class ClaudeCodeAgent implements Agent {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       killGraceMs: this.#options.killGraceMs,
-      model: { upstream, auth: this.#options.apiKey ? { header: "x-api-key", value: this.#options.apiKey } : undefined, allow: MODEL_PATHS },
+      model: {
+        upstream,
+        auth: this.#options.apiKey ? { header: "x-api-key", value: this.#options.apiKey } : undefined,
+        allow: MODEL_PATHS,
+      },
     });
     return this.#interpret(outcome, options);
   }
@@ -164,7 +177,8 @@ export class ClaudeCodeAgent implements Agent {
   #interpret(outcome: AgentProcessResult, options: AgentRunOptions): AgentResult {
     const fail = (kind: AgentErrorKind, message: string): AgentError => new AgentError(kind, this.#redact(message));
     if (outcome.cancelled) throw fail("cancelled", `claude was cancelled after ${outcome.durationMs} ms`);
-    if (outcome.timedOut) throw fail("timeout", `claude ran past its time limit (${options.timeoutMs} ms) and was killed`);
+    if (outcome.timedOut)
+      throw fail("timeout", `claude ran past its time limit (${options.timeoutMs} ms) and was killed`);
 
     const parsed = parseResult(outcome.stdout);
     const detail = [parsed?.result, outcome.stderr.trim()].filter(Boolean).join(" | ");
@@ -174,13 +188,24 @@ export class ClaudeCodeAgent implements Agent {
       throw fail("resume-failed", `claude could not resume session ${options.sessionId}: ${tail(detail)}`);
     }
     if (!parsed) {
-      if (outcome.exitCode === 0) throw fail("parse", `claude printed no result object (${exit}): ${tail(outcome.stdout || outcome.stderr)}`);
-      throw fail(TRANSIENT.test(outcome.stderr) ? "transient" : "other", `claude failed (${exit}): ${tail(outcome.stderr || outcome.stdout)}`);
+      if (outcome.exitCode === 0)
+        throw fail("parse", `claude printed no result object (${exit}): ${tail(outcome.stdout || outcome.stderr)}`);
+      throw fail(
+        TRANSIENT.test(outcome.stderr) ? "transient" : "other",
+        `claude failed (${exit}): ${tail(outcome.stderr || outcome.stdout)}`,
+      );
     }
     if (parsed.is_error || outcome.exitCode !== 0 || (parsed.subtype && parsed.subtype !== "success")) {
       const status = parsed.api_error_status ?? undefined;
-      const transient = status === 429 || status === 408 || (status !== undefined && status >= 500) || (status === undefined && TRANSIENT.test(detail));
-      throw fail(transient ? "transient" : "other", `claude failed (${exit}${status ? `, API status ${status}` : ""}${parsed.subtype && parsed.subtype !== "success" ? `, ${parsed.subtype}` : ""}): ${tail(detail)}`);
+      const transient =
+        status === 429 ||
+        status === 408 ||
+        (status !== undefined && status >= 500) ||
+        (status === undefined && TRANSIENT.test(detail));
+      throw fail(
+        transient ? "transient" : "other",
+        `claude failed (${exit}${status ? `, API status ${status}` : ""}${parsed.subtype && parsed.subtype !== "success" ? `, ${parsed.subtype}` : ""}): ${tail(detail)}`,
+      );
     }
 
     const text = parsed.result ?? "";
@@ -212,7 +237,12 @@ function parseResult(stdout: string): ClaudeResultObject | undefined {
     if (!candidate.startsWith("{")) continue;
     try {
       const value = JSON.parse(candidate) as unknown;
-      if (value && typeof value === "object" && !Array.isArray(value) && ((value as ClaudeResultObject).type === "result" || "session_id" in value)) {
+      if (
+        value &&
+        typeof value === "object" &&
+        !Array.isArray(value) &&
+        ((value as ClaudeResultObject).type === "result" || "session_id" in value)
+      ) {
         return value as ClaudeResultObject;
       }
     } catch {

@@ -40,7 +40,11 @@ async function realCwd(cwd: string): Promise<string> {
 }
 
 /** Where the transcript of a session is, when it exists: the derived dir first, then any project dir. */
-export async function findClaudeTranscript(configDir: string, sessionId: string, cwd: string): Promise<{ projectDir: string; path: string } | undefined> {
+export async function findClaudeTranscript(
+  configDir: string,
+  sessionId: string,
+  cwd: string,
+): Promise<{ projectDir: string; path: string } | undefined> {
   if (!isClaudeSessionId(sessionId)) return undefined;
   const projects = join(configDir, "projects");
   const derived = claudeProjectDirName(await realCwd(cwd));
@@ -65,7 +69,11 @@ export async function findClaudeTranscript(configDir: string, sessionId: string,
 }
 
 /** The transcript with a one-line header naming its project dir; undefined when there is none. */
-export async function exportClaudeSession(configDir: string, sessionId: string, cwd: string): Promise<Uint8Array | undefined> {
+export async function exportClaudeSession(
+  configDir: string,
+  sessionId: string,
+  cwd: string,
+): Promise<Uint8Array | undefined> {
   const found = await findClaudeTranscript(configDir, sessionId, cwd);
   if (!found) return undefined;
   const transcript = await readHomeFile(configDir, found.path);
@@ -75,7 +83,12 @@ export async function exportClaudeSession(configDir: string, sessionId: string, 
 }
 
 /** Writes an exported transcript back, unless the CLI already has one for this session. */
-export async function importClaudeSession(configDir: string, sessionId: string, cwd: string, state: Uint8Array): Promise<void> {
+export async function importClaudeSession(
+  configDir: string,
+  sessionId: string,
+  cwd: string,
+  state: Uint8Array,
+): Promise<void> {
   if (!isClaudeSessionId(sessionId)) return;
   if (await findClaudeTranscript(configDir, sessionId, cwd)) return;
   const buffer = Buffer.from(state.buffer, state.byteOffset, state.byteLength);
@@ -93,7 +106,10 @@ export async function importClaudeSession(configDir: string, sessionId: string, 
   await assertHomeDir(configDir, dir);
   await mkdir(dir, { recursive: true });
   await assertHomeDir(configDir, dir);
-  await writeFile(join(dir, `${sessionId}.jsonl`), transcript, { mode: 0o600, flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW });
+  await writeFile(join(dir, `${sessionId}.jsonl`), transcript, {
+    mode: 0o600,
+    flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+  });
 }
 
 function parseHeader(line: string): StateHeader | undefined {

@@ -60,7 +60,8 @@ export function parseCodexEvents(stdout: string): CodexEvents {
       }
       case "turn.failed": {
         const error = event.error as Record<string, unknown> | undefined;
-        out.turnFailed = typeof error?.message === "string" ? error.message : JSON.stringify(event.error ?? "turn failed");
+        out.turnFailed =
+          typeof error?.message === "string" ? error.message : JSON.stringify(event.error ?? "turn failed");
         break;
       }
       case "error":
@@ -75,7 +76,8 @@ function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
-const RESUME_FAILED = /no rollout found|thread\/resume failed|failed to resume|could not find (the )?(thread|session|rollout)/i;
+const RESUME_FAILED =
+  /no rollout found|thread\/resume failed|failed to resume|could not find (the )?(thread|session|rollout)/i;
 const TRANSIENT =
   /\b429\b|too many requests|rate.?limit|status:?\s*5\d\d\b|HTTP\s*5\d\d\b|internal server error|bad gateway|service unavailable|gateway timeout|overloaded|high demand|stream disconnected|stream error|error sending request|connection (refused|reset|closed)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed out|network|exceeded retry limit|idle timeout/i;
 

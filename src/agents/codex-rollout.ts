@@ -50,7 +50,10 @@ export async function readRolloutTotals(path: string): Promise<CodexTokenTotals>
     const line = lines[i]!;
     if (!line.includes('"token_count"')) continue;
     try {
-      const entry = JSON.parse(line) as { type?: string; payload?: { type?: string; info?: { total_token_usage?: Record<string, unknown> } | null } };
+      const entry = JSON.parse(line) as {
+        type?: string;
+        payload?: { type?: string; info?: { total_token_usage?: Record<string, unknown> } | null };
+      };
       const total = entry.payload?.type === "token_count" ? entry.payload.info?.total_token_usage : undefined;
       if (total) {
         return {
@@ -89,7 +92,11 @@ export function unpackRollout(state: Uint8Array, threadId: string): PackedRollou
   const newline = buffer.indexOf(0x0a);
   if (newline < 0) return undefined;
   try {
-    const header = JSON.parse(buffer.subarray(0, newline).toString("utf8")) as { format?: unknown; threadId?: unknown; path?: unknown };
+    const header = JSON.parse(buffer.subarray(0, newline).toString("utf8")) as {
+      format?: unknown;
+      threadId?: unknown;
+      path?: unknown;
+    };
     if (header.format !== MAGIC || header.threadId !== threadId || typeof header.path !== "string") return undefined;
     if (!ROLLOUT_RELATIVE.test(header.path) || !header.path.endsWith(`-${threadId}.jsonl`)) return undefined;
     return { threadId, path: header.path, content: buffer.subarray(newline + 1) };

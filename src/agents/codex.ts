@@ -2,8 +2,23 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError } from "./agent-error.js";
-import { classifyCodexFailure, codexError, parseCodexEvents, stderrTail, type CodexTokenTotals } from "./codex-events.js";
-import { findRollout, isDirectory, packRollout, readRolloutTotals, restoreRollout, THREAD_ID, unpackRollout, type PackedRollout } from "./codex-rollout.js";
+import {
+  classifyCodexFailure,
+  codexError,
+  parseCodexEvents,
+  stderrTail,
+  type CodexTokenTotals,
+} from "./codex-events.js";
+import {
+  findRollout,
+  isDirectory,
+  packRollout,
+  readRolloutTotals,
+  restoreRollout,
+  THREAD_ID,
+  unpackRollout,
+  type PackedRollout,
+} from "./codex-rollout.js";
 import { extractJson } from "./extract-json.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
@@ -97,7 +112,8 @@ export class CodexAgent implements Agent {
     const asked = options.sessionId;
     let baseline: CodexTokenTotals = { input: 0, output: 0 };
     if (asked !== undefined) {
-      if (!THREAD_ID.test(asked)) throw new AgentError("resume-failed", `codex: ${JSON.stringify(asked)} is not a thread id`);
+      if (!THREAD_ID.test(asked))
+        throw new AgentError("resume-failed", `codex: ${JSON.stringify(asked)} is not a thread id`);
       const packed = this.#pending.get(asked);
       if (packed) {
         this.#pending.delete(asked);
@@ -115,7 +131,16 @@ export class CodexAgent implements Agent {
     const confined = this.#sandbox.kind !== "off";
     const mode = confined ? "danger-full-access" : options.role === "fixer" ? "workspace-write" : "read-only";
     // Options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin.
-    const args = ["exec", "--json", "--skip-git-repo-check", "--sandbox", mode, "--color", "never", ...(this.#options.extraArgs ?? [])];
+    const args = [
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "--sandbox",
+      mode,
+      "--color",
+      "never",
+      ...(this.#options.extraArgs ?? []),
+    ];
     if (asked !== undefined) args.push("resume", asked, "-");
     else args.push("-");
 
@@ -146,22 +171,37 @@ export class CodexAgent implements Agent {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       killGraceMs: this.#options.killGraceMs,
-      model: { upstream, auth: this.#options.apiKey ? { header: "authorization", value: `Bearer ${this.#options.apiKey}` } : undefined, allow: MODEL_PATHS },
+      model: {
+        upstream,
+        auth: this.#options.apiKey ? { header: "authorization", value: `Bearer ${this.#options.apiKey}` } : undefined,
+        allow: MODEL_PATHS,
+      },
     });
 
-    if (result.cancelled || options.signal?.aborted) throw new AgentError("cancelled", `codex: cancelled after ${result.durationMs} ms`);
+    if (result.cancelled || options.signal?.aborted)
+      throw new AgentError("cancelled", `codex: cancelled after ${result.durationMs} ms`);
     if (result.timedOut) throw new AgentError("timeout", `codex: timed out after ${options.timeoutMs} ms`);
 
     const events = parseCodexEvents(result.stdout);
-    const failure = events.turnFailed ?? (result.exitCode !== 0 ? [events.errors.at(-1), stderrTail(result.stderr)].filter(Boolean).join("\n") || `exit code ${result.exitCode ?? result.signal}` : undefined);
+    const failure =
+      events.turnFailed ??
+      (result.exitCode !== 0
+        ? [events.errors.at(-1), stderrTail(result.stderr)].filter(Boolean).join("\n") ||
+          `exit code ${result.exitCode ?? result.signal}`
+        : undefined);
     if (failure !== undefined) {
       const kind = classifyCodexFailure(failure);
-      const prefix = result.exitCode === 0 ? "codex: turn failed" : `codex exited with ${result.exitCode ?? result.signal}`;
+      const prefix =
+        result.exitCode === 0 ? "codex: turn failed" : `codex exited with ${result.exitCode ?? result.signal}`;
       throw codexError(kind, `${prefix}: ${failure}`, secrets);
     }
     if (!events.threadId || !events.turnCompleted) {
       const what = !events.threadId ? "no thread.started event" : "no turn.completed event";
-      throw codexError("parse", `codex: unreadable output (${what}; ${events.events} events, ${events.unreadableLines} other lines${result.truncated ? ", truncated" : ""}): ${stderrTail(result.stderr, 500)}`, secrets);
+      throw codexError(
+        "parse",
+        `codex: unreadable output (${what}; ${events.events} events, ${events.unreadableLines} other lines${result.truncated ? ", truncated" : ""}): ${stderrTail(result.stderr, 500)}`,
+        secrets,
+      );
     }
 
     const threadId = events.threadId;

@@ -14,7 +14,11 @@ export function createSandbox(config: EnvConfig): AgentSandbox {
 }
 
 /** The agent adapter chosen by AGENT (or, for `role: "verifier"`, by VERIFIER_AGENT). */
-export function createAgent(config: EnvConfig, sandbox: AgentSandbox = createSandbox(config), role: "main" | "verifier" = "main"): Agent {
+export function createAgent(
+  config: EnvConfig,
+  sandbox: AgentSandbox = createSandbox(config),
+  role: "main" | "verifier" = "main",
+): Agent {
   switch (role === "verifier" ? config.agent.verifier : config.agent.name) {
     case "fake":
       return new FakeAgent({

@@ -50,7 +50,13 @@ export class FakeAgent implements Agent {
       },
       importSession: async (sessionId, _cwd, state) => {
         const path = this.#sessionPath(sessionId);
-        if (await readFile(path).then(() => true, () => false)) return;
+        if (
+          await readFile(path).then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
         await mkdir(dirname(path), { recursive: true });
         await writeFile(path, state);
       },
@@ -68,7 +74,10 @@ export class FakeAgent implements Agent {
         if (step?.failResume) throw resumeFailed(options.sessionId);
         session = await this.#readSession(options.sessionId);
         if (session.role !== options.role) {
-          throw new AgentError("other", `fake agent: session ${session.id} belongs to the ${session.role}, not the ${options.role}`);
+          throw new AgentError(
+            "other",
+            `fake agent: session ${session.id} belongs to the ${session.role}, not the ${options.role}`,
+          );
         }
       } else {
         session = { id: randomUUID(), role: options.role, prompts: [] };
@@ -80,7 +89,9 @@ export class FakeAgent implements Agent {
     if (step?.exitCode) throw new AgentError("other", `fake agent exited with code ${step.exitCode}`);
     for (const edit of step?.edits ?? []) await writeInside(options.cwd, edit.path, edit.content);
 
-    const text = step ? (step.text ?? (step.answer === undefined ? "" : JSON.stringify(step.answer))) : DEFAULT_ANSWERS[options.role];
+    const text = step
+      ? (step.text ?? (step.answer === undefined ? "" : JSON.stringify(step.answer)))
+      : DEFAULT_ANSWERS[options.role];
     session.prompts.push(options.prompt);
     await this.#writeSession(session);
     const result: AgentResult = {
@@ -158,7 +169,10 @@ export class FakeAgent implements Agent {
   }
 
   #usesPath(): string {
-    const key = createHash("sha256").update(resolve(this.options.scenarioPath ?? "none")).digest("hex").slice(0, 32);
+    const key = createHash("sha256")
+      .update(resolve(this.options.scenarioPath ?? "none"))
+      .digest("hex")
+      .slice(0, 32);
     return join(this.options.home, `uses-${key}.json`);
   }
 }
@@ -199,7 +213,8 @@ async function wait(ms: number, options: AgentRunOptions): Promise<void> {
 async function writeInside(cwd: string, path: string, content: string): Promise<void> {
   const target = resolve(cwd, path);
   const rel = relative(resolve(cwd), target);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new AgentError("other", `fake agent: refusing to write outside the workspace: ${path}`);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw new AgentError("other", `fake agent: refusing to write outside the workspace: ${path}`);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, content);
 }

@@ -1,4 +1,9 @@
-import { asGitHubError, classifyFailure, describeAuthFailure, reportAuthFailure } from "../pipeline/classify-failure.js";
+import {
+  asGitHubError,
+  classifyFailure,
+  describeAuthFailure,
+  reportAuthFailure,
+} from "../pipeline/classify-failure.js";
 import type { CommandJob } from "../queue/command-job.js";
 import type { JobAttempt } from "../queue/run-queue.js";
 import { handleCommand, type CommandDeps } from "./handle-command.js";

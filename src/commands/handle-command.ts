@@ -43,17 +43,24 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   const run = await ensureRun(deps.db, github, ref, job);
   if (command.kind === "status") {
     const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
-    const [findings, sessions, turns] = await Promise.all([listFindings(deps.db, run.id), listRunAgentSessions(deps.db, run.id), listTurns(deps.db, run.id)]);
+    const [findings, sessions, turns] = await Promise.all([
+      listFindings(deps.db, run.id),
+      listRunAgentSessions(deps.db, run.id),
+      listTurns(deps.db, run.id),
+    ]);
     return reply(renderStatus(run, findings, sessions, turns, config));
   }
 
   if (command.kind === "ask") {
-    if (!command.question) return reply(`@${job.author} Write the question after the command: \`/no-mistakes ask <question>\`.`);
+    if (!command.question)
+      return reply(`@${job.author} Write the question after the command: \`/no-mistakes ask <question>\`.`);
     const who = await standing(github, ref, run, job.author);
     if (!who.author && !who.writer) {
       log.info({ author: job.author, permission: who.permission }, "command refused");
       deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
-      return reply(`@${job.author} \`/no-mistakes ask\` is for the pull request's author and people with write access to this repository (yours: ${who.permission}).`);
+      return reply(
+        `@${job.author} \`/no-mistakes ask\` is for the pull request's author and people with write access to this repository (yours: ${who.permission}).`,
+      );
     }
     await github.addReaction(ref, job.commentId, "eyes");
     await addRunCommand(deps.db, { runId: run.id, commentId: job.commentId, author: job.author, command });
@@ -65,7 +72,9 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   if (!WRITERS.has(permission)) {
     log.info({ author: job.author, permission }, "command refused");
     deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
-    return reply(`@${job.author} \`/no-mistakes ${command.kind}\` needs write access to this repository (yours: ${permission}). Anyone can use \`status\` and \`help\`.`);
+    return reply(
+      `@${job.author} \`/no-mistakes ${command.kind}\` needs write access to this repository (yours: ${permission}). Anyone can use \`status\` and \`help\`.`,
+    );
   }
   await github.addReaction(ref, job.commentId, "eyes");
   log.info({ author: job.author, runId: run.id }, "command accepted");
@@ -73,7 +82,9 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   switch (command.kind) {
     case "fix": {
       if (Array.isArray(command.findings) && command.findings.length === 0) {
-        return reply(`@${job.author} I could not read ${command.invalid?.map((w) => `\`${w}\``).join(", ") ?? "those ids"} as finding ids; write them like \`NM-3\`.`);
+        return reply(
+          `@${job.author} I could not read ${command.invalid?.map((w) => `\`${w}\``).join(", ") ?? "those ids"} as finding ids; write them like \`NM-3\`.`,
+        );
       }
       await addRunCommand(deps.db, { runId: run.id, commentId: job.commentId, author: job.author, command });
       await deps.enqueueRun({ runId: run.id, trigger: "command", deliveryId: job.deliveryId });
@@ -87,20 +98,31 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
       const findings = await listFindings(deps.db, run.id);
       const finding = findings.find((f) => f.number === command.finding);
       if (command.finding === undefined || !finding) {
-        return reply(`@${job.author} There is no finding ${command.finding !== undefined ? findingId(command.finding) : "with that id"} in this pull request. \`/no-mistakes status\` lists them.`);
+        return reply(
+          `@${job.author} There is no finding ${command.finding !== undefined ? findingId(command.finding) : "with that id"} in this pull request. \`/no-mistakes status\` lists them.`,
+        );
       }
-      await updateFinding(deps.db, run.id, finding.number, { status: "dismissed", dismissReason: command.reason ?? null });
+      await updateFinding(deps.db, run.id, finding.number, {
+        status: "dismissed",
+        dismissReason: command.reason ?? null,
+      });
       // The summary (with its state line) and the last reviewed head's check run: a dismissed finding no longer blocks.
       const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
       await refreshVerdict(deps.db, github, ref, run, config);
-      return reply(`@${job.author} Dismissed ${findingId(finding.number)}; it will not be raised again in this pull request.`);
+      return reply(
+        `@${job.author} Dismissed ${findingId(finding.number)}; it will not be raised again in this pull request.`,
+      );
     }
     case "reset":
       await deleteRunAgentSession(deps.db, run.id, command.role);
-      return reply(`@${job.author} Forgot the ${command.role ? `${command.role}'s session` : "reviewer's and the fixer's sessions"}; the next turn starts fresh.`);
+      return reply(
+        `@${job.author} Forgot the ${command.role ? `${command.role}'s session` : "reviewer's and the fixer's sessions"}; the next turn starts fresh.`,
+      );
     case "pause":
       await updateRun(deps.db, run.id, { state: "paused" });
-      return reply(`@${job.author} Paused: pushes are no longer reviewed automatically. \`/no-mistakes resume\` turns them back on; \`/no-mistakes review\` still works.`);
+      return reply(
+        `@${job.author} Paused: pushes are no longer reviewed automatically. \`/no-mistakes resume\` turns them back on; \`/no-mistakes review\` still works.`,
+      );
     case "resume":
       await updateRun(deps.db, run.id, { state: "open" });
       await deps.enqueueRun({ runId: run.id, trigger: "synchronize", deliveryId: job.deliveryId });

@@ -20,7 +20,13 @@ import { mentionsBot, type ThreadReply } from "./thread-reply.js";
  * confirms a ruling the author asked for; anywhere, a comment that mentions the bot or says
  * `/no-mistakes ask` asks the reviewer. Everything else, and everyone else, gets no turn.
  */
-export async function handleThreadReply(deps: CommandDeps, job: CommandJob & { command: ThreadReply }, github: GitHubClient, ref: RepoRef, log: Logger): Promise<void> {
+export async function handleThreadReply(
+  deps: CommandDeps,
+  job: CommandJob & { command: ThreadReply },
+  github: GitHubClient,
+  ref: RepoRef,
+  log: Logger,
+): Promise<void> {
   const reply = job.command;
   const run = await findRun(deps.db, job.repositoryId, job.prNumber);
   if (!run) return log.info("review comment on a PR this app has not reviewed; ignored");
@@ -28,42 +34,92 @@ export async function handleThreadReply(deps: CommandDeps, job: CommandJob & { c
   if (reply.authorId === bot.id) return;
 
   // Whose thread: only a first comment written by the bot's own user counts (markers can be typed by anyone).
-  const root = (await ours(github, github.listPullReviewComments(ref, job.prNumber))).find((c) => c.id === reply.threadId);
+  const root = (await ours(github, github.listPullReviewComments(ref, job.prNumber))).find(
+    (c) => c.id === reply.threadId,
+  );
   const number = root ? parseFindingId(findingMarkerPattern().exec(root.body)?.[1] ?? "") : undefined;
-  const finding = number === undefined ? undefined : (await listFindings(deps.db, run.id)).find((f) => f.number === number);
+  const finding =
+    number === undefined ? undefined : (await listFindings(deps.db, run.id)).find((f) => f.number === number);
   const asked = parseCommand(reply.body);
   const asks = reply.asks && (asked?.kind === "ask" || mentionsBot(reply.body, bot.login));
-  if (!finding && !asks) return log.debug({ threadId: reply.threadId }, "reply in a thread that is not one of the bot's findings; ignored");
+  if (!finding && !asks)
+    return log.debug({ threadId: reply.threadId }, "reply in a thread that is not one of the bot's findings; ignored");
 
   const who = await standing(github, ref, run, job.author);
-  const answerInThread = (body: string) => replyOnce(github, ref, job.prNumber, reply.threadId, `${body}\n\n${answerMarker(job.commentId)}`);
+  const answerInThread = (body: string) =>
+    replyOnce(github, ref, job.prNumber, reply.threadId, `${body}\n\n${answerMarker(job.commentId)}`);
 
   // A writer confirms a ruling the PR's author asked for.
   if (finding && finding.rulingConfirmation === "awaiting" && isConfirmation(reply.body)) {
     if (!who.writer) {
-      return answerInThread(`Only someone with write access to this repository can confirm the ruling on ${findingId(finding.number)} (yours: ${who.permission}).`);
+      return answerInThread(
+        `Only someone with write access to this repository can confirm the ruling on ${findingId(finding.number)} (yours: ${who.permission}).`,
+      );
     }
-    return queue(deps, job, run.id, { kind: "confirm", threadId: reply.threadId, finding: finding.number }, github, ref, log);
+    return queue(
+      deps,
+      job,
+      run.id,
+      { kind: "confirm", threadId: reply.threadId, finding: finding.number },
+      github,
+      ref,
+      log,
+    );
   }
 
   if (!who.author && !who.writer) {
-    log.info({ author: job.author, permission: who.permission, finding: finding?.number }, "thread reply refused: not the PR's author nor a writer");
+    log.info(
+      { author: job.author, permission: who.permission, finding: finding?.number },
+      "thread reply refused: not the PR's author nor a writer",
+    );
     deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
     // Said only to someone who addressed the bot: a passing remark in a thread gets no answer at all.
     if (!asks) return;
-    return answerInThread(`Only the pull request's author and people with write access to this repository can ${finding ? `argue ${findingId(finding.number)}` : "ask the reviewer"} (yours: ${who.permission}).`);
+    return answerInThread(
+      `Only the pull request's author and people with write access to this repository can ${finding ? `argue ${findingId(finding.number)}` : "ask the reviewer"} (yours: ${who.permission}).`,
+    );
   }
 
   if (finding && asked?.kind !== "ask") {
-    return queue(deps, job, run.id, { kind: "argue", threadId: reply.threadId, finding: finding.number, body: reply.body, byWriter: who.writer }, github, ref, log);
+    return queue(
+      deps,
+      job,
+      run.id,
+      { kind: "argue", threadId: reply.threadId, finding: finding.number, body: reply.body, byWriter: who.writer },
+      github,
+      ref,
+      log,
+    );
   }
   const question = asked?.kind === "ask" && asked.question ? asked.question : reply.body;
-  return queue(deps, job, run.id, { kind: "ask", question, threadId: reply.threadId, ...(finding ? { finding: finding.number } : {}) }, github, ref, log);
+  return queue(
+    deps,
+    job,
+    run.id,
+    { kind: "ask", question, threadId: reply.threadId, ...(finding ? { finding: finding.number } : {}) },
+    github,
+    ref,
+    log,
+  );
 }
 
-async function queue(deps: CommandDeps, job: CommandJob, runId: number, command: ConversationCommand, github: GitHubClient, ref: RepoRef, log: Logger): Promise<void> {
+async function queue(
+  deps: CommandDeps,
+  job: CommandJob,
+  runId: number,
+  command: ConversationCommand,
+  github: GitHubClient,
+  ref: RepoRef,
+  log: Logger,
+): Promise<void> {
   await github.addReviewCommentReaction(ref, job.commentId, "eyes");
-  await addRunCommand(deps.db, { runId, commentId: job.commentId, source: "review_comment", author: job.author, command });
+  await addRunCommand(deps.db, {
+    runId,
+    commentId: job.commentId,
+    source: "review_comment",
+    author: job.author,
+    command,
+  });
   await deps.enqueueRun({ runId, trigger: "command", deliveryId: job.deliveryId });
   log.info({ author: job.author, runId, kind: command.kind }, "thread reply queued for the reviewer");
 }

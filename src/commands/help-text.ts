@@ -1,6 +1,7 @@
 /** The command list, sent for `help` and for anything unknown. */
 export function helpText(unknown?: string): string {
-  const lead = unknown !== undefined ? `I don't know \`/no-mistakes ${unknown.slice(0, 60).replace(/`/g, "'")}\`. ` : "";
+  const lead =
+    unknown !== undefined ? `I don't know \`/no-mistakes ${unknown.slice(0, 60).replace(/`/g, "'")}\`. ` : "";
   return [
     `${lead}Commands (comment on the pull request):`,
     "",

@@ -41,7 +41,9 @@ export function parseCommand(body: string): Command | undefined {
     case "reset": {
       if (args.length === 0) return { kind: "reset" };
       const role = args[0]!.toLowerCase();
-      return args.length === 1 && (role === "reviewer" || role === "fixer") ? { kind: "reset", role } : { kind: "unknown", text: rest };
+      return args.length === 1 && (role === "reviewer" || role === "fixer")
+        ? { kind: "reset", role }
+        : { kind: "unknown", text: rest };
     }
     case "ask": {
       // the rest of the line and the lines after it: a question may take a paragraph
@@ -52,7 +54,9 @@ export function parseCommand(body: string): Command | undefined {
     case "resume":
     case "status":
     case "help":
-      return args.length === 0 ? { kind: verb.toLowerCase() as "pause" | "resume" | "status" | "help" } : { kind: "unknown", text: rest };
+      return args.length === 0
+        ? { kind: verb.toLowerCase() as "pause" | "resume" | "status" | "help" }
+        : { kind: "unknown", text: rest };
     case "":
       return { kind: "help" };
     default:
@@ -65,7 +69,8 @@ function parseFix(text: string): Command {
   const note = noteParts.join(" -- ").trim() || undefined;
   const words = targets.split(/[\s,]+/).filter(Boolean);
   if (words.length === 0) return { kind: "fix", findings: "default", ...(note ? { note } : {}) };
-  if (words.length === 1 && words[0]!.toLowerCase() === "all") return { kind: "fix", findings: "all", ...(note ? { note } : {}) };
+  if (words.length === 1 && words[0]!.toLowerCase() === "all")
+    return { kind: "fix", findings: "all", ...(note ? { note } : {}) };
   const numbers: number[] = [];
   const invalid: string[] = [];
   for (const word of words) {
@@ -91,7 +96,14 @@ function commandLine(body: string): { line: string; after: string } | undefined 
     if (/^ {4,}|^\t/.test(raw)) continue; // indented code
     const line = raw.trim();
     if (line.startsWith(">")) continue; // quoted from someone else
-    if (line === PREFIX || line.startsWith(`${PREFIX} `) || line.startsWith(`${PREFIX}\t`)) return { line, after: lines.slice(i + 1).join("\n").trim() };
+    if (line === PREFIX || line.startsWith(`${PREFIX} `) || line.startsWith(`${PREFIX}\t`))
+      return {
+        line,
+        after: lines
+          .slice(i + 1)
+          .join("\n")
+          .trim(),
+      };
   }
   return undefined;
 }

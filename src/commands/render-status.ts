@@ -6,7 +6,13 @@ import { SEVERITY_ICON, shortSha, where } from "../pipeline/render/labels.js";
 import { tableCell } from "../pipeline/render/sanitize-markdown.js";
 
 /** The answer to `/no-mistakes status`: what the run knows. */
-export function renderStatus(run: Run, findings: Finding[], sessions: RunAgentSession[], turns: Turn[], config: RepoConfig): string {
+export function renderStatus(
+  run: Run,
+  findings: Finding[],
+  sessions: RunAgentSession[],
+  turns: Turn[],
+  config: RepoConfig,
+): string {
   const open = findings.filter((f) => f.status === "open" || f.status === "fix-pushed");
   const spend = spendOf(turns);
   const lines = [
@@ -14,22 +20,31 @@ export function renderStatus(run: Run, findings: Finding[], sessions: RunAgentSe
     "",
     `**Open findings (${open.length})**`,
   ];
-  for (const f of open) lines.push(`- ${SEVERITY_ICON[f.severity] ?? ""} ${findingId(f.number)} ${where(f.path, f.line, f.endLine)} ${tableCell(f.title)}${f.status === "fix-pushed" ? " _(fix pushed)_" : ""}`);
+  for (const f of open)
+    lines.push(
+      `- ${SEVERITY_ICON[f.severity] ?? ""} ${findingId(f.number)} ${where(f.path, f.line, f.endLine)} ${tableCell(f.title)}${f.status === "fix-pushed" ? " _(fix pushed)_" : ""}`,
+    );
   if (open.length === 0) lines.push("- none");
   const notes = findings.filter((f) => f.status === "note");
   if (notes.length > 0) {
     lines.push("", `**Notes (${notes.length})** — on code unchanged since an earlier review; not raised, not counted`);
-    for (const f of notes) lines.push(`- ${SEVERITY_ICON[f.severity] ?? ""} ${findingId(f.number)} ${where(f.path, f.line, f.endLine)} ${tableCell(f.title)}`);
+    for (const f of notes)
+      lines.push(
+        `- ${SEVERITY_ICON[f.severity] ?? ""} ${findingId(f.number)} ${where(f.path, f.line, f.endLine)} ${tableCell(f.title)}`,
+      );
   }
   lines.push("", "**Sessions**");
   for (const role of ["reviewer", "fixer"] as const) {
     const session = sessions.find((s) => s.role === role);
     const last = [...turns].reverse().find((t) => t.role === role);
-    lines.push(`- ${role}: ${session ? `${session.agent} session \`${session.sessionId.slice(0, 12)}\`` : "none stored"}${last ? ` · last turn ${last.sessionMode ?? "—"} (${last.status})` : ""}`);
+    lines.push(
+      `- ${role}: ${session ? `${session.agent} session \`${session.sessionId.slice(0, 12)}\`` : "none stored"}${last ? ` · last turn ${last.sessionMode ?? "—"} (${last.status})` : ""}`,
+    );
   }
   const limits = [`fix rounds ${spend.fixRounds}/${config.fix.max_rounds}`];
   if (config.limits.max_turns !== undefined) limits.push(`turns ${spend.turns}/${config.limits.max_turns}`);
-  if (config.limits.max_cost_usd !== undefined) limits.push(`spend $${spend.costUsd.toFixed(2)}/$${config.limits.max_cost_usd.toFixed(2)}`);
+  if (config.limits.max_cost_usd !== undefined)
+    limits.push(`spend $${spend.costUsd.toFixed(2)}/$${config.limits.max_cost_usd.toFixed(2)}`);
   lines.push("", `**Spend** · ${spend.turns} turns · $${spend.costUsd.toFixed(2)} · ${limits.join(" · ")}`);
   return lines.join("\n");
 }

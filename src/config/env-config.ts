@@ -168,13 +168,18 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     if (!privateKey && !problems.some((p) => p.startsWith("PRIVATE_KEY")))
       problems.push("PRIVATE_KEY or PRIVATE_KEY_PATH: required when APP_ID is set (the .pem file GitHub gave you)");
     if (!e.WEBHOOK_SECRET)
-      problems.push("WEBHOOK_SECRET: required when APP_ID is set (the secret you entered in the App's webhook settings)");
-    if (e.APP_ID && privateKey && e.WEBHOOK_SECRET) app = { appId: Number(e.APP_ID), privateKey, webhookSecret: e.WEBHOOK_SECRET };
+      problems.push(
+        "WEBHOOK_SECRET: required when APP_ID is set (the secret you entered in the App's webhook settings)",
+      );
+    if (e.APP_ID && privateKey && e.WEBHOOK_SECRET)
+      app = { appId: Number(e.APP_ID), privateKey, webhookSecret: e.WEBHOOK_SECRET };
   } else if (production) {
     problems.push("APP_ID: required when NODE_ENV=production (run once without NODE_ENV to register the App)");
   }
   if (app && e.AGENT === "claude" && !e.ANTHROPIC_API_KEY) {
-    problems.push("ANTHROPIC_API_KEY: required with AGENT=claude (the key Claude Code uses; or set AGENT=codex or AGENT=fake)");
+    problems.push(
+      "ANTHROPIC_API_KEY: required with AGENT=claude (the key Claude Code uses; or set AGENT=codex or AGENT=fake)",
+    );
   }
   if (app && e.VERIFIER_AGENT === "claude" && e.AGENT !== "claude" && !e.ANTHROPIC_API_KEY) {
     problems.push("ANTHROPIC_API_KEY: required with VERIFIER_AGENT=claude (the verifier runs Claude Code)");
@@ -191,14 +196,28 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const metrics = collect(() => readMetricsConfig(env), problems);
   const redeliver = collect(() => readRedeliverConfig(env), problems);
   if (e.ROLE !== "all" && !e.DATABASE_URL && !invalid.has("ROLE")) {
-    problems.push(`ROLE: "${e.ROLE}" needs DATABASE_URL (web and worker processes share one PostgreSQL; the embedded database serves one process, ROLE=all)`);
+    problems.push(
+      `ROLE: "${e.ROLE}" needs DATABASE_URL (web and worker processes share one PostgreSQL; the embedded database serves one process, ROLE=all)`,
+    );
   }
   if (problems.length > 0) throw new ConfigError("The environment", problems);
 
-  const secrets = [privateKey, e.WEBHOOK_SECRET, env.ANTHROPIC_API_KEY, env.OPENAI_API_KEY, env.CODEX_API_KEY, e.DATABASE_URL, metrics!.token]
-    .filter((s): s is string => typeof s === "string" && s.length >= 8);
+  const secrets = [
+    privateKey,
+    e.WEBHOOK_SECRET,
+    env.ANTHROPIC_API_KEY,
+    env.OPENAI_API_KEY,
+    env.CODEX_API_KEY,
+    e.DATABASE_URL,
+    metrics!.token,
+  ].filter((s): s is string => typeof s === "string" && s.length >= 8);
   const github = e.GHE_HOST
-    ? { baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`, host: e.GHE_HOST, protocol: e.GHE_PROTOCOL, gitHosts: [e.GHE_HOST, ...e.GIT_TRUSTED_HOSTS] }
+    ? {
+        baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`,
+        host: e.GHE_HOST,
+        protocol: e.GHE_PROTOCOL,
+        gitHosts: [e.GHE_HOST, ...e.GIT_TRUSTED_HOSTS],
+      }
     : { host: "github.com", protocol: "https" as const, gitHosts: ["github.com", ...e.GIT_TRUSTED_HOSTS] };
 
   return {
@@ -220,7 +239,10 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       cli: e.AGENT_CLI,
       sandbox: e.AGENT_SANDBOX,
       homeDir: `${e.DATA_DIR.replace(/\/$/, "")}/agents`,
-      stateMaxBytes: e.AGENT_STATE_MAX_BYTES && /^\d+$/.test(e.AGENT_STATE_MAX_BYTES) ? Number(e.AGENT_STATE_MAX_BYTES) : 8 * 1024 * 1024,
+      stateMaxBytes:
+        e.AGENT_STATE_MAX_BYTES && /^\d+$/.test(e.AGENT_STATE_MAX_BYTES)
+          ? Number(e.AGENT_STATE_MAX_BYTES)
+          : 8 * 1024 * 1024,
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
     },

@@ -18,8 +18,14 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 
 const metricsSchema = z.object({
-  METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= MIN_TOKEN_LENGTH && !/\s/.test(v)), `must be at least ${MIN_TOKEN_LENGTH} characters, without spaces (e.g. openssl rand -hex 32)`),
-  METRICS_PORT: optionalString.refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) <= 65535), "is not a port number (0-65535)"),
+  METRICS_TOKEN: optionalString.refine(
+    (v) => v === undefined || (v.length >= MIN_TOKEN_LENGTH && !/\s/.test(v)),
+    `must be at least ${MIN_TOKEN_LENGTH} characters, without spaces (e.g. openssl rand -hex 32)`,
+  ),
+  METRICS_PORT: optionalString.refine(
+    (v) => v === undefined || (/^\d+$/.test(v) && Number(v) <= 65535),
+    "is not a port number (0-65535)",
+  ),
   METRICS_HOST: optionalString,
 });
 
@@ -37,7 +43,9 @@ export function readMetricsConfig(env: NodeJS.ProcessEnv = process.env): Metrics
     problems.push("METRICS_HOST: only used with METRICS_PORT (set METRICS_PORT for a metrics listener of its own)");
   }
   if (port !== undefined && port !== "0" && Number(port) === Number(env.PORT?.trim() || "3000")) {
-    problems.push(`METRICS_PORT: ${port} is the app's own port (PORT); choose another, or use METRICS_TOKEN to serve /metrics there`);
+    problems.push(
+      `METRICS_PORT: ${port} is the app's own port (PORT); choose another, or use METRICS_TOKEN to serve /metrics there`,
+    );
   }
   if (problems.length > 0) throw new ConfigError("The environment", problems);
   return {

@@ -16,7 +16,9 @@ const repoConfigSchema = z
         /** Review pushes made by other bots (this app's own fixer pushes are always reviewed). */
         bots: z.boolean().default(false),
         /** Globs of paths left out of the review. */
-        ignore: z.array(z.string().min(1)).default(["**/package-lock.json", "**/yarn.lock", "**/pnpm-lock.yaml", "**/*.min.js"]),
+        ignore: z
+          .array(z.string().min(1))
+          .default(["**/package-lock.json", "**/yarn.lock", "**/pnpm-lock.yaml", "**/*.min.js"]),
         /** Extra instructions for the reviewer. */
         instructions: z.string().max(8000).optional(),
         /** resume: later pushes continue the reviewer's session; cold: every review starts fresh. */
@@ -71,7 +73,9 @@ export function parseRepoConfig(text: string | undefined): { config: RepoConfig;
   if (parsed.success) return { config: parsed.data, problems: [] };
   const problems = parsed.error.issues.map((issue) => {
     const where = issue.path.join(".") || "(top level)";
-    return issue.code === "unrecognized_keys" ? `${where}: unknown key ${issue.keys.map((k) => `\`${k}\``).join(", ")}` : `${where}: ${issue.message}`;
+    return issue.code === "unrecognized_keys"
+      ? `${where}: unknown key ${issue.keys.map((k) => `\`${k}\``).join(", ")}`
+      : `${where}: ${issue.message}`;
   });
   return { config: DEFAULT_REPO_CONFIG, problems };
 }

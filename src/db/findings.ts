@@ -21,7 +21,12 @@ export async function insertFindings(db: Database, runId: number, rows: NewFindi
     .returning();
 }
 
-export async function updateFinding(db: Database, runId: number, number: number, patch: Partial<NewFinding>): Promise<void> {
+export async function updateFinding(
+  db: Database,
+  runId: number,
+  number: number,
+  patch: Partial<NewFinding>,
+): Promise<void> {
   await db
     .update(findings)
     .set({ ...patch, updatedAt: sql`now()` })

@@ -20,8 +20,11 @@ export function openPostgres(url: string, options: postgres.Options<{}> = {}): D
       // Drizzle's transaction (postgres.js `begin` underneath: one reserved connection, BEGIN … COMMIT);
       // raw SQL goes through the same postgres.js transaction client, so it commits or rolls back with it.
       return db.transaction(async (tx) => {
-        const client = (tx._.session as unknown as Pick<PostgresJsSession<postgres.Sql, typeof schema, never>, "client">).client as unknown as postgres.TransactionSql | undefined;
-        if (typeof client?.unsafe !== "function") throw new Error("drizzle-orm's postgres.js transaction no longer exposes its client");
+        const client = (
+          tx._.session as unknown as Pick<PostgresJsSession<postgres.Sql, typeof schema, never>, "client">
+        ).client as unknown as postgres.TransactionSql | undefined;
+        if (typeof client?.unsafe !== "function")
+          throw new Error("drizzle-orm's postgres.js transaction no longer exposes its client");
         return fn({ db: tx as unknown as Database, executeSql: postgresExecutor(client) });
       });
     },
@@ -41,7 +44,9 @@ export function openPostgres(url: string, options: postgres.Options<{}> = {}): D
  */
 function postgresExecutor(sql: postgres.Sql | postgres.TransactionSql): ExecuteSql {
   return async (text, params = []) => {
-    const values = params.map((value) => (value === undefined ? null : isPlainObject(value) ? JSON.stringify(value) : value));
+    const values = params.map((value) =>
+      value === undefined ? null : isPlainObject(value) ? JSON.stringify(value) : value,
+    );
     const rows = await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: values.length > 0 });
     return { rows: rows as unknown as Record<string, unknown>[] };
   };
@@ -60,7 +65,10 @@ function preparing<T extends AnyClient>(client: T): T {
     get(target, prop, receiver) {
       if (prop === "unsafe") {
         return (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) =>
-          target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { ...options, prepare: params !== undefined && params.length > 0 });
+          target.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+            ...options,
+            prepare: params !== undefined && params.length > 0,
+          });
       }
       if (prop === "begin" || prop === "savepoint") {
         const original = Reflect.get(target, prop, target) as (...args: unknown[]) => unknown;

@@ -98,13 +98,19 @@ SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id,
  * delivery id was seen before (a redelivery: nothing changed); else the run's id and the new job's id,
  * null when a job for the run was already waiting (it reads the newest head when it starts).
  */
-export async function recordPullRequestEvent(executeSql: ExecuteSql, e: PullRequestEvent): Promise<{ runId: number; jobId: string | null } | null> {
+export async function recordPullRequestEvent(
+  executeSql: ExecuteSql,
+  e: PullRequestEvent,
+): Promise<{ runId: number; jobId: string | null } | null> {
   const { rows } = await executeSql(STATEMENT, [JSON.stringify(e)]);
 
-  const row = rows[0] as { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean } | undefined;
+  const row = rows[0] as
+    { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean } | undefined;
   // Without its queue row the job insert would silently do nothing (as pg-boss's send would).
-  if (row && !row.queue_exists) throw new Error(`queue ${RUN_QUEUE} does not exist; the queue must be started before deliveries are applied`);
+  if (row && !row.queue_exists)
+    throw new Error(`queue ${RUN_QUEUE} does not exist; the queue must be started before deliveries are applied`);
   if (!row?.fresh) return null;
-  if (row.run_id === null) throw new Error(`delivery ${e.deliveryId}: run for PR #${e.run.prNumber} neither written nor found`);
+  if (row.run_id === null)
+    throw new Error(`delivery ${e.deliveryId}: run for PR #${e.run.prNumber} neither written nor found`);
   return { runId: Number(row.run_id), jobId: row.job_id };
 }

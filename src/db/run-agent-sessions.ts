@@ -3,7 +3,11 @@ import type { Role } from "../agents/types.js";
 import type { Database } from "./database.js";
 import { runAgentSessions, type RunAgentSession } from "./schema.js";
 
-export async function loadRunAgentSession(db: Database, runId: number, role: Role): Promise<RunAgentSession | undefined> {
+export async function loadRunAgentSession(
+  db: Database,
+  runId: number,
+  role: Role,
+): Promise<RunAgentSession | undefined> {
   const rows = await db
     .select()
     .from(runAgentSessions)
@@ -34,5 +38,9 @@ export async function saveRunAgentSession(
 export async function deleteRunAgentSession(db: Database, runId: number, role?: Role): Promise<void> {
   await db
     .delete(runAgentSessions)
-    .where(role ? and(eq(runAgentSessions.runId, runId), eq(runAgentSessions.role, role)) : eq(runAgentSessions.runId, runId));
+    .where(
+      role
+        ? and(eq(runAgentSessions.runId, runId), eq(runAgentSessions.role, role))
+        : eq(runAgentSessions.runId, runId),
+    );
 }

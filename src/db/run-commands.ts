@@ -5,7 +5,16 @@ import type { Database } from "./database.js";
 import { runCommands, type RunCommand } from "./schema.js";
 
 /** Records an agent command for the run; false when this comment was already recorded. */
-export async function addRunCommand(db: Database, row: { runId: number; commentId: number; source?: "issue_comment" | "review_comment"; author: string; command: Command | ConversationCommand }): Promise<boolean> {
+export async function addRunCommand(
+  db: Database,
+  row: {
+    runId: number;
+    commentId: number;
+    source?: "issue_comment" | "review_comment";
+    author: string;
+    command: Command | ConversationCommand;
+  },
+): Promise<boolean> {
   const inserted = await db.insert(runCommands).values(row).onConflictDoNothing().returning({ id: runCommands.id });
   return inserted.length === 1;
 }
@@ -20,7 +29,10 @@ export async function listPendingCommands(db: Database, runId: number): Promise<
 }
 
 export async function finishRunCommand(db: Database, id: number, status: "done" | "failed"): Promise<void> {
-  await db.update(runCommands).set({ status, finishedAt: sql`now()` }).where(eq(runCommands.id, id));
+  await db
+    .update(runCommands)
+    .set({ status, finishedAt: sql`now()` })
+    .where(eq(runCommands.id, id));
 }
 
 /** Keeps the agent's answer to a command: a retried job posts it instead of asking the agent again. */

@@ -4,9 +4,29 @@ import { runs, type Run } from "./schema.js";
 
 export type RunIdentity = Pick<
   Run,
-  "installationId" | "repositoryId" | "repositoryFullName" | "cloneUrl" | "prNumber" | "baseRef" | "baseSha" | "headRef" | "headSha"
+  | "installationId"
+  | "repositoryId"
+  | "repositoryFullName"
+  | "cloneUrl"
+  | "prNumber"
+  | "baseRef"
+  | "baseSha"
+  | "headRef"
+  | "headSha"
 > &
-  Partial<Pick<Run, "headRepoFullName" | "headCloneUrl" | "maintainerCanModify" | "draft" | "title" | "body" | "authorLogin" | "prUpdatedAt">>;
+  Partial<
+    Pick<
+      Run,
+      | "headRepoFullName"
+      | "headCloneUrl"
+      | "maintainerCanModify"
+      | "draft"
+      | "title"
+      | "body"
+      | "authorLogin"
+      | "prUpdatedAt"
+    >
+  >;
 
 /**
  * The PR's one run: created on first sight, refreshed (refs, SHAs) on later events — but never by an
@@ -50,7 +70,11 @@ export async function getRun(db: Database, id: number): Promise<Run | undefined>
   return rows[0];
 }
 
-export async function updateRun(db: Database, id: number, patch: Partial<Omit<Run, "id" | "createdAt">>): Promise<void> {
+export async function updateRun(
+  db: Database,
+  id: number,
+  patch: Partial<Omit<Run, "id" | "createdAt">>,
+): Promise<void> {
   await db
     .update(runs)
     .set({ ...patch, updatedAt: sql`now()` })

@@ -197,14 +197,19 @@ export const runCommands = pgTable(
     createdAt: createdAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [index("run_commands_pending_idx").on(t.runId, t.status, t.id), uniqueIndex("run_commands_comment_unique").on(t.source, t.commentId)],
+  (t) => [
+    index("run_commands_pending_idx").on(t.runId, t.status, t.id),
+    uniqueIndex("run_commands_comment_unique").on(t.source, t.commentId),
+  ],
 );
 
 /** Webhook deliveries already accepted: a redelivered id is a no-op. */
 export const webhookDeliveries = pgTable("webhook_deliveries", {
   deliveryId: text("delivery_id").primaryKey(),
   event: text("event").notNull(),
-  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().default(sql`now()`),
+  receivedAt: timestamp("received_at", { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
 });
 
 /**

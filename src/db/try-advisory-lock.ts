@@ -7,7 +7,11 @@ import type { DatabaseHandle } from "./database.js";
  * without running it when another session holds the lock. A process that dies releases it with its
  * connection. PGlite is one process's database: there `fn` simply runs.
  */
-export async function withTryAdvisoryLock<T>(database: DatabaseHandle, key: number, fn: () => Promise<T>): Promise<{ locked: true; value: T } | { locked: false }> {
+export async function withTryAdvisoryLock<T>(
+  database: DatabaseHandle,
+  key: number,
+  fn: () => Promise<T>,
+): Promise<{ locked: true; value: T } | { locked: false }> {
   if (database.kind === "pglite" || !database.url) return { locked: true, value: await fn() };
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {

@@ -15,6 +15,9 @@ export async function recordDelivery(db: Database, deliveryId: string, event: st
 /** Which of these delivery ids were already applied. */
 export async function knownDeliveryIds(db: Database, deliveryIds: string[]): Promise<Set<string>> {
   if (deliveryIds.length === 0) return new Set();
-  const rows = await db.select({ id: webhookDeliveries.deliveryId }).from(webhookDeliveries).where(inArray(webhookDeliveries.deliveryId, deliveryIds));
+  const rows = await db
+    .select({ id: webhookDeliveries.deliveryId })
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.deliveryId, deliveryIds));
   return new Set(rows.map((r) => r.id));
 }

@@ -73,7 +73,11 @@ export class GitWorkspace {
    * `git fetch --no-tags --force` of `refspecs` (e.g. `+<sha>:refs/nm/head`) from `url`: https,
    * http, a file:// URL or a local path. Neither the URL nor the token is stored in the repository.
    */
-  async fetch(url: string, refspecs: readonly string[], options: { token?: string; depth?: number } = {}): Promise<void> {
+  async fetch(
+    url: string,
+    refspecs: readonly string[],
+    options: { token?: string; depth?: number } = {},
+  ): Promise<void> {
     assertArgument("url", url);
     if (refspecs.length === 0) throw new TypeError("fetch needs at least one refspec");
     for (const refspec of refspecs) assertArgument("refspec", refspec);
@@ -145,7 +149,11 @@ export class GitWorkspace {
    * Unified diff from..to; `paths` limits it to those files (literal paths), `excludeGlobs` leaves files
    * out (of those paths too, when both are given); `context` lines around each change (default 3).
    */
-  async diff(from: string, to: string, options: { excludeGlobs?: readonly string[]; paths?: readonly string[]; context?: number } = {}): Promise<string> {
+  async diff(
+    from: string,
+    to: string,
+    options: { excludeGlobs?: readonly string[]; paths?: readonly string[]; context?: number } = {},
+  ): Promise<string> {
     assertArgument("commit", from);
     assertArgument("commit", to);
     const { stdout } = await this.git([
@@ -159,14 +167,21 @@ export class GitWorkspace {
       to,
       "--",
       ...(options.paths
-        ? [...options.paths.map((p) => `:(literal)${p}`), ...(options.excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`)]
+        ? [
+            ...options.paths.map((p) => `:(literal)${p}`),
+            ...(options.excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`),
+          ]
         : pathspecs(options.excludeGlobs)),
     ]);
     return stdout;
   }
 
   /** Every file changed from `from` to `to`, with line counts (renames detected). */
-  async changedFiles(from: string, to: string, options: { excludeGlobs?: readonly string[] } = {}): Promise<ChangedFile[]> {
+  async changedFiles(
+    from: string,
+    to: string,
+    options: { excludeGlobs?: readonly string[] } = {},
+  ): Promise<ChangedFile[]> {
     assertArgument("commit", from);
     assertArgument("commit", to);
     const common = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "-z"];
@@ -189,7 +204,17 @@ export class GitWorkspace {
   async renames(from: string, to: string): Promise<Map<string, string>> {
     assertArgument("commit", from);
     assertArgument("commit", to);
-    const { stdout } = await this.git(["diff", "--no-color", "--no-ext-diff", "-M", "--diff-filter=R", "--name-status", "-z", from, to]);
+    const { stdout } = await this.git([
+      "diff",
+      "--no-color",
+      "--no-ext-diff",
+      "-M",
+      "--diff-filter=R",
+      "--name-status",
+      "-z",
+      from,
+      to,
+    ]);
     const fields = stdout.split("\0");
     const renames = new Map<string, string>();
     for (let i = 0; i + 2 < fields.length; i += 3) renames.set(fields[i + 1]!, fields[i + 2]!); // "R<score>", old, new
@@ -230,9 +255,19 @@ export class GitWorkspace {
    * `name <email>`, hooks skipped. Returns the new commit, or undefined when nothing changed.
    */
   /** Commits in from..to (and not in `notIn`'s history), newest first, with their author. */
-  async commits(from: string, to: string, options: { notIn?: string } = {}): Promise<{ sha: string; authorName: string; authorEmail: string }[]> {
+  async commits(
+    from: string,
+    to: string,
+    options: { notIn?: string } = {},
+  ): Promise<{ sha: string; authorName: string; authorEmail: string }[]> {
     if (options.notIn !== undefined) assertArgument("commit", options.notIn);
-    const { stdout } = await this.git(["log", "--no-merges", "--format=%H%x00%an%x00%ae", `${from}..${to}`, ...(options.notIn ? [`^${options.notIn}`] : [])]);
+    const { stdout } = await this.git([
+      "log",
+      "--no-merges",
+      "--format=%H%x00%an%x00%ae",
+      `${from}..${to}`,
+      ...(options.notIn ? [`^${options.notIn}`] : []),
+    ]);
     return stdout
       .split("\n")
       .filter(Boolean)
@@ -312,7 +347,18 @@ export class GitWorkspace {
   async treeChanges(from: string, to: string): Promise<TreeChange[]> {
     assertArgument("commit", from);
     assertArgument("commit", to);
-    const { stdout } = await this.git(["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", from, to, "--"]);
+    const { stdout } = await this.git([
+      "diff",
+      "--raw",
+      "-z",
+      "--no-renames",
+      "--no-abbrev",
+      "--no-ext-diff",
+      "--no-textconv",
+      from,
+      to,
+      "--",
+    ]);
     const fields = stdout.split("\0");
     const changes: TreeChange[] = [];
     for (let i = 0; i + 1 < fields.length; i += 2) {
@@ -357,7 +403,10 @@ export class GitWorkspace {
 
   private async resetConfig(): Promise<void> {
     if (!existsSync(this.gitDir)) {
-      throw new GitError("other", `no repository in ${this.dir}: call ensure() first`, { subcommand: "(none)", stderr: "" });
+      throw new GitError("other", `no repository in ${this.dir}: call ensure() first`, {
+        subcommand: "(none)",
+        stderr: "",
+      });
     }
     await writeFile(join(this.gitDir, "config"), CONFIG);
   }

@@ -41,7 +41,10 @@ export function parseChangedFiles(numstat: string, nameStatus: string): ChangedF
       const oldPath = nameFields[++i] ?? "";
       const path = nameFields[++i] ?? "";
       const count = counts.get(`${oldPath}\0${path}`);
-      file = letter === "R" ? { path, oldPath, status: "renamed", ...numbers(count) } : { path, status: "added", ...numbers(count) };
+      file =
+        letter === "R"
+          ? { path, oldPath, status: "renamed", ...numbers(count) }
+          : { path, status: "added", ...numbers(count) };
     } else {
       const path = nameFields[++i] ?? "";
       file = { path, status: statusOf(letter), ...numbers(counts.get(path)) };

@@ -52,7 +52,12 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
     let timedOut = false;
     let settled = false;
 
-    const fail = (kind: GitError["kind"] | undefined, exitCode: number | undefined, detail: string, cause?: unknown) => {
+    const fail = (
+      kind: GitError["kind"] | undefined,
+      exitCode: number | undefined,
+      detail: string,
+      cause?: unknown,
+    ) => {
       const stderr = redactGitOutput(Buffer.concat(err).toString("utf8").trim(), token);
       const why = detail || (exitCode === undefined ? "failed" : `exited with ${exitCode}`);
       const summary = stderr
@@ -61,9 +66,7 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
         .join("\n")
         .trim();
       const message = redactGitOutput(`git ${subcommand} ${why}${summary ? `: ${summary}` : ""}`, token);
-      reject(
-        new GitError(kind ?? classifyGitError(stderr), message, { subcommand, exitCode, stderr }, { cause }),
-      );
+      reject(new GitError(kind ?? classifyGitError(stderr), message, { subcommand, exitCode, stderr }, { cause }));
     };
 
     const timer = setTimeout(() => {
@@ -94,7 +97,11 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
       if (timedOut) return fail("timeout", undefined, `timed out after ${timeoutMs} ms`);
       if (code === null) return fail(undefined, undefined, `was killed by ${signal ?? "a signal"}`);
       if (code !== 0 && !(options.okExitCodes ?? []).includes(code)) return fail(undefined, code, "");
-      resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), exitCode: code });
+      resolve({
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        exitCode: code,
+      });
     });
   });
 }

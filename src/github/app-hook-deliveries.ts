@@ -59,7 +59,10 @@ export function appHookDeliveries(octokit: Octokit): AppHookDeliveries {
     async redeliver(id) {
       // Sent once: a lost answer is seen in the log at the next sweep, and a duplicate is harmless anyway.
       await callGitHub("redeliver webhook delivery", () =>
-        octokit.rest.apps.redeliverWebhookDelivery({ delivery_id: id, request: { retries: 0 } as Record<string, unknown> }),
+        octokit.rest.apps.redeliverWebhookDelivery({
+          delivery_id: id,
+          request: { retries: 0 } as Record<string, unknown>,
+        }),
       );
     },
   };

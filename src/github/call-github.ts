@@ -15,7 +15,12 @@ export async function callGitHub<T>(action: string, fn: () => Promise<T>): Promi
     return await fn();
   } catch (error) {
     const failure = toGitHubError(error, action);
-    if (failure.kind !== "rate-limited" || failure.retryAfterMs === undefined || failure.retryAfterMs > MAX_RETRY_AFTER_MS) throw failure;
+    if (
+      failure.kind !== "rate-limited" ||
+      failure.retryAfterMs === undefined ||
+      failure.retryAfterMs > MAX_RETRY_AFTER_MS
+    )
+      throw failure;
     await sleep(failure.retryAfterMs);
     try {
       return await fn();

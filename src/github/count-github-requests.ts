@@ -19,7 +19,10 @@ export function countGitHubRequests<C extends OctokitClass>(Octokit: C, metrics:
     octokit.hook.error("request", (error, options) => {
       // Octokit reports a request that got no answer (reset, timeout) as status 500 without a response.
       const status = (error as { response?: { status?: unknown } }).response?.status;
-      metrics.githubRequests.inc({ method: methodOf(options.method), status: typeof status === "number" ? String(status) : "error" });
+      metrics.githubRequests.inc({
+        method: methodOf(options.method),
+        status: typeof status === "number" ? String(status) : "error",
+      });
       throw error;
     });
     return {};

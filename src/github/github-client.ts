@@ -44,7 +44,8 @@ export interface IssueComment {
   authorType: string;
 }
 
-export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required";
+export type CheckConclusion =
+  "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required";
 
 export interface CheckRunUpdate {
   status?: "queued" | "in_progress" | "completed";
@@ -93,11 +94,18 @@ export interface GitHubClient {
    * `pending`: no event, so the review stays PENDING — visible to nobody but its author — which is how
    * the bot learns which comment GitHub refuses without posting anything (then it deletes it).
    */
-  createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[]; pending?: boolean }): Promise<{ id: number }>;
+  createReview(
+    ref: RepoRef,
+    pr: number,
+    review: { commitId: string; body: string; comments: InlineComment[]; pending?: boolean },
+  ): Promise<{ id: number }>;
   /** Deletes a PENDING review (GitHub allows it for pending reviews only). */
   deletePendingReview(ref: RepoRef, pr: number, reviewId: number): Promise<void>;
   /** The PR's reviews (bodies), to recognise one an earlier attempt already posted. */
-  listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string; state: string }[]>;
+  listReviews(
+    ref: RepoRef,
+    pr: number,
+  ): Promise<{ id: number; authorId: number; body: string; commitId: string; state: string }[]>;
   /** Every review comment on the PR (to find what an earlier attempt already posted). */
   listPullReviewComments(ref: RepoRef, pr: number): Promise<ReviewComment[]>;
   /** The review's inline comments (to learn their ids after posting). */

@@ -8,7 +8,8 @@
  * - rate-limited (403/429 with rate-limit headers; a secondary limit carries `retryAfterMs`),
  *   server (5xx), network (no response), other
  */
-export type GitHubErrorKind = "unprocessable" | "not-found" | "auth" | "conflict" | "rate-limited" | "server" | "network" | "other";
+export type GitHubErrorKind =
+  "unprocessable" | "not-found" | "auth" | "conflict" | "rate-limited" | "server" | "network" | "other";
 
 /** Why GitHub refused the App: its credentials, or a permission it was not granted. */
 export type AuthProblem = "credentials" | "permission";
@@ -55,7 +56,9 @@ interface RequestErrorLike {
 /** True for what Octokit throws on an HTTP failure (a RequestError), from whichever copy of the library. */
 export function isRequestError(error: unknown): boolean {
   const e = error as RequestErrorLike | null;
-  return !!e && typeof e === "object" && typeof e.status === "number" && typeof e.request === "object" && e.request !== null;
+  return (
+    !!e && typeof e === "object" && typeof e.status === "number" && typeof e.request === "object" && e.request !== null
+  );
 }
 
 /** Turns whatever Octokit threw into a GitHubError (the request's what-for goes in `action`). */
@@ -65,25 +68,36 @@ export function toGitHubError(error: unknown, action: string): GitHubError {
   const status = typeof e.status === "number" ? e.status : undefined;
   const detail = describe(e);
   // Octokit fetches the installation token on an installation's first request: its failure is that request's.
-  const via = /\/access_tokens$/.test(e.request?.url ?? "") && !/installation token/.test(action) ? " (installation token)" : "";
+  const via =
+    /\/access_tokens$/.test(e.request?.url ?? "") && !/installation token/.test(action) ? " (installation token)" : "";
   const message = `${action}${via}: ${status ?? "no response"} ${detail}`.trim();
   const headers = e.response?.headers ?? {};
   const retryAfter = Number(headers["retry-after"]);
-  const retryAfterMs = headers["retry-after"] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;
+  const retryAfterMs =
+    headers["retry-after"] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0
+      ? retryAfter * 1000
+      : undefined;
   const details: GitHubErrorDetails = {};
   let kind: GitHubErrorKind;
-  if (status === undefined || status === 500 && /fetch failed|ECONN|ENOTFOUND|socket/i.test(detail)) kind = "network";
+  if (status === undefined || (status === 500 && /fetch failed|ECONN|ENOTFOUND|socket/i.test(detail))) kind = "network";
   else if (status === 422) kind = "unprocessable";
   else if (status === 404) kind = "not-found";
   else if (status === 409) kind = "conflict";
-  else if (status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || retryAfterMs !== undefined || /rate limit/i.test(detail)))) {
+  else if (
+    status === 429 ||
+    (status === 403 &&
+      (headers["x-ratelimit-remaining"] === "0" || retryAfterMs !== undefined || /rate limit/i.test(detail)))
+  ) {
     kind = "rate-limited";
     if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
   } else if (status === 401 || status === 403) {
     kind = "auth";
     // 401: the App's JWT or token is refused (private key revoked or rotated, installation removed); a
     // suspended installation answers 403 "This installation has been suspended". Any other 403: a permission.
-    details.authProblem = status === 401 || /suspended|bad credentials|json web token|installation.*(removed|deleted)/i.test(detail) ? "credentials" : "permission";
+    details.authProblem =
+      status === 401 || /suspended|bad credentials|json web token|installation.*(removed|deleted)/i.test(detail)
+        ? "credentials"
+        : "permission";
     const accepted = headers["x-accepted-github-permissions"];
     if (details.authProblem === "permission" && accepted) details.permission = accepted;
   } else if (status >= 500) kind = "server";

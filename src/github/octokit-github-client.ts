@@ -1,5 +1,15 @@
 import type { ProbotOctokit } from "probot";
-import type { CheckRunUpdate, GitHubClient, InlineComment, IssueComment, Permission, PullRequestInfo, Reaction, RepoRef, ReviewComment } from "./github-client.js";
+import type {
+  CheckRunUpdate,
+  GitHubClient,
+  InlineComment,
+  IssueComment,
+  Permission,
+  PullRequestInfo,
+  Reaction,
+  RepoRef,
+  ReviewComment,
+} from "./github-client.js";
 import { callGitHub } from "./call-github.js";
 import { fitBody } from "./fit-body.js";
 import { toGitHubError } from "./github-error.js";
@@ -64,7 +74,9 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 
   async addReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void> {
-    await call("add reaction", () => this.octokit.rest.reactions.createForIssueComment({ ...ref, comment_id: commentId, content }));
+    await call("add reaction", () =>
+      this.octokit.rest.reactions.createForIssueComment({ ...ref, comment_id: commentId, content }),
+    );
   }
 
   async botIdentity(): Promise<{ id: number; login: string; name: string; email: string }> {
@@ -93,7 +105,9 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 
   async installationToken(): Promise<string> {
-    const auth = (await call("installation token", () => this.octokit.auth({ type: "installation" }))) as { token: string };
+    const auth = (await call("installation token", () => this.octokit.auth({ type: "installation" }))) as {
+      token: string;
+    };
     return auth.token;
   }
 
@@ -112,10 +126,16 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 
   async updateCheckRun(ref: RepoRef, checkRunId: number, update: CheckRunUpdate): Promise<void> {
-    await call("update check run", () => this.octokit.rest.checks.update({ ...ref, check_run_id: checkRunId, ...checkBody(update) }));
+    await call("update check run", () =>
+      this.octokit.rest.checks.update({ ...ref, check_run_id: checkRunId, ...checkBody(update) }),
+    );
   }
 
-  async createReview(ref: RepoRef, pr: number, review: { commitId: string; body: string; comments: InlineComment[]; pending?: boolean }): Promise<{ id: number }> {
+  async createReview(
+    ref: RepoRef,
+    pr: number,
+    review: { commitId: string; body: string; comments: InlineComment[]; pending?: boolean },
+  ): Promise<{ id: number }> {
     const comments = review.comments.map((c) => ({
       path: c.path,
       line: c.line,
@@ -137,12 +157,25 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 
   async deletePendingReview(ref: RepoRef, pr: number, reviewId: number): Promise<void> {
-    await call("delete pending review", () => this.octokit.rest.pulls.deletePendingReview({ ...ref, pull_number: pr, review_id: reviewId }));
+    await call("delete pending review", () =>
+      this.octokit.rest.pulls.deletePendingReview({ ...ref, pull_number: pr, review_id: reviewId }),
+    );
   }
 
-  async listReviews(ref: RepoRef, pr: number): Promise<{ id: number; authorId: number; body: string; commitId: string; state: string }[]> {
-    const data = await call("list reviews", () => this.octokit.paginate(this.octokit.rest.pulls.listReviews, { ...ref, pull_number: pr, per_page: 100 }));
-    return data.map((r) => ({ id: r.id, authorId: r.user?.id ?? 0, body: r.body ?? "", commitId: r.commit_id ?? "", state: r.state }));
+  async listReviews(
+    ref: RepoRef,
+    pr: number,
+  ): Promise<{ id: number; authorId: number; body: string; commitId: string; state: string }[]> {
+    const data = await call("list reviews", () =>
+      this.octokit.paginate(this.octokit.rest.pulls.listReviews, { ...ref, pull_number: pr, per_page: 100 }),
+    );
+    return data.map((r) => ({
+      id: r.id,
+      authorId: r.user?.id ?? 0,
+      body: r.body ?? "",
+      commitId: r.commit_id ?? "",
+      state: r.state,
+    }));
   }
 
   async listPullReviewComments(ref: RepoRef, pr: number): Promise<ReviewComment[]> {
@@ -154,27 +187,48 @@ export class OctokitGitHubClient implements GitHubClient {
 
   async listReviewComments(ref: RepoRef, pr: number, reviewId: number): Promise<ReviewComment[]> {
     const data = await call("list review comments", () =>
-      this.octokit.paginate(this.octokit.rest.pulls.listCommentsForReview, { ...ref, pull_number: pr, review_id: reviewId, per_page: 100 }),
+      this.octokit.paginate(this.octokit.rest.pulls.listCommentsForReview, {
+        ...ref,
+        pull_number: pr,
+        review_id: reviewId,
+        per_page: 100,
+      }),
     );
     return data.map(toReviewComment);
   }
 
   async replyToReviewComment(ref: RepoRef, pr: number, commentId: number, body: string): Promise<number> {
     const { data } = await call("reply to review comment", () =>
-      this.octokit.rest.pulls.createReplyForReviewComment({ ...ref, pull_number: pr, comment_id: commentId, body: fitBody(body) }),
+      this.octokit.rest.pulls.createReplyForReviewComment({
+        ...ref,
+        pull_number: pr,
+        comment_id: commentId,
+        body: fitBody(body),
+      }),
     );
     return data.id;
   }
 
   async addReviewCommentReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void> {
-    await call("add review comment reaction", () => this.octokit.rest.reactions.createForPullRequestReviewComment({ ...ref, comment_id: commentId, content }));
+    await call("add review comment reaction", () =>
+      this.octokit.rest.reactions.createForPullRequestReviewComment({ ...ref, comment_id: commentId, content }),
+    );
   }
 
   async listReviewCommentReactions(ref: RepoRef, commentId: number): Promise<Reaction[]> {
     const data = await call("list review comment reactions", () =>
-      this.octokit.paginate(this.octokit.rest.reactions.listForPullRequestReviewComment, { ...ref, comment_id: commentId, per_page: 100 }),
+      this.octokit.paginate(this.octokit.rest.reactions.listForPullRequestReviewComment, {
+        ...ref,
+        comment_id: commentId,
+        per_page: 100,
+      }),
     );
-    return data.map((r) => ({ content: r.content, userId: r.user?.id ?? 0, login: r.user?.login ?? "", userType: r.user?.type ?? "" }));
+    return data.map((r) => ({
+      content: r.content,
+      userId: r.user?.id ?? 0,
+      login: r.user?.login ?? "",
+      userType: r.user?.type ?? "",
+    }));
   }
 
   async findReviewThreadId(ref: RepoRef, pr: number, commentNodeId: string): Promise<string | undefined> {
@@ -207,7 +261,9 @@ export class OctokitGitHubClient implements GitHubClient {
 
   async resolveReviewThread(threadId: string): Promise<void> {
     await call("resolve review thread", () =>
-      this.octokit.graphql(`mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }`, { id: threadId }),
+      this.octokit.graphql(`mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }`, {
+        id: threadId,
+      }),
     );
   }
 
@@ -215,16 +271,26 @@ export class OctokitGitHubClient implements GitHubClient {
     const data = await call("list issue comments", () =>
       this.octokit.paginate(this.octokit.rest.issues.listComments, { ...ref, issue_number: issue, per_page: 100 }),
     );
-    return data.map((c) => ({ id: c.id, authorId: c.user?.id ?? 0, body: c.body ?? "", authorLogin: c.user?.login ?? "", authorType: c.user?.type ?? "" }));
+    return data.map((c) => ({
+      id: c.id,
+      authorId: c.user?.id ?? 0,
+      body: c.body ?? "",
+      authorLogin: c.user?.login ?? "",
+      authorType: c.user?.type ?? "",
+    }));
   }
 
   async createIssueComment(ref: RepoRef, issue: number, body: string): Promise<number> {
-    const { data } = await call("create comment", () => this.octokit.rest.issues.createComment({ ...ref, issue_number: issue, body: fitBody(body) }));
+    const { data } = await call("create comment", () =>
+      this.octokit.rest.issues.createComment({ ...ref, issue_number: issue, body: fitBody(body) }),
+    );
     return data.id;
   }
 
   async updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void> {
-    await call("update comment", () => this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body: fitBody(body) }));
+    await call("update comment", () =>
+      this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body: fitBody(body) }),
+    );
   }
 }
 
@@ -254,7 +320,14 @@ export function noBlindRetries(octokit: Octokit): void {
   });
 }
 
-function toReviewComment(c: { id: number; node_id: string; body: string; path: string; in_reply_to_id?: number; user?: { id: number; login?: string; type?: string } | null }): ReviewComment {
+function toReviewComment(c: {
+  id: number;
+  node_id: string;
+  body: string;
+  path: string;
+  in_reply_to_id?: number;
+  user?: { id: number; login?: string; type?: string } | null;
+}): ReviewComment {
   return {
     authorLogin: c.user?.login,
     authorType: c.user?.type,
@@ -271,7 +344,13 @@ function toReviewComment(c: { id: number; node_id: string; body: string; path: s
 function checkBody(update: CheckRunUpdate) {
   const output =
     update.title !== undefined && update.summary !== undefined
-      ? { output: { title: update.title, summary: truncate(update.summary, 65_000), ...(update.text ? { text: truncate(update.text, 65_000) } : {}) } }
+      ? {
+          output: {
+            title: update.title,
+            summary: truncate(update.summary, 65_000),
+            ...(update.text ? { text: truncate(update.text, 65_000) } : {}),
+          },
+        }
       : {};
   return {
     ...(update.status ? { status: update.status } : {}),
@@ -280,7 +359,6 @@ function checkBody(update: CheckRunUpdate) {
     ...output,
   };
 }
-
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 40)}\n\n… (truncated)`;

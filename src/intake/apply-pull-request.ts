@@ -6,9 +6,18 @@ import type { PullRequestRecord } from "./intake-record.js";
 /** Records the delivery, refreshes the run and queues a review — one statement, so all or nothing. */
 export async function applyPullRequest(record: PullRequestRecord, deps: IntakeDeps): Promise<void> {
   const { deliveryId, action, run, sender } = record;
-  const outcome = await recordPullRequestEvent(deps.executeSql, { deliveryId, event: "pull_request", action, sender, run });
+  const outcome = await recordPullRequestEvent(deps.executeSql, {
+    deliveryId,
+    event: "pull_request",
+    action,
+    sender,
+    run,
+  });
   const event = `pull_request.${action}`;
   if (!outcome) return redeliveryIgnored(deps, deliveryId, "pull_request", { event });
   const { runId, jobId } = outcome;
-  deps.log.info({ deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null }, jobId ? "review queued" : "review already waiting; it will take the newest head");
+  deps.log.info(
+    { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null },
+    jobId ? "review queued" : "review already waiting; it will take the newest head",
+  );
 }

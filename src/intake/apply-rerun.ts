@@ -9,12 +9,25 @@ export async function applyRerun(record: RerunRecord, deps: IntakeDeps): Promise
   const { deliveryId } = record;
   const outcome = await deps.transaction(async (tx) => {
     if (!(await recordDelivery(tx.db, deliveryId, "check_run"))) return "redelivery" as const;
-    const run = record.prNumber !== null ? await findRun(tx.db, record.repositoryId, record.prNumber) : await findRunByHead(tx.db, record.repositoryId, record.headSha);
+    const run =
+      record.prNumber !== null
+        ? await findRun(tx.db, record.repositoryId, record.prNumber)
+        : await findRunByHead(tx.db, record.repositoryId, record.headSha);
     if (!run) return "unknown" as const;
-    await deps.enqueue({ runId: run.id, trigger: "rerequested", deliveryId, senderLogin: record.sender.login, senderType: record.sender.type }, tx);
+    await deps.enqueue(
+      {
+        runId: run.id,
+        trigger: "rerequested",
+        deliveryId,
+        senderLogin: record.sender.login,
+        senderType: record.sender.type,
+      },
+      tx,
+    );
     return { runId: run.id };
   });
   if (outcome === "redelivery") return redeliveryIgnored(deps, deliveryId, "check_run");
-  if (outcome === "unknown") return deps.log.info({ deliveryId }, "re-run requested for a PR this app has not seen; ignored");
+  if (outcome === "unknown")
+    return deps.log.info({ deliveryId }, "re-run requested for a PR this app has not seen; ignored");
   deps.log.info({ deliveryId, runId: outcome.runId }, "review re-requested");
 }

@@ -1,5 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { appendFileSync, closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { currentProcess, isProcessAlive } from "../queue/process-identity.js";
@@ -33,7 +45,10 @@ export class DeliveryJournal {
   static open(dir: string): DeliveryJournal {
     mkdirSync(dir, { recursive: true });
     const self = currentProcess();
-    const path = join(dir, `journal-${self.pid}-${self.started ? `${self.started}-` : ""}${randomBytes(4).toString("hex")}.ndjson`);
+    const path = join(
+      dir,
+      `journal-${self.pid}-${self.started ? `${self.started}-` : ""}${randomBytes(4).toString("hex")}.ndjson`,
+    );
     const journal = new DeliveryJournal(dir, path, openSync(path, "a"));
     openHere.add(path);
     return journal;
@@ -80,7 +95,9 @@ export class DeliveryJournal {
         log.debug({ journal: name }, "journal of a running process left alone");
         continue;
       }
-      const lines = readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== "");
+      const lines = readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "");
       let taken = 0;
       for (const [i, line] of lines.entries()) {
         let record: IntakeRecord;

@@ -24,7 +24,12 @@ export interface IntakeDeps {
 }
 
 /** The appliers' dependencies over an open database and the queue on it. */
-export function createIntakeDeps(deps: { database: DatabaseHandle; queue: RunQueue; log: Logger; metrics?: Metrics }): IntakeDeps {
+export function createIntakeDeps(deps: {
+  database: DatabaseHandle;
+  queue: RunQueue;
+  log: Logger;
+  metrics?: Metrics;
+}): IntakeDeps {
   return {
     db: deps.database.db,
     executeSql: (text, params) => deps.database.executeSql(text, params),

@@ -8,7 +8,20 @@ import { createIntakeDeps } from "./intake-deps.js";
 import { WebhookIntake } from "./webhook-intake.js";
 
 /** The intake over DATA_DIR/intake, applying records to this database and queue. */
-export function openWebhookIntake(options: { dataDir: string; database: DatabaseHandle; queue: RunQueue; log: Logger; maxBacklog?: number; metrics?: Metrics }): WebhookIntake {
+export function openWebhookIntake(options: {
+  dataDir: string;
+  database: DatabaseHandle;
+  queue: RunQueue;
+  log: Logger;
+  maxBacklog?: number;
+  metrics?: Metrics;
+}): WebhookIntake {
   const deps = createIntakeDeps(options);
-  return WebhookIntake.open({ dir: join(options.dataDir, "intake"), apply: (record) => applyRecord(record, deps), log: options.log, maxBacklog: options.maxBacklog, metrics: options.metrics });
+  return WebhookIntake.open({
+    dir: join(options.dataDir, "intake"),
+    apply: (record) => applyRecord(record, deps),
+    log: options.log,
+    maxBacklog: options.maxBacklog,
+    metrics: options.metrics,
+  });
 }

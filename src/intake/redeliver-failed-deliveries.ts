@@ -47,14 +47,23 @@ export interface SweepCounts {
 export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: SweepWindow): Promise<SweepCounts> {
   const now = deps.now ?? Date.now;
   const { attempts, pages, reachedWindowStart } = await readLog(deps.deliveries, window.since, deps.maxPages ?? 10);
-  const counts: SweepCounts = { pages, failed: 0, redelivered: 0, skipped: { applied: 0, asked: 0, redeliveredRecently: 0 }, deferred: 0, errors: 0, reachedWindowStart };
+  const counts: SweepCounts = {
+    pages,
+    failed: 0,
+    redelivered: 0,
+    skipped: { applied: 0, asked: 0, redeliveredRecently: 0 },
+    deferred: 0,
+    errors: 0,
+    reachedWindowStart,
+  };
 
   const candidates: HookDelivery[][] = [];
   for (const tries of groupByGuid(attempts).values()) {
     if (tries.at(-1)!.deliveredAt < window.since || tries.some(succeeded)) continue;
     counts.failed++;
     if (deps.asked.has(tries[0]!.guid)) counts.skipped.asked++;
-    else if (tries.some((t) => t.redelivery && t.deliveredAt > window.redeliveredAfter)) counts.skipped.redeliveredRecently++;
+    else if (tries.some((t) => t.redelivery && t.deliveredAt > window.redeliveredAfter))
+      counts.skipped.redeliveredRecently++;
     else candidates.push(tries);
   }
   const known = await deps.isKnown(candidates.map((tries) => tries[0]!.guid));
@@ -74,7 +83,10 @@ export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: Swe
       const failure = toGitHubError(error, "redeliver webhook delivery");
       if (failure.kind === "auth") throw failure;
       counts.errors++;
-      deps.log.warn({ err: failure, deliveryId: first.guid, attemptId: first.id, event: first.event, failure: failure.kind }, "redelivery not accepted by GitHub");
+      deps.log.warn(
+        { err: failure, deliveryId: first.guid, attemptId: first.id, event: first.event, failure: failure.kind },
+        "redelivery not accepted by GitHub",
+      );
       // GitHub will not redeliver what it cannot find or refuses: asking again cannot help.
       if (failure.kind === "not-found" || failure.kind === "unprocessable") deps.asked.set(first.guid, now());
       if (failure.kind === "rate-limited") {
@@ -87,7 +99,11 @@ export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: Swe
 }
 
 /** Newest first, page by page, until the page's oldest attempt is before `since`. */
-async function readLog(log: AppHookDeliveries, since: Date, maxPages: number): Promise<{ attempts: HookDelivery[]; pages: number; reachedWindowStart: boolean }> {
+async function readLog(
+  log: AppHookDeliveries,
+  since: Date,
+  maxPages: number,
+): Promise<{ attempts: HookDelivery[]; pages: number; reachedWindowStart: boolean }> {
   const attempts: HookDelivery[] = [];
   let cursor: string | undefined;
   for (let pages = 1; ; pages++) {
@@ -108,7 +124,8 @@ function groupByGuid(attempts: HookDelivery[]): Map<string, HookDelivery[]> {
     tries.push(attempt);
     byGuid.set(attempt.guid, tries);
   }
-  for (const tries of byGuid.values()) tries.sort((a, b) => a.deliveredAt.getTime() - b.deliveredAt.getTime() || a.id - b.id);
+  for (const tries of byGuid.values())
+    tries.sort((a, b) => a.deliveredAt.getTime() - b.deliveredAt.getTime() || a.id - b.id);
   return byGuid;
 }
 

@@ -32,7 +32,11 @@ export interface DeliverySweepOptions {
   now?: () => number;
 }
 
-export type SweepOutcome = { kind: "swept"; counts: SweepCounts } | { kind: "locked" } | { kind: "failed"; error: unknown } | { kind: "stopped" };
+export type SweepOutcome =
+  | { kind: "swept"; counts: SweepCounts }
+  | { kind: "locked" }
+  | { kind: "failed"; error: unknown }
+  | { kind: "stopped" };
 
 export interface DeliverySweep {
   /** Sweeps now (or joins the sweep under way); the timer goes on from there. */
@@ -98,8 +102,15 @@ export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep
       if (refused) log.info("GitHub's webhook delivery log is readable again; failed deliveries are redelivered");
       refused = false;
       const skipped = counts.skipped.applied + counts.skipped.asked + counts.skipped.redeliveredRecently;
-      log.info({ since: since.toISOString(), ...counts, skipped, skippedBecause: counts.skipped }, "failed webhook deliveries swept");
-      if (!counts.reachedWindowStart) log.warn({ pages: counts.pages, since: since.toISOString() }, "delivery log longer than the pages a sweep reads; older failed deliveries were not looked at");
+      log.info(
+        { since: since.toISOString(), ...counts, skipped, skippedBecause: counts.skipped },
+        "failed webhook deliveries swept",
+      );
+      if (!counts.reachedWindowStart)
+        log.warn(
+          { pages: counts.pages, since: since.toISOString() },
+          "delivery log longer than the pages a sweep reads; older failed deliveries were not looked at",
+        );
       return { kind: "swept", counts };
     } catch (error) {
       reportFailure(error);
@@ -112,7 +123,13 @@ export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep
     if (failure && refusesTheApp(failure)) {
       if (!refused) {
         log.error(
-          { err: failure, status: failure.status, failure: failure.kind, authProblem: failure.authProblem, retryInMs: refusedDelay() },
+          {
+            err: failure,
+            status: failure.status,
+            failure: failure.kind,
+            authProblem: failure.authProblem,
+            retryInMs: refusedDelay(),
+          },
           failure.status === 401
             ? "GitHub refused the App's JWT when reading its webhook delivery log: check that APP_ID and PRIVATE_KEY belong to the same App and that this machine's clock is right (or set REDELIVER_INTERVAL=off); failed deliveries are not redelivered until then"
             : "GitHub refused the App its webhook delivery log: check that the App's webhook is active in its settings and that APP_ID is this App's (or set REDELIVER_INTERVAL=off); failed deliveries are not redelivered until then",
@@ -123,7 +140,10 @@ export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep
       refused = true;
       return;
     }
-    log.warn({ err: error, failure: failure?.kind }, "failed webhook deliveries not swept; trying again at the next sweep");
+    log.warn(
+      { err: error, failure: failure?.kind },
+      "failed webhook deliveries not swept; trying again at the next sweep",
+    );
   }
 
   const refusedDelay = () => Math.max(intervalMs, options.refusedRetryMs ?? HOUR);

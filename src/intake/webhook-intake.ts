@@ -81,7 +81,9 @@ export class WebhookIntake implements Intake {
     }
     if (this.pending.length >= this.maxBacklog) {
       metrics?.refusals.inc({ kind: "intake_full" });
-      throw new IntakeRefusedError(`too many deliveries wait for the database (${this.pending.length}); refusing more until they are applied`);
+      throw new IntakeRefusedError(
+        `too many deliveries wait for the database (${this.pending.length}); refusing more until they are applied`,
+      );
     }
     this.journal.append(record);
     this.pending.push(record);
@@ -110,7 +112,10 @@ export class WebhookIntake implements Intake {
       const timedOut = sleep(timeoutMs, "timeout" as const, { ref: false }); // never what keeps a stopping process alive
       if ((await Promise.race([this.settled().then(() => "settled" as const), timedOut])) === "timeout") {
         this.abandoned = true;
-        this.options.log.warn({ backlog: this.pending.length, journal: this.journal.path }, "stopping with deliveries not yet applied; the next start applies them");
+        this.options.log.warn(
+          { backlog: this.pending.length, journal: this.journal.path },
+          "stopping with deliveries not yet applied; the next start applies them",
+        );
       }
     }
     if (this.pending.length === 0) this.journal.clear();
@@ -122,7 +127,9 @@ export class WebhookIntake implements Intake {
     // written GitHub's answer: no database work sits between a delivery and its 2xx.
     this.pumping ??= new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.drain())
-      .catch((error: unknown) => this.options.log.error({ err: error, backlog: this.pending.length }, "intake loop failed; it restarts"))
+      .catch((error: unknown) =>
+        this.options.log.error({ err: error, backlog: this.pending.length }, "intake loop failed; it restarts"),
+      )
       .finally(() => {
         this.pumping = null;
         // a record accepted between the loop's last check and here
@@ -135,10 +142,16 @@ export class WebhookIntake implements Intake {
     const { log } = this.options;
     try {
       const path = this.journal.setAside(record, (error as Error).message);
-      log.error({ err: error, deliveryId: record.deliveryId, kind: record.kind, setAside: path }, "delivery could not be applied; set aside for a person to look at");
+      log.error(
+        { err: error, deliveryId: record.deliveryId, kind: record.kind, setAside: path },
+        "delivery could not be applied; set aside for a person to look at",
+      );
       return true;
     } catch (writeError) {
-      log.error({ err: writeError, deliveryId: record.deliveryId }, "delivery could not be applied nor set aside; it stays first in line");
+      log.error(
+        { err: writeError, deliveryId: record.deliveryId },
+        "delivery could not be applied nor set aside; it stays first in line",
+      );
       return false;
     }
   }
@@ -161,7 +174,17 @@ export class WebhookIntake implements Intake {
           // set aside: the loop moves on to the next record
         } else {
           const delayMs = Math.min(cap, base * 2 ** (failures - 1));
-          log.warn({ err: error, deliveryId: record.deliveryId, failure: kind, attempt: failures, retryInMs: delayMs, backlog: this.pending.length }, "delivery not applied yet; retrying");
+          log.warn(
+            {
+              err: error,
+              deliveryId: record.deliveryId,
+              failure: kind,
+              attempt: failures,
+              retryInMs: delayMs,
+              backlog: this.pending.length,
+            },
+            "delivery not applied yet; retrying",
+          );
           await sleep(delayMs, undefined, { ref: false });
           continue;
         }

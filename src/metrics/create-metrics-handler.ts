@@ -13,7 +13,13 @@ export function createMetricsHandler(metrics: Metrics, options: { token: string 
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") return false;
     if (expected && !matches(req.headers.authorization, expected)) {
-      res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": 'Bearer realm="metrics"', "cache-control": "no-store" }).end("unauthorized\n");
+      res
+        .writeHead(401, {
+          "content-type": "text/plain; charset=utf-8",
+          "www-authenticate": 'Bearer realm="metrics"',
+          "cache-control": "no-store",
+        })
+        .end("unauthorized\n");
       return true;
     }
     const text = await metrics.text();

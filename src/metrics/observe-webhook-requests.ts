@@ -5,7 +5,17 @@ import type { Metrics } from "./metrics.js";
  * Events counted under their own name; any other `x-github-event` (the header is not yet verified when a
  * delivery is refused) is counted as `other`, so a sender cannot mint label values.
  */
-const EVENTS = new Set(["pull_request", "issue_comment", "pull_request_review_comment", "check_run", "check_suite", "ping", "installation", "installation_repositories", "push"]);
+const EVENTS = new Set([
+  "pull_request",
+  "issue_comment",
+  "pull_request_review_comment",
+  "check_run",
+  "check_suite",
+  "ping",
+  "installation",
+  "installation_repositories",
+  "push",
+]);
 
 /**
  * Times and counts every POST to the webhook path on `server`: `webhook_ack_seconds` from the request's

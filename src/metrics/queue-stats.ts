@@ -34,6 +34,9 @@ export async function queueStats(executeSql: ExecuteSql): Promise<QueueStat[]> {
     queue: String(row.queue),
     state: String(row.state),
     count: Number(row.count),
-    oldestAgeSeconds: row.oldest_age_seconds === null || row.oldest_age_seconds === undefined ? null : Math.max(0, Number(row.oldest_age_seconds)),
+    oldestAgeSeconds:
+      row.oldest_age_seconds === null || row.oldest_age_seconds === undefined
+        ? null
+        : Math.max(0, Number(row.oldest_age_seconds)),
   }));
 }

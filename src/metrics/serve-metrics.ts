@@ -11,10 +11,15 @@ export interface MetricsListener {
 }
 
 /** A listener of its own for the metrics handler: GET /metrics, 404 for anything else. */
-export async function serveMetrics(handler: Handler, options: { port: number; host: string; log: Logger }): Promise<MetricsListener> {
+export async function serveMetrics(
+  handler: Handler,
+  options: { port: number; host: string; log: Logger },
+): Promise<MetricsListener> {
   const server = createServer((req, res) => {
     handler(req, res)
-      .then((handled) => handled || res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n"))
+      .then(
+        (handled) => handled || res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n"),
+      )
       .catch((error: unknown) => {
         options.log.error({ err: error }, "metrics request failed");
         if (!res.headersSent) res.writeHead(500).end();

@@ -37,9 +37,12 @@ export async function startMetrics(options: {
   const metrics = new Metrics({
     log,
     intakeBacklog: () => options.intake?.()?.backlog(),
-    queueStats: async () => (options.queue?.() === undefined ? [] : queueStats((text, values) => database.executeSql(text, values))),
+    queueStats: async () =>
+      options.queue?.() === undefined ? [] : queueStats((text, values) => database.executeSql(text, values)),
   });
-  const listener = config.server ? await serveMetrics(createMetricsHandler(metrics, { token: undefined }), { ...config.server, log }) : undefined;
+  const listener = config.server
+    ? await serveMetrics(createMetricsHandler(metrics, { token: undefined }), { ...config.server, log })
+    : undefined;
   if (listener) log.info({ port: listener.port, host: config.server!.host }, "metrics listening");
   if (config.token) log.info("metrics served on the main port at /metrics, for the bearer token only");
   if (!listener && !config.token) log.info("metrics not served (set METRICS_TOKEN or METRICS_PORT to expose /metrics)");

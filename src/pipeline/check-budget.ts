@@ -18,8 +18,11 @@ export function spendOf(turns: Turn[]): Spend {
 /** Why no further turn may run in this PR, or undefined when the budget allows one. */
 export function budgetRefusal(spend: Spend, config: RepoConfig, role: "reviewer" | "fixer"): string | undefined {
   const { max_turns: maxTurns, max_cost_usd: maxCost } = config.limits;
-  if (maxTurns !== undefined && spend.turns >= maxTurns) return `this PR has used its budget of ${maxTurns} agent turns (limits.max_turns)`;
-  if (maxCost !== undefined && spend.costUsd >= maxCost) return `this PR has spent $${spend.costUsd.toFixed(2)} of its $${maxCost.toFixed(2)} budget (limits.max_cost_usd)`;
-  if (role === "fixer" && spend.fixRounds >= config.fix.max_rounds) return `this PR has used all ${config.fix.max_rounds} fix rounds (fix.max_rounds)`;
+  if (maxTurns !== undefined && spend.turns >= maxTurns)
+    return `this PR has used its budget of ${maxTurns} agent turns (limits.max_turns)`;
+  if (maxCost !== undefined && spend.costUsd >= maxCost)
+    return `this PR has spent $${spend.costUsd.toFixed(2)} of its $${maxCost.toFixed(2)} budget (limits.max_cost_usd)`;
+  if (role === "fixer" && spend.fixRounds >= config.fix.max_rounds)
+    return `this PR has used all ${config.fix.max_rounds} fix rounds (fix.max_rounds)`;
   return undefined;
 }

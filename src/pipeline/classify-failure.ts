@@ -26,7 +26,10 @@ export function asGitHubError(error: unknown): GitHubError | undefined {
   if (error instanceof GitHubError) return error;
   if (!isRequestError(error)) return undefined;
   const { method, url } = (error as { request: { method?: string; url?: string } }).request;
-  return toGitHubError(error, url && /\/access_tokens$/.test(url) ? "installation token" : `${method ?? "request"} ${url ?? ""}`.trim());
+  return toGitHubError(
+    error,
+    url && /\/access_tokens$/.test(url) ? "installation token" : `${method ?? "request"} ${url ?? ""}`.trim(),
+  );
 }
 
 /** The operator's side of a 401/403: the cause in words and what to do. */
@@ -50,7 +53,15 @@ export function describeAuthFailure(error: GitHubError): AuthFailure | undefined
 
 /** The one error line an auth failure gets (once per job). */
 export function reportAuthFailure(log: Logger, error: GitHubError, auth: AuthFailure): void {
-  log.error({ err: error, status: error.status, problem: auth.problem, ...(error.permission ? { permission: error.permission } : {}) }, `GitHub refused the App: ${auth.message}`);
+  log.error(
+    {
+      err: error,
+      status: error.status,
+      problem: auth.problem,
+      ...(error.permission ? { permission: error.permission } : {}),
+    },
+    `GitHub refused the App: ${auth.message}`,
+  );
 }
 
 /** The one place that decides what a failed job means for the run. */
@@ -73,10 +84,15 @@ export function classifyFailure(error: unknown): FailureDecision {
   if (github) {
     const auth = describeAuthFailure(github);
     if (auth) {
-      const title = auth.problem === "credentials" ? "GitHub refused the App's credentials" : "The App lacks a GitHub permission";
+      const title =
+        auth.problem === "credentials" ? "GitHub refused the App's credentials" : "The App lacks a GitHub permission";
       return { retry: false, title, detail: `${auth.message}\n\n${github.message}`, auth };
     }
-    return { retry: github.transient, title: `GitHub refused a request (${github.status ?? github.kind})`, detail: github.message };
+    return {
+      retry: github.transient,
+      title: `GitHub refused a request (${github.status ?? github.kind})`,
+      detail: github.message,
+    };
   }
   if (error instanceof GitError) {
     const retry = error.kind === "network" || error.kind === "timeout";

@@ -63,14 +63,20 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
 
   const inline: { finding: Finding; comment: InlineComment }[] = [];
   const inBody: { finding: Finding; reason: string }[] = [];
-  const ordered = [...input.findings].sort((a, b) => (RANK[a.severity] ?? 3) - (RANK[b.severity] ?? 3) || a.number - b.number);
+  const ordered = [...input.findings].sort(
+    (a, b) => (RANK[a.severity] ?? 3) - (RANK[b.severity] ?? 3) || a.number - b.number,
+  );
   for (const finding of ordered) {
     const posted = already.get(findingId(finding.number));
     if (posted) {
       comments.set(finding.number, posted);
       continue;
     }
-    const location = { path: finding.path ?? "", line: finding.line ?? undefined, endLine: finding.endLine ?? undefined };
+    const location = {
+      path: finding.path ?? "",
+      line: finding.line ?? undefined,
+      endLine: finding.endLine ?? undefined,
+    };
     const placement = placeFinding(input.diff, location);
     if (placement.kind === "body") {
       inBody.push({ finding, reason: REASON_TEXT[placement.reason] });
@@ -80,33 +86,61 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
       inBody.push({ finding, reason: "over the inline comment limit" });
       continue;
     }
-    const suggestion = finding.suggestion !== null && canSuggest(placement, location) ? suggestionBlock(finding.suggestion) : undefined;
+    const suggestion =
+      finding.suggestion !== null && canSuggest(placement, location) ? suggestionBlock(finding.suggestion) : undefined;
     inline.push({
       finding,
-      comment: { path: placement.path, line: placement.line, startLine: placement.startLine, side: "RIGHT", body: renderFindingComment(finding, suggestion) },
+      comment: {
+        path: placement.path,
+        line: placement.line,
+        startLine: placement.startLine,
+        side: "RIGHT",
+        body: renderFindingComment(finding, suggestion),
+      },
     });
   }
 
   let posting = inline;
   try {
-    ({ id: reviewId } = await createReviewOnce(input, input.renderBody(inBody), posting.map((i) => i.comment)));
+    ({ id: reviewId } = await createReviewOnce(
+      input,
+      input.renderBody(inBody),
+      posting.map((i) => i.comment),
+    ));
   } catch (error) {
     if (!(error instanceof GitHubError) || error.kind !== "unprocessable" || inline.length === 0) throw error;
     // GitHub refused the review as a whole. Still exactly one review: find the refused comments in
     // PENDING reviews (seen by nobody, deleted at once), move them into the body, post the rest.
-    input.log.warn({ pr, headSha: input.headSha, github: error.message }, "GitHub refused the review; finding the refused comments");
+    input.log.warn(
+      { pr, headSha: input.headSha, github: error.message },
+      "GitHub refused the review; finding the refused comments",
+    );
     posting = [];
     // GitHub allows one pending review per author: clear a leftover of ours (a crashed attempt) first.
-    for (const r of await ours(github, github.listReviews(ref, pr))) if (r.state === "PENDING") await github.deletePendingReview(ref, pr, r.id);
+    for (const r of await ours(github, github.listReviews(ref, pr)))
+      if (r.state === "PENDING") await github.deletePendingReview(ref, pr, r.id);
     for (const item of inline) {
       const refusal = await refusalOf(input, item.comment);
       if (refusal === undefined) posting.push(item);
       else {
-        input.log.warn({ pr, finding: findingId(item.finding.number), path: item.comment.path, line: item.comment.line, github: refusal }, "GitHub refuses an inline comment; it goes into the review body");
+        input.log.warn(
+          {
+            pr,
+            finding: findingId(item.finding.number),
+            path: item.comment.path,
+            line: item.comment.line,
+            github: refusal,
+          },
+          "GitHub refuses an inline comment; it goes into the review body",
+        );
         inBody.push({ finding: item.finding, reason: "GitHub refused it as an inline comment" });
       }
     }
-    ({ id: reviewId } = await createReviewOnce(input, input.renderBody(inBody), posting.map((i) => i.comment)));
+    ({ id: reviewId } = await createReviewOnce(
+      input,
+      input.renderBody(inBody),
+      posting.map((i) => i.comment),
+    ));
   }
   if (posting.length > 0) {
     for (const c of await github.listReviewComments(ref, pr, reviewId!)) {
@@ -123,16 +157,26 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
  * marker and the same body means it landed (its inline comments are then found by listReviewComments);
  * only when none is there is it posted once more.
  */
-async function createReviewOnce(input: PostReviewInput, body: string, comments: InlineComment[]): Promise<{ id: number }> {
+async function createReviewOnce(
+  input: PostReviewInput,
+  body: string,
+  comments: InlineComment[],
+): Promise<{ id: number }> {
   const { github, ref, pr, headSha } = input;
   const marker = reviewMarker(headSha);
   const sent = fitBody(body);
   return writeOnce(
     () => github.createReview(ref, pr, { commitId: headSha, body, comments }),
     async () => {
-      const mine = (await ours(github, github.listReviews(ref, pr))).filter((r) => r.state !== "PENDING" && r.body.includes(marker) && sameBody(r.body, sent));
+      const mine = (await ours(github, github.listReviews(ref, pr))).filter(
+        (r) => r.state !== "PENDING" && r.body.includes(marker) && sameBody(r.body, sent),
+      );
       const landed = mine.at(-1);
-      if (landed) input.log.warn({ pr, headSha, reviewId: landed.id }, "GitHub's answer to the review was lost, but the review landed; not posting it again");
+      if (landed)
+        input.log.warn(
+          { pr, headSha, reviewId: landed.id },
+          "GitHub's answer to the review was lost, but the review landed; not posting it again",
+        );
       return landed ? { id: landed.id } : undefined;
     },
   );
@@ -145,7 +189,12 @@ async function createReviewOnce(input: PostReviewInput, body: string, comments: 
 async function refusalOf(input: PostReviewInput, comment: InlineComment): Promise<string | undefined> {
   const { github, ref, pr } = input;
   try {
-    const { id } = await github.createReview(ref, pr, { commitId: input.headSha, body: "", comments: [comment], pending: true });
+    const { id } = await github.createReview(ref, pr, {
+      commitId: input.headSha,
+      body: "",
+      comments: [comment],
+      pending: true,
+    });
     await github.deletePendingReview(ref, pr, id);
     return undefined;
   } catch (error) {

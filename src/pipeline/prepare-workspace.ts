@@ -32,7 +32,11 @@ export async function prepareWorkspace(
   options: { full: boolean; log?: Logger },
 ): Promise<PreparedWorkspace> {
   await workspace.ensure();
-  await workspace.fetch(run.cloneUrl, [`+refs/heads/${run.baseRef}:${BASE_REF}`, `+refs/pull/${run.prNumber}/head:${HEAD_REF}`], { token });
+  await workspace.fetch(
+    run.cloneUrl,
+    [`+refs/heads/${run.baseRef}:${BASE_REF}`, `+refs/pull/${run.prNumber}/head:${HEAD_REF}`],
+    { token },
+  );
   // The newest head: GitHub's refs/pull/N/head, or the head the webhooks reported when that ref lags
   // behind it (it is updated asynchronously); webhooks themselves can arrive late or out of order.
   const fetched = await workspace.revParse(HEAD_REF);
@@ -40,10 +44,14 @@ export async function prepareWorkspace(
   if (run.headSha !== fetched) {
     if (!(await workspace.hasCommit(run.headSha))) {
       await workspace.fetch(run.cloneUrl, [run.headSha], { token }).catch((error: unknown) => {
-        options.log?.info({ err: error, headSha: run.headSha, fetched }, "reported head not fetchable; reviewing GitHub's PR ref");
+        options.log?.info(
+          { err: error, headSha: run.headSha, fetched },
+          "reported head not fetchable; reviewing GitHub's PR ref",
+        );
       });
     }
-    if ((await workspace.hasCommit(run.headSha)) && (await workspace.isAncestor(fetched, run.headSha))) headSha = run.headSha;
+    if ((await workspace.hasCommit(run.headSha)) && (await workspace.isAncestor(fetched, run.headSha)))
+      headSha = run.headSha;
   }
   await workspace.checkout(headSha);
   const mergeBase = await workspace.mergeBase(BASE_REF, headSha);
@@ -58,19 +66,36 @@ export async function prepareWorkspace(
     if (!before || before === mergeBase) return { headSha, mergeBase, mode: "incremental", from: last };
     // The base was merged in: last..head holds the base's changes too; review only the PR's own.
     const paths = await ownChanges(workspace, { before, last, mergeBase, headSha });
-    return { headSha, mergeBase, mode: "incremental", from: last, baseMerged: { from: before, to: mergeBase, via: "merge" }, paths };
+    return {
+      headSha,
+      mergeBase,
+      mode: "incremental",
+      from: last,
+      baseMerged: { from: before, to: mergeBase, via: "merge" },
+      paths,
+    };
   }
   // Rebased onto a newer base: the PR's commits are new, but only its changes that differ from what was
   // reviewed are new to the reviewer. Any other rewrite (same or older base) is the whole PR again.
   if (before && before !== mergeBase && (await workspace.isAncestor(before, mergeBase))) {
     const paths = await ownChanges(workspace, { before, last, mergeBase, headSha });
-    return { headSha, mergeBase, mode: "incremental", from: last, baseMerged: { from: before, to: mergeBase, via: "rebase" }, paths };
+    return {
+      headSha,
+      mergeBase,
+      mode: "incremental",
+      from: last,
+      baseMerged: { from: before, to: mergeBase, via: "rebase" },
+      paths,
+    };
   }
   return { headSha, mergeBase, mode: "rewritten", from: mergeBase };
 }
 
 /** The files whose PR-side change differs between the PR then (before..last) and now (mergeBase..head). */
-async function ownChanges(workspace: GitWorkspace, at: { before: string; last: string; mergeBase: string; headSha: string }): Promise<string[]> {
+async function ownChanges(
+  workspace: GitWorkspace,
+  at: { before: string; last: string; mergeBase: string; headSha: string },
+): Promise<string[]> {
   const [before, after, sinceLast] = await Promise.all([
     workspace.treeChanges(at.before, at.last),
     workspace.treeChanges(at.mergeBase, at.headSha),

@@ -10,7 +10,14 @@ import type { JobAttempt } from "../queue/run-queue.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
 import type { Logger } from "pino";
 import type { GitHubError } from "../github/github-error.js";
-import { asGitHubError, classifyFailure, describeAuthFailure, reportAuthFailure, type AuthFailure, type FailureDecision } from "./classify-failure.js";
+import {
+  asGitHubError,
+  classifyFailure,
+  describeAuthFailure,
+  reportAuthFailure,
+  type AuthFailure,
+  type FailureDecision,
+} from "./classify-failure.js";
 import { ensureCheckRun } from "./ensure-check-run.js";
 import { watchGitHub } from "./watch-github.js";
 import { confirmByReactions } from "./conversation/confirm-by-reactions.js";
@@ -25,7 +32,12 @@ import { runReview, type ReviewDeps } from "./run-review.js";
  * questions and replies in findings' threads; rulings a writer confirmed with a 👍 first);
  * 2. the automatic review of the newest head; 3. an automatic fix when the repository opted in.
  */
-export async function processRun(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt): Promise<void> {
+export async function processRun(
+  deps: ReviewDeps,
+  job: RunJob,
+  signal: AbortSignal,
+  attempt: JobAttempt,
+): Promise<void> {
   const log = deps.log.child({ runId: job.runId, deliveryId: job.deliveryId });
   // GitHub refusing the App (401/403) is reported once, at error, with what the operator must do, and
   // the job is not retried: asking again with the same key or permissions cannot succeed.
@@ -56,14 +68,25 @@ async function showOnCheckRun(deps: ReviewDeps, job: RunJob, decision: FailureDe
     if (!run || run.state === "closed") return;
     const github = await deps.github(run.installationId);
     const ref = repoRef(run);
-    const update = { status: "completed" as const, conclusion: "failure" as const, title: decision.title, summary: `The review could not be completed.\n\n${codeBlock(decision.detail)}` };
+    const update = {
+      status: "completed" as const,
+      conclusion: "failure" as const,
+      title: decision.title,
+      summary: `The review could not be completed.\n\n${codeBlock(decision.detail)}`,
+    };
     await ensureCheckRun(github, ref, run.headSha, update);
   } catch (error) {
     log.debug({ err: error }, "could not show the failure on the check run");
   }
 }
 
-async function processRunSteps(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt, log: Logger): Promise<void> {
+async function processRunSteps(
+  deps: ReviewDeps,
+  job: RunJob,
+  signal: AbortSignal,
+  attempt: JobAttempt,
+  log: Logger,
+): Promise<void> {
   // 1. Commands.
   await confirmByReactions(deps, job.runId);
   for (const pending of await listPendingCommands(deps.db, job.runId)) {
@@ -76,7 +99,19 @@ async function processRunSteps(deps: ReviewDeps, job: RunJob, signal: AbortSigna
         if (run) {
           const github = await deps.github(run.installationId);
           const { config } = parseRepoConfig(await github.readDefaultBranchFile(repoRef(run), REPO_CONFIG_PATH));
-          await runFix(deps, { runId: run.id, trigger: "command", findings: command.findings, note: command.note, requestedBy: pending.author }, config, github, signal);
+          await runFix(
+            deps,
+            {
+              runId: run.id,
+              trigger: "command",
+              findings: command.findings,
+              note: command.note,
+              requestedBy: pending.author,
+            },
+            config,
+            github,
+            signal,
+          );
         }
       } else if (command.kind === "review") {
         await runReview(deps, { ...job, trigger: "command", full: command.full }, signal, attempt);
@@ -90,19 +125,37 @@ async function processRunSteps(deps: ReviewDeps, job: RunJob, signal: AbortSigna
       const run = await getRun(deps.db, job.runId);
       if (run) {
         const github = await deps.github(run.installationId);
-        const what = command.kind === "argue" || command.kind === "confirm" ? `your reply in NM-${command.finding}'s thread could not be answered` : `\`/no-mistakes ${command.kind}\` failed`;
-        await github.createIssueComment(repoRef(run), run.prNumber, `@${pending.author} ${what}: ${decision.title}.\n\n${codeBlock(decision.detail)}`);
+        const what =
+          command.kind === "argue" || command.kind === "confirm"
+            ? `your reply in NM-${command.finding}'s thread could not be answered`
+            : `\`/no-mistakes ${command.kind}\` failed`;
+        await github.createIssueComment(
+          repoRef(run),
+          run.prNumber,
+          `@${pending.author} ${what}: ${decision.title}.\n\n${codeBlock(decision.detail)}`,
+        );
       }
     }
   }
 
   // 2. The automatic review (a command-only job reviews only if the head moved meanwhile).
-  const outcome = await runReview(deps, job.trigger === "command" ? { ...job, trigger: "synchronize" } : job, signal, attempt);
+  const outcome = await runReview(
+    deps,
+    job.trigger === "command" ? { ...job, trigger: "synchronize" } : job,
+    signal,
+    attempt,
+  );
 
   // 3. fix.auto: the fixer takes the auto-fix findings, within fix.max_rounds and the budget.
   if (!outcome?.config.fix.auto) return;
   const findings = await listFindings(deps.db, job.runId);
   if (!findings.some((f) => f.status === "open" && f.action === "auto-fix")) return;
   if (budgetRefusal(spendOf(await listTurns(deps.db, job.runId)), outcome.config, "fixer")) return;
-  await runFix(deps, { runId: job.runId, trigger: "auto-fix", findings: "auto-fix" }, outcome.config, outcome.github, signal);
+  await runFix(
+    deps,
+    { runId: job.runId, trigger: "auto-fix", findings: "auto-fix" },
+    outcome.config,
+    outcome.github,
+    signal,
+  );
 }

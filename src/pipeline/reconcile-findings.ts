@@ -59,7 +59,15 @@ export interface ReconcileInput {
 export function reconcileFindings(input: ReconcileInput): Reconciliation {
   const byNumber = new Map(input.existing.map((f) => [f.number, f]));
   const byFingerprint = new Map(input.existing.map((f) => [f.fingerprint, f]));
-  const out: Reconciliation = { added: [], restated: [], reopened: [], promoted: [], notReopened: [], resolved: [], dropped: [] };
+  const out: Reconciliation = {
+    added: [],
+    restated: [],
+    reopened: [],
+    promoted: [],
+    notReopened: [],
+    resolved: [],
+    dropped: [],
+  };
   const raise = (path: string, reported: ReportedFinding, line = reported.line, endLine = reported.end_line) =>
     input.raise?.({ path, line, endLine, severity: reported.severity, brokenBy: reported.broken_by }) ?? true;
   const seen = new Set<string>();
@@ -84,7 +92,8 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
       if (seen.has(`#${known.number}`)) continue;
       seen.add(`#${known.number}`);
       if (known.status === "dismissed" || known.status === "withdrawn" || resolvedNumbers.has(known.number)) continue;
-      if (known.status === "fixed" || known.status === "outdated") (raise(path, reported) ? out.reopened : out.notReopened).push(known.number);
+      if (known.status === "fixed" || known.status === "outdated")
+        (raise(path, reported) ? out.reopened : out.notReopened).push(known.number);
       else if (known.status === "note" && raise(path, reported)) out.promoted.push(known.number);
       else out.restated.push(known.number);
       continue;
@@ -94,14 +103,25 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
 
     const lines = input.lineCount(path);
     if (lines === undefined) {
-      out.dropped.push({ title: reported.title, path, reason: "the file exists nowhere in the pull request (neither at its head nor at its base)" });
+      out.dropped.push({
+        title: reported.title,
+        path,
+        reason: "the file exists nowhere in the pull request (neither at its head nor at its base)",
+      });
       continue;
     }
     if (reported.line !== undefined && reported.line > lines) {
-      out.dropped.push({ title: reported.title, path, reason: `line ${reported.line} is outside the file (${lines} lines)` });
+      out.dropped.push({
+        title: reported.title,
+        path,
+        reason: `line ${reported.line} is outside the file (${lines} lines)`,
+      });
       continue;
     }
-    let endLine = reported.end_line !== undefined && reported.line !== undefined && reported.end_line > reported.line ? reported.end_line : undefined;
+    let endLine =
+      reported.end_line !== undefined && reported.line !== undefined && reported.end_line > reported.line
+        ? reported.end_line
+        : undefined;
     let suggestion = reported.suggestion;
     if (endLine !== undefined && endLine > lines) {
       endLine = lines;
@@ -116,7 +136,9 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
       severity: reported.severity,
       action: reported.action,
       title: reported.title,
-      body: reported.broken_by ? `${reported.body}\n\nBroken by the change at \`${reported.broken_by.path}:${reported.broken_by.line}\`.` : reported.body,
+      body: reported.broken_by
+        ? `${reported.body}\n\nBroken by the change at \`${reported.broken_by.path}:${reported.broken_by.line}\`.`
+        : reported.body,
       suggestion: suggestion ?? null,
       status: raise(path, reported, reported.line, endLine) ? "open" : "note",
       introducedTurnId: input.turnId ?? null,

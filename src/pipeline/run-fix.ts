@@ -38,7 +38,13 @@ const PATCH_LIMIT = 60_000;
  * identity and pushes fast-forward to the PR branch. Whatever happens, the PR gets a reply, and a
  * refused push carries the change as a patch so nothing is lost.
  */
-export async function runFix(deps: ReviewDeps, request: FixRequest, config: RepoConfig, github: GitHubClient, signal: AbortSignal): Promise<void> {
+export async function runFix(
+  deps: ReviewDeps,
+  request: FixRequest,
+  config: RepoConfig,
+  github: GitHubClient,
+  signal: AbortSignal,
+): Promise<void> {
   const log: Logger = deps.log.child({ runId: request.runId, role: "fixer" });
   const run = await getRun(deps.db, request.runId);
   if (!run || run.state === "closed") return;
@@ -59,7 +65,8 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   let chosen: Finding[];
   const notOpen: string[] = [];
   if (request.findings === "all") chosen = open;
-  else if (request.findings === "default") chosen = open.filter((f) => f.severity === "error" || f.severity === "warning");
+  else if (request.findings === "default")
+    chosen = open.filter((f) => f.severity === "error" || f.severity === "warning");
   else if (request.findings === "auto-fix") chosen = open.filter((f) => f.action === "auto-fix");
   else {
     chosen = [];
@@ -69,7 +76,9 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
       else notOpen.push(findingId(n));
     }
   }
-  const notOpenNote = notOpen.length ? ` (${notOpen.join(", ")} ${notOpen.length === 1 ? "is" : "are"} not an open finding)` : "";
+  const notOpenNote = notOpen.length
+    ? ` (${notOpen.join(", ")} ${notOpen.length === 1 ? "is" : "are"} not an open finding)`
+    : "";
   if (chosen.length === 0) return reply(`${who}There is nothing to fix${notOpenNote}.`);
 
   // 3. Where the fix can go, as GitHub reports the PR now: its head repository and branch (a fork only with maintainer edits).
@@ -93,7 +102,12 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const outcome = await deps.sessions.run(run.id, "fixer", {
     trigger: request.trigger,
     headSha: startSha,
-    prompt: buildFixPrompt({ repository: run.repositoryFullName, prNumber: run.prNumber, findings: chosen, note: request.note }),
+    prompt: buildFixPrompt({
+      repository: run.repositoryFullName,
+      prNumber: run.prNumber,
+      findings: chosen,
+      note: request.note,
+    }),
     cwd: workspace.dir,
     timeoutMs: deps.agentTimeoutMs,
     signal,
@@ -111,15 +125,27 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   const identity = await github.botIdentity();
   const sha = await workspace.commitAll(commitMessage(fixed.length ? fixed : chosen, answer.summary), identity);
   if (!sha) {
-    return reply(`${who}The fixer looked at ${chosen.map((f) => findingId(f.number)).join(", ")} and found nothing to change.${declinedText(declined)}${summaryText(answer.summary)}`);
+    return reply(
+      `${who}The fixer looked at ${chosen.map((f) => findingId(f.number)).join(", ")} and found nothing to change.${declinedText(declined)}${summaryText(answer.summary)}`,
+    );
   }
 
   // 6. Nothing that points out of the repository: a symbolic link the change adds or retargets must stay inside the tree.
-  const escaping = (await workspace.symlinkChanges(startSha, sha)).filter((link) => isEscapingSymlink(link.path, link.target));
+  const escaping = (await workspace.symlinkChanges(startSha, sha)).filter((link) =>
+    isEscapingSymlink(link.path, link.target),
+  );
   if (escaping.length > 0) {
-    log.warn({ sha, links: escaping.map((l) => l.path) }, "fix refused: it adds symbolic links that point outside the repository");
+    log.warn(
+      { sha, links: escaping.map((l) => l.path) },
+      "fix refused: it adds symbolic links that point outside the repository",
+    );
     countRefusedPush(deps, "escaping_symlink");
-    const list = escaping.map((l) => `- \`${sanitizeMarkdown(l.path).replace(/`/g, "'")}\` → \`${sanitizeMarkdown(l.target).replace(/`/g, "'").slice(0, 200)}\``).join("\n");
+    const list = escaping
+      .map(
+        (l) =>
+          `- \`${sanitizeMarkdown(l.path).replace(/`/g, "'")}\` → \`${sanitizeMarkdown(l.target).replace(/`/g, "'").slice(0, 200)}\``,
+      )
+      .join("\n");
     return reply(
       `${who}The fix was not pushed: it adds or retargets a symbolic link that points outside the repository, which no-mistakes never commits.\n\n${list}\n\nNothing was changed on \`${target.branch}\`.`,
     );
@@ -135,7 +161,9 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
         "\n\n</details>",
     );
   };
-  const workflows = (await workspace.changedFiles(startSha, sha)).flatMap((f) => [f.path, f.oldPath ?? f.path]).filter(isWorkflowPath);
+  const workflows = (await workspace.changedFiles(startSha, sha))
+    .flatMap((f) => [f.path, f.oldPath ?? f.path])
+    .filter(isWorkflowPath);
   if (workflows.length > 0) {
     log.warn({ sha, workflows }, "fix not pushed: it changes workflow files");
     countRefusedPush(deps, "workflow_files");
@@ -144,10 +172,19 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     );
   }
   const now = pushTarget(await github.getPullRequest(ref, run.prNumber), run.repositoryFullName);
-  if ("refusal" in now || now.cloneUrl !== target.cloneUrl || now.branch !== target.branch || now.repoFullName !== target.repoFullName) {
+  if (
+    "refusal" in now ||
+    now.cloneUrl !== target.cloneUrl ||
+    now.branch !== target.branch ||
+    now.repoFullName !== target.repoFullName
+  ) {
     log.warn({ sha, was: target, now }, "fix not pushed: the pull request's head changed while the fixer worked");
     countRefusedPush(deps, "refusal" in now ? "push_target" : "head_moved");
-    return refuse("refusal" in now ? now.refusal : `the pull request's head changed while the fixer worked (now \`${sanitizeMarkdown(now.repoFullName)}:${sanitizeMarkdown(now.branch)}\`).`);
+    return refuse(
+      "refusal" in now
+        ? now.refusal
+        : `the pull request's head changed while the fixer worked (now \`${sanitizeMarkdown(now.repoFullName)}:${sanitizeMarkdown(now.branch)}\`).`,
+    );
   }
   try {
     await workspace.push(pushUrl, sha, target.branch, { token });
@@ -158,7 +195,13 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
     return refuse(pushRefusal(error));
   }
   // The fixer's own change proves nothing about its claims: from here, only the verifier or later changes count.
-  for (const f of fixed) await updateFinding(deps.db, run.id, f.number, { status: "fix-pushed", evidenceFromSha: sha, verification: null, claimedResolvedSha: null });
+  for (const f of fixed)
+    await updateFinding(deps.db, run.id, f.number, {
+      status: "fix-pushed",
+      evidenceFromSha: sha,
+      verification: null,
+      claimedResolvedSha: null,
+    });
   log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");
   deps.metrics?.fixPushes.inc({ outcome: "accepted" });
   await reply(
@@ -168,15 +211,43 @@ export async function runFix(deps: ReviewDeps, request: FixRequest, config: Repo
   // 8. Someone else checks the fixer's claims (a fresh verifier session).
   if (deps.verifier && fixed.length > 0) {
     const claimed = (await listFindings(deps.db, run.id)).filter((f) => fixed.some((x) => x.number === f.number));
-    await verifyFix({ db: deps.db, verifier: deps.verifier, github, ref, run, workspace, claimed, from: startSha, sha, timeoutMs: deps.agentTimeoutMs, signal, log });
+    await verifyFix({
+      db: deps.db,
+      verifier: deps.verifier,
+      github,
+      ref,
+      run,
+      workspace,
+      claimed,
+      from: startSha,
+      sha,
+      timeoutMs: deps.agentTimeoutMs,
+      signal,
+      log,
+    });
   }
   const turns = await listTurns(deps.db, run.id);
   const stopped = budgetRefusal(spendOf(turns), config, "reviewer");
-  await upsertSummaryComment(deps.db, github, ref, run, renderSummary({ findings: await listFindings(deps.db, run.id), turns, lastReviewedSha: run.lastReviewedSha, failOn: config.review.fail_on, stopped }));
+  await upsertSummaryComment(
+    deps.db,
+    github,
+    ref,
+    run,
+    renderSummary({
+      findings: await listFindings(deps.db, run.id),
+      turns,
+      lastReviewedSha: run.lastReviewedSha,
+      failOn: config.review.fail_on,
+      stopped,
+    }),
+  );
 }
 
 /** A fixer commit that was not pushed: one refused push, and why. */
-function countRefusedPush(deps: ReviewDeps, kind: "escaping_symlink" | "workflow_files" | "push_target" | "head_moved" | "push_rejected"): void {
+function countRefusedPush(
+  deps: ReviewDeps,
+  kind: "escaping_symlink" | "workflow_files" | "push_target" | "head_moved" | "push_rejected",
+): void {
   deps.metrics?.fixPushes.inc({ outcome: "refused" });
   deps.metrics?.refusals.inc({ kind });
 }

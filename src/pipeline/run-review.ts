@@ -66,7 +66,12 @@ export interface ReviewOutcome {
   github: GitHubClient;
 }
 
-export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSignal, attempt: JobAttempt = { retry: 0, last: true }): Promise<ReviewOutcome | undefined> {
+export async function runReview(
+  deps: ReviewDeps,
+  job: RunJob,
+  signal: AbortSignal,
+  attempt: JobAttempt = { retry: 0, last: true },
+): Promise<ReviewOutcome | undefined> {
   const lastAttempt = attempt.last;
   const log = deps.log.child({ runId: job.runId, role: "reviewer", deliveryId: job.deliveryId });
   const run = await getRun(deps.db, job.runId);
@@ -87,16 +92,38 @@ export async function runReview(deps: ReviewDeps, job: RunJob, signal: AbortSign
   }
 
   // 2. The review; any failure ends on the check run, in words.
-  const ctx: ReviewContext = { run, ref, github, config, configProblems: problems, job, signal, log, retry: attempt.retry };
+  const ctx: ReviewContext = {
+    run,
+    ref,
+    github,
+    config,
+    configProblems: problems,
+    job,
+    signal,
+    log,
+    retry: attempt.retry,
+  };
   try {
     const reviewed = await review(deps, ctx);
     return reviewed ? { config, github } : undefined;
   } catch (error) {
     const decision = classifyFailure(error);
     log.warn({ err: error, retry: decision.retry && !lastAttempt }, "review failed");
-    const checkRunId = ctx.checkRunId ?? (await ensureCheckRun(github, ref, run.headSha, { status: "in_progress", title: "Reviewing", summary: "Preparing the review." }));
+    const checkRunId =
+      ctx.checkRunId ??
+      (await ensureCheckRun(github, ref, run.headSha, {
+        status: "in_progress",
+        title: "Reviewing",
+        summary: "Preparing the review.",
+      }));
     if (decision.retry && !lastAttempt) {
-      await github.updateCheckRun(ref, checkRunId, { status: "queued", title: "Retrying", summary: `${decision.title}. The review will be retried.` }).catch(() => undefined);
+      await github
+        .updateCheckRun(ref, checkRunId, {
+          status: "queued",
+          title: "Retrying",
+          summary: `${decision.title}. The review will be retried.`,
+        })
+        .catch(() => undefined);
       throw error;
     }
     await github.updateCheckRun(ref, checkRunId, {
@@ -137,11 +164,16 @@ interface ReviewContext {
 
 async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const { run, ref, github, config, log } = ctx;
-  const notes = ctx.configProblems.map((p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`);
+  const notes = ctx.configProblems.map(
+    (p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`,
+  );
 
   // 3. Workspace: fetch, check out the head, decide the range.
   const workspace = deps.workspace(run);
-  const ws = await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, await github.installationToken()), { full: ctx.job.full === true, log });
+  const ws = await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, await github.installationToken()), {
+    full: ctx.job.full === true,
+    log,
+  });
   // GitHub's refs/pull/N/head is the truth: webhooks can arrive late or out of order.
   if (ws.headSha !== run.headSha) await updateRun(deps.db, run.id, { headSha: ws.headSha });
   if (!EXPLICIT_TRIGGERS.has(ctx.job.trigger) && !ctx.job.full && run.lastReviewedSha === ws.headSha) {
@@ -154,18 +186,34 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
     log.info({ reason: overBudget }, "review refused: budget");
     deps.metrics?.refusals.inc({ kind: "budget" });
     if (!(await budgetNoticePosted(github, ref, run.prNumber))) {
-      await github.createIssueComment(ref, run.prNumber, `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`);
+      await github.createIssueComment(
+        ref,
+        run.prNumber,
+        `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`,
+      );
     }
     // the summary says so at the top: the review stopped here
-    const summary = renderSummary({ findings: await listFindings(deps.db, run.id), turns: turnsBefore, lastReviewedSha: run.lastReviewedSha, failOn: config.review.fail_on, stopped: overBudget });
+    const summary = renderSummary({
+      findings: await listFindings(deps.db, run.id),
+      turns: turnsBefore,
+      lastReviewedSha: run.lastReviewedSha,
+      failOn: config.review.fail_on,
+      stopped: overBudget,
+    });
     await upsertSummaryComment(deps.db, github, ref, run, summary);
     return false;
   }
   // The check run, the diff and the range's authors, at once.
   const [checkRunId, rawDiff, commits] = await Promise.all([
-    ensureCheckRun(github, ref, ws.headSha, { status: "in_progress", title: "Reviewing", summary: "The reviewer is at work." }),
+    ensureCheckRun(github, ref, ws.headSha, {
+      status: "in_progress",
+      title: "Reviewing",
+      summary: "The reviewer is at work.",
+    }),
     // after a base merge or rebase, only the files the PR's own changes touched (none: nothing to diff)
-    ws.paths?.length === 0 ? "" : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore, paths: ws.paths }),
+    ws.paths?.length === 0
+      ? ""
+      : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore, paths: ws.paths }),
     // the PR's own commits: not those a merge of the base brought in
     workspace.commits(ws.from, ws.headSha, { notIn: ws.mergeBase }),
   ]);
@@ -173,7 +221,10 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const reviewDiff = limitDiff(rawDiff, config.review.max_diff_bytes);
   if (reviewDiff.omittedFiles.length > 0) {
     notes.push(
-      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${reviewDiff.omittedFiles.length} file(s) were not reviewed: ${reviewDiff.omittedFiles.slice(0, 20).map((f) => `\`${f}\``).join(", ")}${reviewDiff.omittedFiles.length > 20 ? ", …" : ""}.`,
+      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${reviewDiff.omittedFiles.length} file(s) were not reviewed: ${reviewDiff.omittedFiles
+        .slice(0, 20)
+        .map((f) => `\`${f}\``)
+        .join(", ")}${reviewDiff.omittedFiles.length > 20 ? ", …" : ""}.`,
     );
   }
 
@@ -193,25 +244,68 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const keptNotes = before.filter((f) => f.status === "note");
   const prompt = buildReviewPrompt({
     repository: run.repositoryFullName,
-    pr: { number: run.prNumber, title: run.title, body: run.body, author: run.authorLogin, baseRef: run.baseRef, headRef: run.headRef },
+    pr: {
+      number: run.prNumber,
+      title: run.title,
+      body: run.body,
+      author: run.authorLogin,
+      baseRef: run.baseRef,
+      headRef: run.headRef,
+    },
     mode: ws.mode,
     range: { from: ws.from, to: ws.headSha },
     baseMerged: ws.baseMerged,
     diff: reviewDiff.diff,
-    truncated: reviewDiff.omittedFiles.length > 0 ? { omittedFiles: reviewDiff.omittedFiles, reason: "the diff is over the size limit" } : undefined,
-    openFindings: open.map((f) => ({ id: findingId(f.number), path: f.path ?? "", line: f.line ?? undefined, severity: f.severity, title: f.title, body: f.body })),
-    converging: since === undefined ? undefined : { since, notes: keptNotes.map((f) => ({ id: findingId(f.number), path: f.path ?? "", line: f.line ?? undefined, severity: f.severity, title: f.title })) },
+    truncated:
+      reviewDiff.omittedFiles.length > 0
+        ? { omittedFiles: reviewDiff.omittedFiles, reason: "the diff is over the size limit" }
+        : undefined,
+    openFindings: open.map((f) => ({
+      id: findingId(f.number),
+      path: f.path ?? "",
+      line: f.line ?? undefined,
+      severity: f.severity,
+      title: f.title,
+      body: f.body,
+    })),
+    converging:
+      since === undefined
+        ? undefined
+        : {
+            since,
+            notes: keptNotes.map((f) => ({
+              id: findingId(f.number),
+              path: f.path ?? "",
+              line: f.line ?? undefined,
+              severity: f.severity,
+              title: f.title,
+            })),
+          },
     fixerCommits,
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
   });
-  const turn = { trigger: ctx.job.trigger, headSha: ws.headSha, cwd: workspace.dir, timeoutMs: deps.agentTimeoutMs, signal: ctx.signal };
-  const first = await deps.sessions.run(run.id, "reviewer", { ...turn, prompt, fresh: ctx.job.full === true || config.review.session === "cold" });
+  const turn = {
+    trigger: ctx.job.trigger,
+    headSha: ws.headSha,
+    cwd: workspace.dir,
+    timeoutMs: deps.agentTimeoutMs,
+    signal: ctx.signal,
+  };
+  const first = await deps.sessions.run(run.id, "reviewer", {
+    ...turn,
+    prompt,
+    fresh: ctx.job.full === true || config.review.session === "cold",
+  });
   let parsed = readAnswer(first.result.json);
   let turnId = first.turnId;
   if (!parsed.ok) {
     log.warn({ problems: parsed.problems }, "reviewer answer unreadable; asking for a repair");
-    const repair = await deps.sessions.run(run.id, "reviewer", { ...turn, trigger: "repair", prompt: buildRepairPrompt(parsed.problems) });
+    const repair = await deps.sessions.run(run.id, "reviewer", {
+      ...turn,
+      trigger: "repair",
+      prompt: buildRepairPrompt(parsed.problems),
+    });
     turnId = repair.turnId ?? turnId;
     parsed = readAnswer(repair.result.json);
     if (!parsed.ok) {
@@ -232,14 +326,25 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   //    A finding on a renamed file's old path moves to the new one; one on a file the PR deleted is still tracked
   //    (its lines checked against the base). Only a path that exists nowhere in the PR is dropped.
   const renames = await workspace.renames(ws.mergeBase, ws.headSha);
-  const reported = await Promise.all(answer.findings.map(async (f) => brokenByInRepo(await followRename(workspace, ws, renames, f, normalizePath(f.path)), renames)));
+  const reported = await Promise.all(
+    answer.findings.map(async (f) =>
+      brokenByInRepo(await followRename(workspace, ws, renames, f, normalizePath(f.path)), renames),
+    ),
+  );
   const lineCounts = new Map<string, number | undefined>();
   for (const [i, f] of reported.entries()) {
     const path = normalizePath(f.path);
     if (path === undefined) continue;
-    if (!lineCounts.has(path)) lineCounts.set(path, (await workspace.lineCount(ws.headSha, path)) ?? (await workspace.lineCount(ws.mergeBase, path)));
+    if (!lineCounts.has(path))
+      lineCounts.set(
+        path,
+        (await workspace.lineCount(ws.headSha, path)) ?? (await workspace.lineCount(ws.mergeBase, path)),
+      );
     // a submodule has no lines: a finding on it is about the bump as a whole
-    if (lineCounts.get(path) === undefined && ((await workspace.isSubmodule(ws.headSha, path)) || (await workspace.isSubmodule(ws.mergeBase, path)))) {
+    if (
+      lineCounts.get(path) === undefined &&
+      ((await workspace.isSubmodule(ws.headSha, path)) || (await workspace.isSubmodule(ws.mergeBase, path)))
+    ) {
       lineCounts.set(path, 0);
       reported[i] = { ...f, line: undefined, end_line: undefined, suggestion: undefined };
     }
@@ -256,7 +361,8 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   });
   await insertFindings(deps.db, run.id, rec.added);
   //    A note reported again where a later review raises it now (its code changed, a change breaks it, or an error) is opened and posted.
-  for (const n of rec.promoted) await updateFinding(deps.db, run.id, n, { status: "open", introducedTurnId: turnId ?? null });
+  for (const n of rec.promoted)
+    await updateFinding(deps.db, run.id, n, { status: "open", introducedTurnId: turnId ?? null });
   //    A finding leaves `open` only with evidence: its lines changed since it was raised. Otherwise the
   //    reviewer's word is recorded as a claim and the finding keeps counting.
   const raisedAt = new Map((await listTurns(deps.db, run.id)).map((t) => [t.id, t.headSha]));
@@ -264,15 +370,22 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   for (const n of rec.resolved) {
     const finding = before.find((f) => f.number === n)!;
     // after a fixer's commit only later changes count: its own change is judged by the verifier
-    const from = finding.evidenceFromSha ? [finding.evidenceFromSha] : [finding.introducedTurnId === null ? undefined : raisedAt.get(finding.introducedTurnId), run.lastReviewedSha];
+    const from = finding.evidenceFromSha
+      ? [finding.evidenceFromSha]
+      : [finding.introducedTurnId === null ? undefined : raisedAt.get(finding.introducedTurnId), run.lastReviewedSha];
     if (await hasResolutionEvidence(workspace, finding, from, ws.headSha)) {
       verified.push(n);
-      await updateFinding(deps.db, run.id, n, { status: "fixed", resolvedTurnId: turnId ?? null, claimedResolvedSha: null });
+      await updateFinding(deps.db, run.id, n, {
+        status: "fixed",
+        resolvedTurnId: turnId ?? null,
+        claimedResolvedSha: null,
+      });
     } else {
       await updateFinding(deps.db, run.id, n, { claimedResolvedSha: ws.headSha });
     }
   }
-  for (const n of rec.reopened) await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null, claimedResolvedSha: null });
+  for (const n of rec.reopened)
+    await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null, claimedResolvedSha: null });
   const ledger = await listFindings(deps.db, run.id);
   const keptNow = rec.added.filter((f) => f.status === "note").length;
   log.info(
@@ -291,7 +404,10 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   );
   const bodyNotes =
     keptNow > 0
-      ? [...notes, `${keptNow} finding${keptNow === 1 ? "" : "s"} on code unchanged since the last review (${shortSha(since ?? ws.headSha)}) ${keptNow === 1 ? "was" : "were"} kept as ${keptNow === 1 ? "a note" : "notes"} in the summary, not raised.`]
+      ? [
+          ...notes,
+          `${keptNow} finding${keptNow === 1 ? "" : "s"} on code unchanged since the last review (${shortSha(since ?? ws.headSha)}) ${keptNow === 1 ? "was" : "were"} kept as ${keptNow === 1 ? "a note" : "notes"} in the summary, not raised.`,
+        ]
       : notes;
 
   // 6. Post one review: inline where GitHub allows it, the rest in the body. A retried job whose
@@ -300,23 +416,42 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const resolved = ledger.filter((f) => verified.includes(f.number));
   const claimed = ledger.filter((f) => rec.resolved.includes(f.number) && !verified.includes(f.number));
   const alreadyPosted =
-    ctx.retry > 0 && toPost.length === 0 && resolved.length === 0 &&
+    ctx.retry > 0 &&
+    toPost.length === 0 &&
+    resolved.length === 0 &&
     (await ours(github, github.listReviews(ref, run.prNumber))).some((r) => r.body.includes(reviewMarker(ws.headSha)));
-  const posted = alreadyPosted ? undefined : await postReview({
-    github,
-    ref,
-    pr: run.prNumber,
-    headSha: ws.headSha,
-    findings: toPost,
-    diff: await placementDiff(workspace, ws, reviewDiff.diff, toPost, renames),
-    maxComments: config.review.max_comments,
-    log,
-    renderBody: (inBody) =>
-      renderReviewBody({ headSha: ws.headSha, mode: ws.mode, from: ws.from, baseMerged: ws.baseMerged, summary: answer.summary, inBody, resolved, claimed, dropped: rec.dropped, notes: bodyNotes }),
-  });
+  const posted = alreadyPosted
+    ? undefined
+    : await postReview({
+        github,
+        ref,
+        pr: run.prNumber,
+        headSha: ws.headSha,
+        findings: toPost,
+        diff: await placementDiff(workspace, ws, reviewDiff.diff, toPost, renames),
+        maxComments: config.review.max_comments,
+        log,
+        renderBody: (inBody) =>
+          renderReviewBody({
+            headSha: ws.headSha,
+            mode: ws.mode,
+            from: ws.from,
+            baseMerged: ws.baseMerged,
+            summary: answer.summary,
+            inBody,
+            resolved,
+            claimed,
+            dropped: rec.dropped,
+            notes: bodyNotes,
+          }),
+      });
   for (const f of posted ? toPost : []) {
     const comment = posted!.comments.get(f.number);
-    await updateFinding(deps.db, run.id, f.number, { reviewId: posted!.reviewId, commentId: comment?.id ?? null, commentNodeId: comment?.nodeId ?? null });
+    await updateFinding(deps.db, run.id, f.number, {
+      reviewId: posted!.reviewId,
+      commentId: comment?.id ?? null,
+      commentNodeId: comment?.nodeId ?? null,
+    });
   }
   await resolveFindingThreads(github, ref, run.prNumber, ws.headSha, resolved, log);
 
@@ -325,14 +460,40 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
   const final = await listFindings(deps.db, run.id);
   const turns = await listTurns(deps.db, run.id);
   const stopped = budgetRefusal(spendOf(turns), config, "reviewer");
-  const state = reviewState({ findings: final, turns, lastReviewedSha: ws.headSha, failOn: config.review.fail_on, stopped });
-  const summary = renderSummary({ findings: final, turns, lastReviewedSha: ws.headSha, notes, failOn: config.review.fail_on, stopped });
+  const state = reviewState({
+    findings: final,
+    turns,
+    lastReviewedSha: ws.headSha,
+    failOn: config.review.fail_on,
+    stopped,
+  });
+  const summary = renderSummary({
+    findings: final,
+    turns,
+    lastReviewedSha: ws.headSha,
+    notes,
+    failOn: config.review.fail_on,
+    stopped,
+  });
   await Promise.all([
     upsertSummaryComment(deps.db, github, ref, run, summary),
-    github.updateCheckRun(ref, checkRunId, { status: "completed", conclusion: checkConclusion(final, config.review.fail_on), ...renderCheckOutput(final, notes, state) }),
+    github.updateCheckRun(ref, checkRunId, {
+      status: "completed",
+      conclusion: checkConclusion(final, config.review.fail_on),
+      ...renderCheckOutput(final, notes, state),
+    }),
   ]);
   await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });
-  log.info({ reviewId: posted?.reviewId ?? "already posted", mode: ws.mode, headSha: ws.headSha, open: openCount(final), state: state?.state }, "review posted");
+  log.info(
+    {
+      reviewId: posted?.reviewId ?? "already posted",
+      mode: ws.mode,
+      headSha: ws.headSha,
+      open: openCount(final),
+      state: state?.state,
+    },
+    "review posted",
+  );
   return true;
 }
 

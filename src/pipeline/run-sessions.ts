@@ -125,7 +125,10 @@ export class RunSessions {
           mode = "fallback";
           fallbackReason = `resume of ${stored.sessionId} failed (${failure.kind}): ${failure.message}`;
           this.#metrics?.agentFallbacks.inc({ reason: "resume_failed" });
-          log.warn({ sessionId: stored.sessionId, kind: failure.kind, reason: failure.message }, "resume failed; running the turn in a fresh session");
+          log.warn(
+            { sessionId: stored.sessionId, kind: failure.kind, reason: failure.message },
+            "resume failed; running the turn in a fresh session",
+          );
           await this.#forget(runId, role, log);
           result = await this.#call(role, turn, scope, undefined, log);
         }
@@ -159,7 +162,8 @@ export class RunSessions {
       const cancelled = failure.kind === "cancelled" || turn.signal?.aborted === true;
       // A turn stopped because its process is stopping (the abort reason says `interrupted`) will run
       // again elsewhere: it is `interrupted`, as when its process dies, not `cancelled`.
-      const interrupted = cancelled && (turn.signal?.reason as { interrupted?: unknown } | undefined)?.interrupted === true;
+      const interrupted =
+        cancelled && (turn.signal?.reason as { interrupted?: unknown } | undefined)?.interrupted === true;
       await this.#finishTurn(turnId, log, {
         status: interrupted ? "interrupted" : cancelled ? "cancelled" : "failed",
         sessionMode: mode,
@@ -167,7 +171,9 @@ export class RunSessions {
         error: `${failure.kind}: ${failure.message}`,
       });
       log.warn({ turnId, kind: failure.kind, err: failure }, cancelled ? "agent turn cancelled" : "agent turn failed");
-      throw cancelled && failure.kind !== "cancelled" ? new AgentError("cancelled", failure.message, { cause: failure }) : failure;
+      throw cancelled && failure.kind !== "cancelled"
+        ? new AgentError("cancelled", failure.message, { cause: failure })
+        : failure;
     }
   }
 
@@ -189,7 +195,13 @@ export class RunSessions {
   }
 
   /** One agent call; transient failures are retried with backoff, all else is thrown as classified. */
-  async #call(role: Role, turn: TurnRequest, scope: string, sessionId: string | undefined, log: Logger): Promise<AgentResult> {
+  async #call(
+    role: Role,
+    turn: TurnRequest,
+    scope: string,
+    sessionId: string | undefined,
+    log: Logger,
+  ): Promise<AgentResult> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.#agent.run({
@@ -205,7 +217,10 @@ export class RunSessions {
         const failure = toAgentError(error);
         if (failure.kind !== "transient" || attempt >= this.#transientRetries || turn.signal?.aborted) throw failure;
         const delay = this.#retryBaseDelayMs * 2 ** attempt;
-        log.warn({ attempt: attempt + 1, delayMs: delay, reason: failure.message }, "transient agent failure; retrying");
+        log.warn(
+          { attempt: attempt + 1, delayMs: delay, reason: failure.message },
+          "transient agent failure; retrying",
+        );
         await sleep(delay, undefined, turn.signal ? { signal: turn.signal } : undefined).catch(() => {
           throw new AgentError("cancelled", "cancelled while waiting to retry");
         });
@@ -218,14 +233,25 @@ export class RunSessions {
     await this.#agent.portable.importSession(stored.sessionId, cwd, gunzipSync(stored.state), scope);
   }
 
-  async #persist(runId: number, role: Role, sessionId: string, cwd: string, log: Logger, scope: string | undefined): Promise<boolean> {
+  async #persist(
+    runId: number,
+    role: Role,
+    sessionId: string,
+    cwd: string,
+    log: Logger,
+    scope: string | undefined,
+  ): Promise<boolean> {
     try {
       let state: Buffer | null = null;
       const exported = await this.#agent.portable?.exportSession(sessionId, cwd, scope);
       if (exported) {
         const compressed = gzipSync(exported);
         if (compressed.length <= this.#maxStateBytes) state = compressed;
-        else log.warn({ sessionId, bytes: compressed.length, cap: this.#maxStateBytes }, "session state over the cap; not exported");
+        else
+          log.warn(
+            { sessionId, bytes: compressed.length, cap: this.#maxStateBytes },
+            "session state over the cap; not exported",
+          );
       }
       await saveRunAgentSession(this.#db, { runId, role, agent: this.#agent.name, sessionId, state });
       return true;
@@ -245,7 +271,13 @@ export class RunSessions {
 
   async #startTurn(runId: number, role: Role, turn: TurnRequest, log: Logger): Promise<number | undefined> {
     try {
-      return await startTurn(this.#db, { runId, role, trigger: turn.trigger, headSha: turn.headSha, agent: this.#agent.name });
+      return await startTurn(this.#db, {
+        runId,
+        role,
+        trigger: turn.trigger,
+        headSha: turn.headSha,
+        agent: this.#agent.name,
+      });
     } catch (error) {
       log.warn({ err: error }, "turn could not be recorded; running it anyway");
       return undefined;

@@ -9,11 +9,19 @@ import { SUMMARY_MARKER } from "./render/labels.js";
 import { sameBody, writeOnce } from "./write-once.js";
 
 /** One summary comment per PR: found by its stored id or hidden marker, edited in place only when it changed. */
-export async function upsertSummaryComment(db: Database, github: GitHubClient, ref: RepoRef, run: Run, body: string): Promise<void> {
+export async function upsertSummaryComment(
+  db: Database,
+  github: GitHubClient,
+  ref: RepoRef,
+  run: Run,
+  body: string,
+): Promise<void> {
   let commentId = run.summaryCommentId ?? undefined;
   let current: string | undefined;
   if (commentId === undefined) {
-    const mine = (await ours(github, github.listIssueComments(ref, run.prNumber))).find((c) => c.body.startsWith(SUMMARY_MARKER));
+    const mine = (await ours(github, github.listIssueComments(ref, run.prNumber))).find((c) =>
+      c.body.startsWith(SUMMARY_MARKER),
+    );
     commentId = mine?.id;
     current = mine?.body;
   }
@@ -32,7 +40,9 @@ export async function upsertSummaryComment(db: Database, github: GitHubClient, r
   const id = await writeOnce(
     () => github.createIssueComment(ref, run.prNumber, body),
     async () => {
-      const landed = (await ours(github, github.listIssueComments(ref, run.prNumber))).find((c) => c.body.startsWith(SUMMARY_MARKER));
+      const landed = (await ours(github, github.listIssueComments(ref, run.prNumber))).find((c) =>
+        c.body.startsWith(SUMMARY_MARKER),
+      );
       if (landed && !sameBody(landed.body, fitBody(body))) await github.updateIssueComment(ref, landed.id, body);
       return landed?.id;
     },

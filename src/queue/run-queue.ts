@@ -54,7 +54,9 @@ function skipBusyRuns(text: string): string {
 }
 
 /** pg-boss's per-call executor: the insert runs on the caller's connection (its transaction). */
-function sendOn(on: { executeSql: ExecuteSql } | undefined): { db?: { executeSql: (text: string, values: unknown[]) => Promise<{ rows: any[] }> } } {
+function sendOn(on: { executeSql: ExecuteSql } | undefined): {
+  db?: { executeSql: (text: string, values: unknown[]) => Promise<{ rows: any[] }> };
+} {
   if (!on) return {};
   return { db: { executeSql: (text, values) => on.executeSql(text, values ?? []) } };
 }
@@ -79,7 +81,13 @@ export class RunQueue {
       database.url !== undefined
         ? { connectionString: database.url, max: 4 }
         : { db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values ?? []) } };
-    const boss = new PgBoss({ ...connection, schema: "pgboss", schedule: false, supervise: true, maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30 });
+    const boss = new PgBoss({
+      ...connection,
+      schema: "pgboss",
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+    });
     // pg-boss 10 fetches the oldest waiting job even when its run already has an active one; making it
     // active then breaks the stately unique index, the whole fetch fails and every worker idles until that
     // run's turn ends (timgit/pg-boss#535). Fetch only jobs of runs with no active job instead.
@@ -104,7 +112,13 @@ export class RunQueue {
       retryBackoff: true,
     });
     // Commands (help, status, dismiss, …) are answered at once, never behind a run's long turn.
-    await boss.createQueue(COMMAND_QUEUE, { name: COMMAND_QUEUE, policy: "standard", expireInSeconds: 300, retryLimit: 2, retryDelay: options.retryDelaySeconds ?? 30 });
+    await boss.createQueue(COMMAND_QUEUE, {
+      name: COMMAND_QUEUE,
+      policy: "standard",
+      expireInSeconds: 300,
+      retryLimit: 2,
+      retryDelay: options.retryDelaySeconds ?? 30,
+    });
   }
 
   /**
@@ -121,15 +135,24 @@ export class RunQueue {
   }
 
   /** Starts command workers in this process. */
-  async workCommands(concurrency: number, handler: (job: CommandJob, attempt: JobAttempt) => Promise<void>): Promise<void> {
+  async workCommands(
+    concurrency: number,
+    handler: (job: CommandJob, attempt: JobAttempt) => Promise<void>,
+  ): Promise<void> {
     const registry = await this.workerRegistry();
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<CommandJob>(
         COMMAND_QUEUE,
-        { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
+        {
+          batchSize: 1,
+          includeMetadata: true as const,
+          pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
+        },
         async ([job]) => {
           if (!job) return;
-          await this.runTracked(registry, job.id, COMMAND_QUEUE, null, () => handler(job.data, { retry: job.retryCount, last: job.retryCount >= job.retryLimit }));
+          await this.runTracked(registry, job.id, COMMAND_QUEUE, null, () =>
+            handler(job.data, { retry: job.retryCount, last: job.retryCount >= job.retryLimit }),
+          );
         },
       );
     }
@@ -137,7 +160,11 @@ export class RunQueue {
 
   /** This process's heartbeat, started with its first worker (which also hands back the jobs of workers that stopped). */
   private workerRegistry(): Promise<WorkerRegistry> {
-    this.registry ??= WorkerRegistry.start({ database: this.options.database, log: this.options.log, ...this.options.heartbeat });
+    this.registry ??= WorkerRegistry.start({
+      database: this.options.database,
+      log: this.options.log,
+      ...this.options.heartbeat,
+    });
     return this.registry;
   }
 
@@ -145,7 +172,13 @@ export class RunQueue {
    * Runs a job's handler, known to the registry while it runs. When the process stops before the handler
    * ends (see `stop`), the job is handed back to the queue to run at once elsewhere instead of failing.
    */
-  private async runTracked(registry: WorkerRegistry, jobId: string, queue: string, runId: number | null, handler: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  private async runTracked(
+    registry: WorkerRegistry,
+    jobId: string,
+    queue: string,
+    runId: number | null,
+    handler: (signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
     const entry: ActiveJob = { controller: new AbortController(), interrupted: false, done: Promise.resolve() };
     let settle!: () => void;
     entry.done = new Promise<void>((resolve) => (settle = resolve));
@@ -174,7 +207,11 @@ export class RunQueue {
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<RunJob>(
         RUN_QUEUE,
-        { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
+        {
+          batchSize: 1,
+          includeMetadata: true as const,
+          pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
+        },
         async ([job]) => {
           if (!job) return;
           await this.runTracked(registry, job.id, RUN_QUEUE, job.data.runId, async (stopSignal) => {
@@ -182,7 +219,10 @@ export class RunQueue {
             const expiry = new AbortController();
             const timer = setTimeout(() => expiry.abort(new Error("job expired")), Math.max(1000, expireMs - 5000));
             try {
-              await handler(job.data, AbortSignal.any([stopSignal, expiry.signal]), { retry: job.retryCount, last: job.retryCount >= job.retryLimit });
+              await handler(job.data, AbortSignal.any([stopSignal, expiry.signal]), {
+                retry: job.retryCount,
+                last: job.retryCount >= job.retryLimit,
+              });
             } finally {
               clearTimeout(timer);
             }
@@ -216,19 +256,28 @@ export class RunQueue {
     this.stopping = true;
     await Promise.all([this.boss.offWork(RUN_QUEUE), this.boss.offWork(COMMAND_QUEUE)]);
     const deadline = Date.now() + graceMs;
-    while (this.active.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(200, deadline - Date.now())));
+    while (this.active.size > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, deadline - Date.now())));
     if (this.active.size > 0) {
-      this.options.log.warn({ jobs: this.active.size, graceMs }, "grace period over: running jobs are stopped and handed back to the queue");
+      this.options.log.warn(
+        { jobs: this.active.size, graceMs },
+        "grace period over: running jobs are stopped and handed back to the queue",
+      );
       const aborted = [...this.active.values()];
       for (const job of aborted) {
         job.interrupted = true;
         // `interrupted` tells the turn's recorder that the turn will run again, not that it was cancelled.
         job.controller.abort(Object.assign(new Error(STOPPING), { interrupted: true }));
       }
-      await Promise.race([Promise.all(aborted.map((job) => job.done)), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      await Promise.race([
+        Promise.all(aborted.map((job) => job.done)),
+        new Promise((resolve) => setTimeout(resolve, 15_000)),
+      ]);
     }
     const registry = await this.registry?.catch(() => undefined);
-    await registry?.stop().catch((error: unknown) => this.options.log.warn({ err: error }, "could not leave the worker registry"));
+    await registry
+      ?.stop()
+      .catch((error: unknown) => this.options.log.warn({ err: error }, "could not leave the worker registry"));
   }
 
   /** `stopWorking(graceMs)`, then closes the queue. */

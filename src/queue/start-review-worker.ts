@@ -17,7 +17,15 @@ import type { RunQueue } from "./run-queue.js";
 /** Starts this process's workers: run jobs (agent turns, one per run at a time) and command replies. */
 export async function startReviewWorker(
   app: Probot,
-  deps: { config: EnvConfig; database: DatabaseHandle; agent: Agent; verifierAgent?: Agent; queue: RunQueue; log: Logger; metrics?: Metrics },
+  deps: {
+    config: EnvConfig;
+    database: DatabaseHandle;
+    agent: Agent;
+    verifierAgent?: Agent;
+    queue: RunQueue;
+    log: Logger;
+    metrics?: Metrics;
+  },
 ): Promise<void> {
   let slug: Promise<string> | undefined;
   const appSlug = (): Promise<string> => {
@@ -31,18 +39,33 @@ export async function startReviewWorker(
       });
     return slug;
   };
-  const github = async (installationId: number) => new OctokitGitHubClient(await app.auth(installationId), appSlug, deps.config.github.host);
+  const github = async (installationId: number) =>
+    new OctokitGitHubClient(await app.auth(installationId), appSlug, deps.config.github.host);
   const reviewDeps: ReviewDeps = {
     db: deps.database.db,
-    sessions: new RunSessions({ db: deps.database.db, agent: deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes, metrics: deps.metrics }),
-    verifier: new RunSessions({ db: deps.database.db, agent: deps.verifierAgent ?? deps.agent, log: deps.log, maxStateBytes: deps.config.agent.stateMaxBytes, metrics: deps.metrics }),
+    sessions: new RunSessions({
+      db: deps.database.db,
+      agent: deps.agent,
+      log: deps.log,
+      maxStateBytes: deps.config.agent.stateMaxBytes,
+      metrics: deps.metrics,
+    }),
+    verifier: new RunSessions({
+      db: deps.database.db,
+      agent: deps.verifierAgent ?? deps.agent,
+      log: deps.log,
+      maxStateBytes: deps.config.agent.stateMaxBytes,
+      metrics: deps.metrics,
+    }),
     log: deps.log,
     metrics: deps.metrics,
     github,
     // Stable per run: the agent's sessions are keyed by their working directory.
-    workspace: (run) => new GitWorkspace(join(deps.config.dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
+    workspace: (run) =>
+      new GitWorkspace(join(deps.config.dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
     agentTimeoutMs: deps.config.agent.timeoutMs,
-    gitToken: (url, token) => tokenForUrl(url, token, { hosts: deps.config.github.gitHosts, protocol: deps.config.github.protocol }),
+    gitToken: (url, token) =>
+      tokenForUrl(url, token, { hosts: deps.config.github.gitHosts, protocol: deps.config.github.protocol }),
     isOwnBot: async (login) => {
       try {
         return `${await appSlug()}[bot]` === login;
@@ -52,8 +75,20 @@ export async function startReviewWorker(
       }
     },
   };
-  await deps.queue.work(deps.config.workerConcurrency, (job, signal, attempt) => processRun(reviewDeps, job, signal, attempt));
+  await deps.queue.work(deps.config.workerConcurrency, (job, signal, attempt) =>
+    processRun(reviewDeps, job, signal, attempt),
+  );
   await deps.queue.workCommands(2, (job, attempt) =>
-    answerCommand({ db: deps.database.db, log: deps.log, metrics: deps.metrics, github, enqueueRun: (runJob) => deps.queue.enqueue(runJob) }, job, attempt),
+    answerCommand(
+      {
+        db: deps.database.db,
+        log: deps.log,
+        metrics: deps.metrics,
+        github,
+        enqueueRun: (runJob) => deps.queue.enqueue(runJob),
+      },
+      job,
+      attempt,
+    ),
   );
 }

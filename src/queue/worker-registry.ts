@@ -75,21 +75,31 @@ export class WorkerRegistry {
     );
     let handedBack = 0;
     for (const row of rows as { id: string; host: string; pid: number; pid_started: string; silent: boolean }[]) {
-      const gone = row.silent || (row.host === this.options.identity.host && !isProcessAlive({ pid: row.pid, started: row.pid_started }));
+      const gone =
+        row.silent ||
+        (row.host === this.options.identity.host && !isProcessAlive({ pid: row.pid, started: row.pid_started }));
       if (!gone) continue;
-      const { rows: jobs } = await this.sql(`select job_id, queue, run_id from worker_jobs where worker_id = $1`, [row.id]);
+      const { rows: jobs } = await this.sql(`select job_id, queue, run_id from worker_jobs where worker_id = $1`, [
+        row.id,
+      ]);
       for (const job of jobs as { job_id: string; queue: string; run_id: number | null }[]) {
         if (await this.release(job.job_id, job.run_id, GONE)) handedBack++;
       }
       await this.sql(`delete from workers where id = $1`, [row.id]);
-      this.options.log.warn({ workerId: row.id, host: row.host, pid: row.pid, jobs: jobs.length, silent: row.silent }, "worker stopped: its jobs are handed back to the queue");
+      this.options.log.warn(
+        { workerId: row.id, host: row.host, pid: row.pid, jobs: jobs.length, silent: row.silent },
+        "worker stopped: its jobs are handed back to the queue",
+      );
     }
     return handedBack;
   }
 
   /** Records that this worker runs the job (removed by `finished` or `release`). */
   async started(jobId: string, queue: string, runId: number | null): Promise<void> {
-    await this.sql(`insert into worker_jobs (job_id, queue, worker_id, run_id) values ($1, $2, $3, $4) on conflict (job_id) do update set worker_id = excluded.worker_id`, [jobId, queue, this.id, runId]);
+    await this.sql(
+      `insert into worker_jobs (job_id, queue, worker_id, run_id) values ($1, $2, $3, $4) on conflict (job_id) do update set worker_id = excluded.worker_id`,
+      [jobId, queue, this.id, runId],
+    );
   }
 
   async finished(jobId: string): Promise<void> {
@@ -121,11 +131,18 @@ export class WorkerRegistry {
         [jobId, reason],
       );
       if (runId !== null) {
-        await tx.executeSql(`update turns set status = 'interrupted', finished_at = now(), error = $2 where run_id = $1 and status = 'running'`, [runId, reason]);
+        await tx.executeSql(
+          `update turns set status = 'interrupted', finished_at = now(), error = $2 where run_id = $1 and status = 'running'`,
+          [runId, reason],
+        );
       }
       await tx.executeSql(`delete from worker_jobs where job_id = $1`, [jobId]);
       const next = (rows[0] as { next?: string } | undefined)?.next;
-      if (next) this.options.log.info({ jobId, runId, next }, next === "retry" ? "job handed back to the queue" : `job ${next}: not handed back`);
+      if (next)
+        this.options.log.info(
+          { jobId, runId, next },
+          next === "retry" ? "job handed back to the queue" : `job ${next}: not handed back`,
+        );
       return next !== undefined;
     });
   }

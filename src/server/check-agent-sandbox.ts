@@ -8,7 +8,8 @@ import { ConfigError } from "../config/config-error.js";
 export type SandboxStatus = "bubblewrap" | "off" | "not needed (fake agent)";
 
 /** The docker run flags bubblewrap needs inside a container (and nothing more: no capability, no --privileged). */
-export const DOCKER_SANDBOX_FLAGS = "--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined";
+export const DOCKER_SANDBOX_FLAGS =
+  "--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined";
 
 /**
  * The start-up check: with a real agent, the sandbox must confine (probed by running a command

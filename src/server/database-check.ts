@@ -43,7 +43,12 @@ export class DatabaseCheck {
   /** The last known state; never touches the database. */
   last(): DatabaseState {
     const { ok, error, at } = this.state;
-    return { kind: this.database.kind, ok, ...(error !== undefined ? { error } : {}), ageMs: Math.round(performance.now() - at) };
+    return {
+      kind: this.database.kind,
+      ok,
+      ...(error !== undefined ? { error } : {}),
+      ageMs: Math.round(performance.now() - at),
+    };
   }
 
   /** Milliseconds since the database last answered a ping; `null` when it never has. */
@@ -106,7 +111,13 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
     timer.unref();
   });
   try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

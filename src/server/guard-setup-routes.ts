@@ -63,7 +63,9 @@ const matches = (candidates: string[], secret: string) => {
 export function guardSetupRoutes<A, O>(
   factory: HandlerFactory<A, O>,
   options: SetupRouteGuardOptions = {},
-): SetupRouteGuard & { /** Probot's setup handler factory, wrapped: for `server.loadHandlerFactory`. */ handlerFactory: HandlerFactory<A, O> } {
+): SetupRouteGuard & {
+  /** Probot's setup handler factory, wrapped: for `server.loadHandlerFactory`. */ handlerFactory: HandlerFactory<A, O>;
+} {
   const code = options.code ?? token();
   const cookieToken = token();
   const returnToken = token();
@@ -127,11 +129,18 @@ export function guardSetupRoutes<A, O>(
           return true;
         }
         if (!isSameOrigin(req)) {
-          refuse(res, 403, `Cross-origin request refused: the setup pages accept changes only from themselves. ${OPEN_URL}\n`);
+          refuse(
+            res,
+            403,
+            `Cross-origin request refused: the setup pages accept changes only from themselves. ${OPEN_URL}\n`,
+          );
           return true;
         }
       } else {
-        const returning = path === MANIFEST_CALLBACK && (hasCookie || matches(proof.returnCookies, returnToken)) && matches(proof.states, state);
+        const returning =
+          path === MANIFEST_CALLBACK &&
+          (hasCookie || matches(proof.returnCookies, returnToken)) &&
+          matches(proof.states, state);
         if (!hasCode && (path === MANIFEST_CALLBACK ? !returning : !hasCookie)) {
           refuse(res, 403, `${NO_PROOF}\n`);
           return true;
@@ -155,7 +164,9 @@ export function guardSetupRoutes<A, O>(
       const address = httpServer.address();
       const port = typeof address === "object" && address ? address.port : 0;
       const url = `http://${printableHost(host)}:${port}/probot?${SETUP_CODE_PARAM}=${code}`;
-      log.info(`setup: open ${url} in your browser to register the GitHub App (the setup pages answer only with this one-time code)`);
+      log.info(
+        `setup: open ${url} in your browser to register the GitHub App (the setup pages answer only with this one-time code)`,
+      );
       return url;
     },
   };
@@ -188,8 +199,11 @@ function sameHost(url: string, host: string): boolean {
 }
 
 function setProofCookies(req: IncomingMessage, res: ServerResponse, cookieToken: string, returnToken: string): void {
-  const forwardedProto = String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim();
-  const secure = (req.socket as { encrypted?: boolean }).encrypted === true || forwardedProto === "https" ? "; Secure" : "";
+  const forwardedProto = String(req.headers["x-forwarded-proto"] ?? "")
+    .split(",")[0]
+    ?.trim();
+  const secure =
+    (req.socket as { encrypted?: boolean }).encrypted === true || forwardedProto === "https" ? "; Secure" : "";
   res.setHeader("set-cookie", [
     `${SETUP_COOKIE}=${cookieToken}; Path=/; HttpOnly; SameSite=Strict${secure}`,
     `${SETUP_RETURN_COOKIE}=${returnToken}; Path=${MANIFEST_CALLBACK}; HttpOnly; SameSite=Lax${secure}`,
@@ -212,7 +226,11 @@ function addStateToManifestForm(res: ServerResponse, state: string): void {
   res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
     const body =
       typeof chunk === "string"
-        ? chunk.replace(/(<form action=")([^"]*)(")/, (_m, open: string, action: string, close: string) => `${open}${action}${action.includes("?") ? "&amp;" : "?"}${STATE_PARAM}=${state}${close}`)
+        ? chunk.replace(
+            /(<form action=")([^"]*)(")/,
+            (_m, open: string, action: string, close: string) =>
+              `${open}${action}${action.includes("?") ? "&amp;" : "?"}${STATE_PARAM}=${state}${close}`,
+          )
         : chunk;
     return (end as (...args: unknown[]) => ServerResponse).call(this, body, ...rest);
   } as typeof res.end;

@@ -42,7 +42,15 @@ export function createHealthHandler(info: HealthInfo) {
       check.refreshIfOlderThan(REFRESH_AFTER_MS);
       const database = check.last();
       const intake = info.intake?.();
-      const body = { status: database.ok === true ? "ok" : database.ok === null ? "starting" : "degraded", version: info.version, mode: info.mode, ...(info.role ? { role: info.role } : {}), database, ...(info.sandbox ? { sandbox: info.sandbox } : {}), ...(intake ? { intake: { backlog: intake.backlog() } } : {}) };
+      const body = {
+        status: database.ok === true ? "ok" : database.ok === null ? "starting" : "degraded",
+        version: info.version,
+        mode: info.mode,
+        ...(info.role ? { role: info.role } : {}),
+        database,
+        ...(info.sandbox ? { sandbox: info.sandbox } : {}),
+        ...(intake ? { intake: { backlog: intake.backlog() } } : {}),
+      };
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
       return true;
     }
@@ -65,7 +73,9 @@ export function createHealthHandler(info: HealthInfo) {
         ...(intake ? { intake: { backlog: intake.backlog() } } : {}),
         ...(ready ? {} : { reasons }),
       };
-      res.writeHead(ready ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
+      res
+        .writeHead(ready ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" })
+        .end(JSON.stringify(body));
       return true;
     }
     return false;

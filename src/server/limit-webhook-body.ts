@@ -32,12 +32,17 @@ export function limitWebhookBody(
   middleware: NodeMiddleware,
   options: { path: string; log: Logger; maxBytes?: number; maxBufferedBytes?: number },
 ): NodeMiddleware {
-  const { log, maxBytes = MAX_WEBHOOK_BODY_BYTES, maxBufferedBytes = Math.max(MAX_WEBHOOK_BODIES_BUFFERED_BYTES, maxBytes) } = options;
+  const {
+    log,
+    maxBytes = MAX_WEBHOOK_BODY_BYTES,
+    maxBufferedBytes = Math.max(MAX_WEBHOOK_BODIES_BUFFERED_BYTES, maxBytes),
+  } = options;
   const webhookPath = trimTrailingSlashes(options.path);
   const reader = new WebhookBodyReader({ maxBytes, maxBufferedBytes });
   const decoder = new TextDecoder("utf-8", { fatal: false });
   return async (request, response, next) => {
-    if (request.method !== "POST" || pathnameOf(request.url) !== webhookPath) return middleware(request, response, next);
+    if (request.method !== "POST" || pathnameOf(request.url) !== webhookPath)
+      return middleware(request, response, next);
     const body = await reader.read(request);
     if (!Buffer.isBuffer(body)) {
       if (!("gone" in body)) refuse(request, response, body, { maxBytes, maxBufferedBytes }, log);
@@ -54,16 +59,31 @@ export function limitWebhookBody(
  * and dropped a moment later. (Closing outright with the client's bytes unread would send a reset that
  * can overtake the answer.)
  */
-function refuse(request: IncomingMessage, response: ServerResponse, unread: Exclude<UnreadBody, { gone: true }>, limits: { maxBytes: number; maxBufferedBytes: number }, log: Logger): void {
+function refuse(
+  request: IncomingMessage,
+  response: ServerResponse,
+  unread: Exclude<UnreadBody, { gone: true }>,
+  limits: { maxBytes: number; maxBufferedBytes: number },
+  log: Logger,
+): void {
   const deliveryId = request.headers["x-github-delivery"];
   let status: number;
   let error: string;
   if ("tooLarge" in unread) {
-    [status, error] = [413, `Payload too large: a webhook body may be at most ${limits.maxBytes} bytes (GitHub sends at most 25 MB)`];
-    log.warn({ deliveryId, ...unread.tooLarge, maxBytes: limits.maxBytes, status }, "webhook body over the size cap refused");
+    [status, error] = [
+      413,
+      `Payload too large: a webhook body may be at most ${limits.maxBytes} bytes (GitHub sends at most 25 MB)`,
+    ];
+    log.warn(
+      { deliveryId, ...unread.tooLarge, maxBytes: limits.maxBytes, status },
+      "webhook body over the size cap refused",
+    );
   } else {
     [status, error] = [503, "Too many large webhook bodies arriving at once: this one was dropped; send it again"];
-    log.warn({ deliveryId, ...unread.crowded, maxBufferedBytes: limits.maxBufferedBytes, status }, "webhook body dropped: too many large bodies arriving at once");
+    log.warn(
+      { deliveryId, ...unread.crowded, maxBufferedBytes: limits.maxBufferedBytes, status },
+      "webhook body dropped: too many large bodies arriving at once",
+    );
   }
   const text = JSON.stringify({ error });
   response.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });

@@ -2,7 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Probot } from "probot";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | void | Promise<boolean | void>;
-type HandlerFactory = (app: Probot, options: { cwd: string; addHandler: (handler: Handler) => void }) => Handler | Promise<Handler>;
+type HandlerFactory = (
+  app: Probot,
+  options: { cwd: string; addHandler: (handler: Handler) => void },
+) => Handler | Promise<Handler>;
 
 type SetupAppFactory = (options: {
   host: string;

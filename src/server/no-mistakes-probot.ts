@@ -26,14 +26,20 @@ export class NoMistakesProbot extends Probot {
   constructor(options: ProbotOptions = {}) {
     super(options);
     this.acceptWebhooks = options.acceptWebhooks !== false;
-    this.events = new Webhooks({ secret: options.secret ?? "development", ...(options.log ? { log: options.log } : {}) });
+    this.events = new Webhooks({
+      secret: options.secret ?? "development",
+      ...(options.log ? { log: options.log } : {}),
+    });
     this.events.onError((error) => {
       const log = this.log;
-      for (const cause of error.errors ?? [error]) log.error({ err: cause, deliveryId: error.event?.id, event: error.event?.name }, "webhook handler failed");
+      for (const cause of error.errors ?? [error])
+        log.error({ err: cause, deliveryId: error.event?.id, event: error.event?.name }, "webhook handler failed");
     });
   }
 
-  override async getNodeMiddleware(options: { log?: Logger; path?: string } = {}): Promise<ReturnType<typeof createNodeMiddleware>> {
+  override async getNodeMiddleware(
+    options: { log?: Logger; path?: string } = {},
+  ): Promise<ReturnType<typeof createNodeMiddleware>> {
     const log = options.log ?? this.log;
     const path = options.path ?? this.webhookPath;
     if (!this.acceptWebhooks) return refuseWebhooks(path, log);
@@ -56,10 +62,15 @@ function refuseWebhooks(path: string, log: Logger): ReturnType<typeof createNode
     if (req.url?.split("?")[0] !== path) return false;
     if (!warned) {
       warned = true;
-      log.warn({ path }, "a webhook reached a worker process (ROLE=worker): point GitHub, or the load balancer, at the web processes");
+      log.warn(
+        { path },
+        "a webhook reached a worker process (ROLE=worker): point GitHub, or the load balancer, at the web processes",
+      );
     }
     req.resume();
-    res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: "this process is a worker (ROLE=worker); webhooks go to a web process" }));
+    res
+      .writeHead(503, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: "this process is a worker (ROLE=worker); webhooks go to a web process" }));
     return true;
   };
 }

@@ -41,7 +41,14 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
 
   let queue: RunQueue | undefined;
   let intake: WebhookIntake | undefined;
-  const metrics = await startMetrics({ config: config.metrics, log, database, webhookPath: config.webhookPath, queue: () => queue, intake: () => intake });
+  const metrics = await startMetrics({
+    config: config.metrics,
+    log,
+    database,
+    webhookPath: config.webhookPath,
+    queue: () => queue,
+    intake: () => intake,
+  });
 
   const mode = config.app ? "app" : "setup";
   const probotOptions = config.app
@@ -54,23 +61,56 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     webhookPath: config.webhookPath,
     webhookProxy: config.webhookProxyUrl,
     log,
-    Probot: (config.app ? NoMistakesProbot : Probot).defaults({ ...probotOptions, ...(config.app ? { acceptWebhooks: answersWebhooks } : {}), baseUrl: config.github.baseUrl, log, Octokit: countGitHubRequests(ProbotOctokit, metrics.metrics) }),
+    Probot: (config.app ? NoMistakesProbot : Probot).defaults({
+      ...probotOptions,
+      ...(config.app ? { acceptWebhooks: answersWebhooks } : {}),
+      baseUrl: config.github.baseUrl,
+      log,
+      Octokit: countGitHubRequests(ProbotOctokit, metrics.metrics),
+    }),
   });
   let setupGuard: SetupRouteGuard | undefined;
   let stopping = false;
   let probotApp: Probot | undefined;
   let sweep: DeliverySweep | undefined;
-  server.addHandler(createHealthHandler({ version: VERSION, mode, role: config.app ? config.role : undefined, database, sandbox: sandboxStatus, intake: () => intake, queue: () => queue, stopping: () => stopping }));
+  server.addHandler(
+    createHealthHandler({
+      version: VERSION,
+      mode,
+      role: config.app ? config.role : undefined,
+      database,
+      sandbox: sandboxStatus,
+      intake: () => intake,
+      queue: () => queue,
+      stopping: () => stopping,
+    }),
+  );
   server.addHandler(metrics.handler);
   if (config.app) {
     const agent = works ? createAgent(config, sandbox) : undefined;
-    const verifierAgent = works && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
+    const verifierAgent =
+      works && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
     // A review may call the agent up to three times (answer, repair, fresh fallback): the lease runs out
     // well after that. It is the last resort: a worker that dies is noticed by its heartbeat in seconds.
-    queue = await RunQueue.start({ database, log, expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300 });
+    queue = await RunQueue.start({
+      database,
+      log,
+      expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300,
+    });
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
-    if (answersWebhooks) intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log, metrics: metrics.metrics });
-    const appFn = createApp({ config, database, agent, verifierAgent, queue, intake, log, work: works, metrics: metrics.metrics });
+    if (answersWebhooks)
+      intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log, metrics: metrics.metrics });
+    const appFn = createApp({
+      config,
+      database,
+      agent,
+      verifierAgent,
+      queue,
+      intake,
+      log,
+      work: works,
+      metrics: metrics.metrics,
+    });
     await server.load(async (app, options) => {
       probotApp = app; // the delivery sweep reads the App's delivery log as the App
       await appFn(app, options);
@@ -80,7 +120,9 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     process.env.NO_SMEE_SETUP ??= "true";
     const setupAppFactory = await loadSetupAppFactory();
     // Its routes write .env: they answer only whoever opens the URL with the one-time code logged below.
-    const guarded = guardSetupRoutes(setupAppFactory({ host: config.host, port: config.port, log: log.child({ name: "setup" }) }));
+    const guarded = guardSetupRoutes(
+      setupAppFactory({ host: config.host, port: config.port, log: log.child({ name: "setup" }) }),
+    );
     await server.loadHandlerFactory(guarded.handlerFactory);
     setupGuard = guarded;
   }

@@ -6,7 +6,11 @@ import { checkRunRerequestedShape } from "./check-run-rerequested-shape.js";
 import { readPayload } from "./read-payload.js";
 
 /** "Re-run" on this app's check run (other apps' checks are not ours to answer). */
-export function onCheckRunRerequested(context: EmitterWebhookEvent<"check_run.rerequested">, intake: Intake, log: Logger): void {
+export function onCheckRunRerequested(
+  context: EmitterWebhookEvent<"check_run.rerequested">,
+  intake: Intake,
+  log: Logger,
+): void {
   const payload = readPayload(checkRunRerequestedShape, context, log);
   if (!payload) return;
   const { check_run: check, repository, sender } = payload;

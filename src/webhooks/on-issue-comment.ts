@@ -6,7 +6,11 @@ import { issueCommentShape } from "./issue-comment-shape.js";
 import { readPayload } from "./read-payload.js";
 
 /** A new comment on a PR: a `/no-mistakes` command from a person is queued; bots and quotes never trigger anything. */
-export function onIssueComment(context: EmitterWebhookEvent<"issue_comment.created">, intake: Intake, log: Logger): void {
+export function onIssueComment(
+  context: EmitterWebhookEvent<"issue_comment.created">,
+  intake: Intake,
+  log: Logger,
+): void {
   const payload = readPayload(issueCommentShape, context, log);
   if (!payload) return;
   const { comment, issue, repository, installation } = payload;

@@ -11,7 +11,11 @@ import { reviewCommentShape } from "./review-comment-shape.js";
  * or says `/no-mistakes ask`, is queued; the worker decides whether the thread is one of the bot's
  * findings and whether its author may argue. Bots (this app included) never trigger anything.
  */
-export function onReviewComment(context: EmitterWebhookEvent<"pull_request_review_comment.created">, intake: Intake, log: Logger): void {
+export function onReviewComment(
+  context: EmitterWebhookEvent<"pull_request_review_comment.created">,
+  intake: Intake,
+  log: Logger,
+): void {
   const payload = readPayload(reviewCommentShape, context, log);
   if (!payload) return;
   const { comment, repository, installation } = payload;
@@ -34,7 +38,13 @@ export function onReviewComment(context: EmitterWebhookEvent<"pull_request_revie
       prNumber: payload.pull_request.number,
       commentId: comment.id,
       author: comment.user.login,
-      command: { kind: "thread-reply", threadId: comment.in_reply_to_id ?? comment.id, body, authorId: comment.user.id, asks },
+      command: {
+        kind: "thread-reply",
+        threadId: comment.in_reply_to_id ?? comment.id,
+        body,
+        authorId: comment.user.id,
+        asks,
+      },
       deliveryId: context.id,
     },
   });

@@ -22,7 +22,9 @@ export function readPayload<S extends z.ZodType>(shape: S, event: DeliveryEvent,
     {
       deliveryId: event.id,
       event: typeof action === "string" ? `${event.name}.${action}` : event.name,
-      missing: result.error.issues.map((issue) => `${issue.path.map(String).join(".") || "(payload)"}: ${issue.message}`),
+      missing: result.error.issues.map(
+        (issue) => `${issue.path.map(String).join(".") || "(payload)"}: ${issue.message}`,
+      ),
     },
     "webhook payload does not have the event's shape; ignored",
   );

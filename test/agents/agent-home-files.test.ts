@@ -34,7 +34,9 @@ describe("session files of an agent home, read and written by the app", () => {
     mkdirSync(cwd);
     mkdirSync(join(home, "projects"), { recursive: true });
     symlinkSync(elsewhere, join(home, "projects", claudeProjectDirName(cwd)));
-    await expect(importClaudeSession(home, SESSION, cwd, Buffer.from('{"x":1}\n'))).rejects.toThrow(/outside the agent home/);
+    await expect(importClaudeSession(home, SESSION, cwd, Buffer.from('{"x":1}\n'))).rejects.toThrow(
+      /outside the agent home/,
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
@@ -54,7 +56,11 @@ describe("session files of an agent home, read and written by the app", () => {
     mkdirSync(elsewhere);
     mkdirSync(other);
     symlinkSync(elsewhere, join(other, "sessions"));
-    const packed = { threadId: SESSION, path: `sessions/2026/12/01/rollout-2026-12-01T00-00-00-${SESSION}.jsonl`, content: Buffer.from("{}\n") };
+    const packed = {
+      threadId: SESSION,
+      path: `sessions/2026/12/01/rollout-2026-12-01T00-00-00-${SESSION}.jsonl`,
+      content: Buffer.from("{}\n"),
+    };
     await expect(restoreRollout(other, packed)).rejects.toThrow(/outside the agent home/);
     expect(readdirSync(elsewhere)).toEqual([]);
   });

@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AgentError } from "../../src/agents/agent-error.js";
@@ -11,7 +21,12 @@ import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent
 import { listTurns } from "../../src/db/turns.js";
 import { RunSessions, type TurnRequest } from "../../src/pipeline/run-sessions.js";
 import { captureLogger } from "../helpers/capture-logger.js";
-import { lastToolResult, messagesText, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import {
+  lastToolResult,
+  messagesText,
+  startFakeAnthropicServer,
+  type FakeAnthropicServer,
+} from "../helpers/fake-anthropic-server.js";
 import { createRun } from "../helpers/run-fixture.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
@@ -40,7 +55,10 @@ function recordingCli(dir: string): { cli: string; sandbox: BubblewrapSandbox } 
   const cli = join(dir, "claude-wrapper.sh");
   writeFileSync(cli, `#!/bin/sh\nenv > "$HOME/cli.env"\nexec '${realpathSync(DEFAULT_CLAUDE_CLI)}' "$@"\n`);
   chmodSync(cli, 0o755);
-  return { cli, sandbox: new BubblewrapSandbox({ extraReadOnly: [dir, join(realpathSync(DEFAULT_CLAUDE_CLI), "..", "..")] }) };
+  return {
+    cli,
+    sandbox: new BubblewrapSandbox({ extraReadOnly: [dir, join(realpathSync(DEFAULT_CLAUDE_CLI), "..", "..")] }),
+  };
 }
 
 /** Host processes whose working directory is `dir` or inside it (the sandbox binds the workspace at its own path). */
@@ -73,7 +91,11 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
   it(
     "starts a session, then resumes it: the server sees the first turn's messages again",
     async () => {
-      server.enqueue({ text: 'Found one problem.\n```json\n{"findings":[{"title":"first-answer"}]}\n```', inputTokens: 120, outputTokens: 30 });
+      server.enqueue({
+        text: 'Found one problem.\n```json\n{"findings":[{"title":"first-answer"}]}\n```',
+        inputTokens: 120,
+        outputTokens: 30,
+      });
       const claude = agent();
       const first = await claude.run(call({ prompt: "FIRST-TURN-MARKER: review app.ts" }));
       expect(first.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -83,7 +105,14 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
       expect(first.usage.tokensOut).toBe(30);
       expect(first.usage.costUsd).toBeGreaterThanOrEqual(0);
       // The transcript is where the CLI keeps it, in the per-scope config dir.
-      const transcript = join(home, "claude", "default", "projects", claudeProjectDirName(workspace), `${first.sessionId}.jsonl`);
+      const transcript = join(
+        home,
+        "claude",
+        "default",
+        "projects",
+        claudeProjectDirName(workspace),
+        `${first.sessionId}.jsonl`,
+      );
       expect(existsSync(transcript)).toBe(true);
 
       server.enqueue({ text: '{"findings":[]}' });
@@ -96,7 +125,8 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
       expect(seen).toContain("first-answer");
       expect(seen).toContain("SECOND-TURN-MARKER");
       // Every call came with the read-only tool set (the CLI does not remember it on resume).
-      for (const body of server.mainCalls()) expect(body.tools!.map((t) => t.name).sort()).toEqual(["Glob", "Grep", "Read"]);
+      for (const body of server.mainCalls())
+        expect(body.tools!.map((t) => t.name).sort()).toEqual(["Glob", "Grep", "Read"]);
     },
     T,
   );
@@ -112,7 +142,9 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
       expect(state).toBeDefined();
       rmSync(join(home, "claude"), { recursive: true, force: true });
       await claude.portable.importSession(first.sessionId!, long, state!, "s1");
-      const second = await claude.run(call({ cwd: long, prompt: "LONG-SECOND", sessionId: first.sessionId, scope: "s1" }));
+      const second = await claude.run(
+        call({ cwd: long, prompt: "LONG-SECOND", sessionId: first.sessionId, scope: "s1" }),
+      );
       expect(second.resumed).toBe(true);
       expect(messagesText(server.mainCalls().at(-1)!)).toContain("LONG-FIRST");
       // nothing to export for an unknown or malformed id
@@ -127,7 +159,18 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
     async () => {
       const result = await agent().run(call({ scope: "installation-42" }));
       expect(readdirSync(join(home, "claude"))).toEqual(["installation-42"]);
-      expect(existsSync(join(home, "claude", "installation-42", "projects", claudeProjectDirName(workspace), `${result.sessionId}.jsonl`))).toBe(true);
+      expect(
+        existsSync(
+          join(
+            home,
+            "claude",
+            "installation-42",
+            "projects",
+            claudeProjectDirName(workspace),
+            `${result.sessionId}.jsonl`,
+          ),
+        ),
+      ).toBe(true);
     },
     T,
   );
@@ -141,7 +184,8 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
         const result = lastToolResult(body);
         if (!result) return { toolUse: { name: "Read", input: { file_path: file } } };
         if (result.isError) return { text: `tool failed: ${result.content}` };
-        if (tools === 2) return { toolUse: { name: "Edit", input: { file_path: file, old_string: "'hi'", new_string: "'hello'" } } };
+        if (tools === 2)
+          return { toolUse: { name: "Edit", input: { file_path: file, old_string: "'hi'", new_string: "'hello'" } } };
         return { text: '{"fixed":true}' };
       });
       const result = await agent().run(call({ role: "fixer", prompt: "Fix the greeting." }));
@@ -165,7 +209,8 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
         if (result) results.push(result.content);
         const n = server.mainCalls().length;
         if (n === 1) return { toolUse: { name: "Write", input: { file_path: created, content: "pwned" } } };
-        if (n === 2) return { toolUse: { name: "Edit", input: { file_path: file, old_string: "'hi'", new_string: "'pwned'" } } };
+        if (n === 2)
+          return { toolUse: { name: "Edit", input: { file_path: file, old_string: "'hi'", new_string: "'pwned'" } } };
         if (n === 3) return { toolUse: { name: "Bash", input: { command: `touch ${join(workspace, "bash-ran")}` } } };
         return { text: '{"findings":[]}' };
       });
@@ -272,7 +317,9 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
   it(
     "classifies an unknown session as resume-failed",
     async () => {
-      await expect(agent().run(call({ sessionId: "11111111-2222-3333-4444-555555555555" }))).rejects.toMatchObject({ kind: "resume-failed" });
+      await expect(agent().run(call({ sessionId: "11111111-2222-3333-4444-555555555555" }))).rejects.toMatchObject({
+        kind: "resume-failed",
+      });
       await expect(agent().run(call({ sessionId: "not-a-uuid" }))).rejects.toMatchObject({ kind: "resume-failed" });
     },
     T,
@@ -286,20 +333,26 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
       server.enqueue({ status: 429 });
       await expect(agent().run(call())).rejects.toMatchObject({ kind: "transient" });
       server.enqueue({ status: 400, errorType: "invalid_request_error", message: `bad request for key ${API_KEY}` });
-      const error = (await agent().run(call()).catch((e: unknown) => e)) as AgentError;
+      const error = (await agent()
+        .run(call())
+        .catch((e: unknown) => e)) as AgentError;
       expect(error.kind).toBe("other");
       expect(error.message).not.toContain(API_KEY);
     },
     T,
   );
 
-  it("classifies an unreachable API as transient and a missing binary as spawn", async () => {
-    const closed = await startFakeAnthropicServer();
-    const url = closed.url;
-    await closed.close();
-    await expect(agent({ baseUrl: url }).run(call())).rejects.toMatchObject({ kind: "transient" });
-    await expect(agent({ cli: join(home, "no-claude") }).run(call())).rejects.toMatchObject({ kind: "spawn" });
-  }, T);
+  it(
+    "classifies an unreachable API as transient and a missing binary as spawn",
+    async () => {
+      const closed = await startFakeAnthropicServer();
+      const url = closed.url;
+      await closed.close();
+      await expect(agent({ baseUrl: url }).run(call())).rejects.toMatchObject({ kind: "transient" });
+      await expect(agent({ cli: join(home, "no-claude") }).run(call())).rejects.toMatchObject({ kind: "spawn" });
+    },
+    T,
+  );
 });
 
 describe("ClaudeCodeAgent with RunSessions (PGlite)", () => {
@@ -315,7 +368,13 @@ describe("ClaudeCodeAgent with RunSessions (PGlite)", () => {
     const { log } = captureLogger();
     return new RunSessions({ db: database.handle.db, agent: claude, log, retryBaseDelayMs: 1 });
   }
-  const turn = (prompt: string): TurnRequest => ({ trigger: "push", headSha: "c".repeat(40), prompt, cwd: workspace, timeoutMs: 30_000 });
+  const turn = (prompt: string): TurnRequest => ({
+    trigger: "push",
+    headSha: "c".repeat(40),
+    prompt,
+    cwd: workspace,
+    timeoutMs: 30_000,
+  });
 
   it(
     "stores the session id, resumes it on the next turn",
@@ -339,7 +398,13 @@ describe("ClaudeCodeAgent with RunSessions (PGlite)", () => {
     "falls back to a fresh session when the stored id is bogus, and the turn completes",
     async () => {
       const runId = await createRun(database.handle.db);
-      await saveRunAgentSession(database.handle.db, { runId, role: "reviewer", agent: "claude", sessionId: "99999999-8888-7777-6666-555555555555", state: null });
+      await saveRunAgentSession(database.handle.db, {
+        runId,
+        role: "reviewer",
+        agent: "claude",
+        sessionId: "99999999-8888-7777-6666-555555555555",
+        state: null,
+      });
       server.fallbackText = '{"findings":[]}';
       const outcome = await sessions(agent()).run(runId, "reviewer", turn("after a dead session"));
       expect(outcome.mode).toBe("fallback");
@@ -377,7 +442,16 @@ describe("ClaudeCodeAgent arguments and wiring", () => {
     const claude = new ClaudeCodeAgent({ homeDir: "/h", model: "claude-test-model", extraArgs: ["--effort", "low"] });
     const fixer = claude.args({ role: "fixer", sessionId: "11111111-2222-3333-4444-555555555555" });
     expect(fixer.slice(0, 3)).toEqual(["-p", "--output-format", "json"]);
-    expect(fixer).toEqual(expect.arrayContaining(["--permission-mode", "acceptEdits", "--resume", "11111111-2222-3333-4444-555555555555", "--model", "claude-test-model"]));
+    expect(fixer).toEqual(
+      expect.arrayContaining([
+        "--permission-mode",
+        "acceptEdits",
+        "--resume",
+        "11111111-2222-3333-4444-555555555555",
+        "--model",
+        "claude-test-model",
+      ]),
+    );
     expect(fixer[fixer.indexOf("--tools") + 1]).toBe("Read,Edit,Write,NotebookEdit,Glob,Grep");
     expect(fixer[fixer.indexOf("--disallowedTools") + 1]).toContain("Bash");
     expect(fixer.slice(-2)).toEqual(["--effort", "low"]);
@@ -396,7 +470,9 @@ describe("ClaudeCodeAgent arguments and wiring", () => {
     const { createAgent } = await import("../../src/agents/create-agent.js");
     const { readEnvConfig } = await import("../../src/config/env-config.js");
     const dataDir = tempDir();
-    const made = createAgent(readEnvConfig({ AGENT: "claude", DATA_DIR: dataDir, ANTHROPIC_API_KEY: "k", WEBHOOK_SECRET: "s" }));
+    const made = createAgent(
+      readEnvConfig({ AGENT: "claude", DATA_DIR: dataDir, ANTHROPIC_API_KEY: "k", WEBHOOK_SECRET: "s" }),
+    );
     expect(made).toBeInstanceOf(ClaudeCodeAgent);
     expect(made).toMatchObject({ name: "claude", supportsResume: true });
     expect(made.portable).toBeDefined();

@@ -125,7 +125,13 @@ describe("CodexAgent against the real codex CLI", () => {
     expect(one.usage).toEqual({ tokensIn: 1000, tokensOut: 100 });
 
     // Two model requests in this turn (a tool call, then the answer): their sum is the turn's usage.
-    server.enqueue({ applyPatch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch\n", usage: { input: 50, output: 5 } }, { text: "turn two", usage: { input: 70, output: 7 } });
+    server.enqueue(
+      {
+        applyPatch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch\n",
+        usage: { input: 50, output: 5 },
+      },
+      { text: "turn two", usage: { input: 70, output: 7 } },
+    );
     const two = await codex.run(call({ role: "fixer", sessionId: one.sessionId }));
     expect(two.resumed).toBe(true);
     expect(two.usage).toEqual({ tokensIn: 120, tokensOut: 12 });
@@ -138,7 +144,10 @@ describe("CodexAgent against the real codex CLI", () => {
   it("applies a fixer edit in the workspace through codex's own apply_patch tool", async () => {
     writeFileSync(join(cwd, "greet.ts"), 'export const greeting = "helo";\n');
     server.enqueue(
-      { applyPatch: '*** Begin Patch\n*** Update File: greet.ts\n@@\n-export const greeting = "helo";\n+export const greeting = "hello";\n*** Add File: notes/NEW.md\n+added by the fixer\n*** End Patch\n' },
+      {
+        applyPatch:
+          '*** Begin Patch\n*** Update File: greet.ts\n@@\n-export const greeting = "helo";\n+export const greeting = "hello";\n*** Add File: notes/NEW.md\n+added by the fixer\n*** End Patch\n',
+      },
       { text: "Fixed the typo." },
     );
     const result = await agent().run(call({ role: "fixer", prompt: "Fix the typo." }));
@@ -175,7 +184,13 @@ describe("CodexAgent against the real codex CLI", () => {
     const bogus = randomUUID();
     await saveRunAgentSession(db.handle.db, { runId, role: "reviewer", agent: "codex", sessionId: bogus, state: null });
     const sessions = new RunSessions({ db: db.handle.db, agent: agent(), log, retryBaseDelayMs: 1 });
-    const turn: TurnRequest = { trigger: "push", headSha: "c".repeat(40), prompt: "Review the push.", cwd, timeoutMs: 30_000 };
+    const turn: TurnRequest = {
+      trigger: "push",
+      headSha: "c".repeat(40),
+      prompt: "Review the push.",
+      cwd,
+      timeoutMs: 30_000,
+    };
     server.enqueue({ text: "fresh review" });
     const outcome = await sessions.run(runId, "reviewer", turn);
     expect(outcome.mode).toBe("fallback");
@@ -198,9 +213,21 @@ describe("CodexAgent against the real codex CLI", () => {
     const db = await sharedDatabase();
     const { log } = captureLogger();
     const runId = await createRun(db.handle.db);
-    await saveRunAgentSession(db.handle.db, { runId, role: "reviewer", agent: "codex", sessionId: "stale-name", state: null });
+    await saveRunAgentSession(db.handle.db, {
+      runId,
+      role: "reviewer",
+      agent: "codex",
+      sessionId: "stale-name",
+      state: null,
+    });
     const sessions = new RunSessions({ db: db.handle.db, agent: codex, log, retryBaseDelayMs: 1 });
-    const outcome = await sessions.run(runId, "reviewer", { trigger: "push", headSha: "d".repeat(40), prompt: "Review.", cwd, timeoutMs: 30_000 });
+    const outcome = await sessions.run(runId, "reviewer", {
+      trigger: "push",
+      headSha: "d".repeat(40),
+      prompt: "Review.",
+      cwd,
+      timeoutMs: 30_000,
+    });
     expect(outcome.mode).toBe("fallback");
     expect(outcome.fallbackReason).toMatch(/started a new session instead of resuming stale-name/);
     expect((await loadRunAgentSession(db.handle.db, runId, "reviewer"))?.sessionId).toBe(outcome.result.sessionId);
@@ -210,16 +237,30 @@ describe("CodexAgent against the real codex CLI", () => {
     const db = await sharedDatabase();
     const { log } = captureLogger();
     const runId = await createRun(db.handle.db);
-    const turn = (prompt: string): TurnRequest => ({ trigger: "push", headSha: "e".repeat(40), prompt, cwd, timeoutMs: 30_000 });
+    const turn = (prompt: string): TurnRequest => ({
+      trigger: "push",
+      headSha: "e".repeat(40),
+      prompt,
+      cwd,
+      timeoutMs: 30_000,
+    });
     server.enqueue({ text: "first review" });
-    const first = await new RunSessions({ db: db.handle.db, agent: agent(), log }).run(runId, "reviewer", turn("PUSH-ONE"));
+    const first = await new RunSessions({ db: db.handle.db, agent: agent(), log }).run(
+      runId,
+      "reviewer",
+      turn("PUSH-ONE"),
+    );
     expect(first.mode).toBe("started");
     expect((await loadRunAgentSession(db.handle.db, runId, "reviewer"))?.state).toBeTruthy();
 
     // A redeploy with an empty disk: a new process (new adapter) and no CODEX_HOME at all.
     rmSync(homeDir, { recursive: true, force: true });
     server.enqueue({ text: "second review" });
-    const second = await new RunSessions({ db: db.handle.db, agent: agent(), log }).run(runId, "reviewer", turn("PUSH-TWO"));
+    const second = await new RunSessions({ db: db.handle.db, agent: agent(), log }).run(
+      runId,
+      "reviewer",
+      turn("PUSH-TWO"),
+    );
     expect(second.mode).toBe("resumed");
     expect(second.result.sessionId).toBe(first.result.sessionId);
     const input = inputText(server.responsesBodies().at(-1)!);
@@ -250,7 +291,9 @@ describe("CodexAgent against the real codex CLI", () => {
     const marker = `${300 + Math.floor(Math.random() * 600)}.${Date.now() % 100000}`;
     server.enqueue({ shell: `sleep ${marker}`, yieldTimeMs: 300 }, { hang: true });
     const started = Date.now();
-    const running = agent().run(call({ role: "fixer", timeoutMs: 6000 })).catch((e: unknown) => e);
+    const running = agent()
+      .run(call({ role: "fixer", timeoutMs: 6000 }))
+      .catch((e: unknown) => e);
     let seenAlive = 0;
     while (Date.now() - started < 5500 && seenAlive === 0) {
       if (server.responsesBodies().length >= 2) seenAlive = processesMatching(`sleep ${marker}`).length;
@@ -270,14 +313,24 @@ describe("CodexAgent against the real codex CLI", () => {
     server.enqueue({ hang: true });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 1500);
-    const error = await agent().run(call({ signal: controller.signal })).catch((e: unknown) => e);
+    const error = await agent()
+      .run(call({ signal: controller.signal }))
+      .catch((e: unknown) => e);
     expect((error as AgentError).kind).toBe("cancelled");
   });
 
   it("classifies a rate limit as transient and never leaks the API key", async () => {
-    const body = JSON.stringify({ error: { message: `Rate limit reached for key ${API_KEY}`, type: "rate_limit_exceeded", code: "rate_limit_exceeded" } });
+    const body = JSON.stringify({
+      error: {
+        message: `Rate limit reached for key ${API_KEY}`,
+        type: "rate_limit_exceeded",
+        code: "rate_limit_exceeded",
+      },
+    });
     server.setDefault({ error: 429, body });
-    const error = await agent().run(call()).catch((e: unknown) => e);
+    const error = await agent()
+      .run(call())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).kind).toBe("transient");
     expect((error as AgentError).message).toMatch(/429/);
@@ -285,14 +338,27 @@ describe("CodexAgent against the real codex CLI", () => {
   });
 
   it("classifies an auth failure as other, with the key redacted", async () => {
-    server.setDefault({ error: 401, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${API_KEY}`, type: "invalid_request_error", code: "invalid_api_key" } }) });
-    const error = await agent().run(call()).catch((e: unknown) => e);
+    server.setDefault({
+      error: 401,
+      body: JSON.stringify({
+        error: {
+          message: `Incorrect API key provided: ${API_KEY}`,
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      }),
+    });
+    const error = await agent()
+      .run(call())
+      .catch((e: unknown) => e);
     expect((error as AgentError).kind).toBe("other");
     expect((error as AgentError).message).not.toContain(API_KEY);
   });
 
   it("reports a missing binary as a spawn failure", async () => {
-    const error = await agent({ cli: join(homeDir, "no-such-codex") }).run(call()).catch((e: unknown) => e);
+    const error = await agent({ cli: join(homeDir, "no-such-codex") })
+      .run(call())
+      .catch((e: unknown) => e);
     expect((error as AgentError).kind).toBe("spawn");
   });
 });
@@ -310,12 +376,22 @@ describe("codex output reading", () => {
         '{"type":"turn.completed","usage":{"input_tokens":7,"cached_input_tokens":2,"output_tokens":3}}',
       ].join("\n"),
     );
-    expect(events).toMatchObject({ threadId: "t-1", finalText: "last", usage: { input: 7, output: 3 }, turnCompleted: true, unreadableLines: 1 });
+    expect(events).toMatchObject({
+      threadId: "t-1",
+      finalText: "last",
+      usage: { input: 7, output: 3 },
+      turnCompleted: true,
+      unreadableLines: 1,
+    });
     expect(parseCodexEvents('{"type":"turn.failed","error":{"message":"boom"}}').turnFailed).toBe("boom");
   });
 
   it("classifies failure messages", () => {
-    expect(classifyCodexFailure("Error: thread/resume: thread/resume failed: no rollout found for thread id x (code -32600)")).toBe("resume-failed");
+    expect(
+      classifyCodexFailure(
+        "Error: thread/resume: thread/resume failed: no rollout found for thread id x (code -32600)",
+      ),
+    ).toBe("resume-failed");
     expect(classifyCodexFailure("exceeded retry limit, last status: 429 Too Many Requests")).toBe("transient");
     expect(classifyCodexFailure("unexpected status 503 Service Unavailable")).toBe("transient");
     expect(classifyCodexFailure("stream disconnected before completion")).toBe("transient");

@@ -18,10 +18,19 @@ function setup(steps?: unknown[], root = tempDir()) {
   const logPath = join(root, "logs", "fake-agent.log");
   mkdirSync(cwd, { recursive: true });
   const agent = () => new FakeAgent({ scenarioPath, home, logPath });
-  const call = (role: Role, prompt: string, extra: Partial<AgentRunOptions> = {}) => ({ role, prompt, cwd, timeoutMs: 10_000, ...extra });
+  const call = (role: Role, prompt: string, extra: Partial<AgentRunOptions> = {}) => ({
+    role,
+    prompt,
+    cwd,
+    timeoutMs: 10_000,
+    ...extra,
+  });
   const log = () =>
     existsSync(logPath)
-      ? readFileSync(logPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+      ? readFileSync(logPath, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
       : [];
   return { root, home, cwd, agent, call, log };
 }
@@ -131,7 +140,13 @@ describe("FakeAgent answers", () => {
       return path;
     };
     const [a, b] = [tempDir(), tempDir()];
-    const run = (dir: string) => new FakeAgent({ scenarioPath: scenarioIn(dir), home }).run({ role: "reviewer", prompt: "p", cwd: dir, timeoutMs: 1000 });
+    const run = (dir: string) =>
+      new FakeAgent({ scenarioPath: scenarioIn(dir), home }).run({
+        role: "reviewer",
+        prompt: "p",
+        cwd: dir,
+        timeoutMs: 1000,
+      });
 
     expect((await run(a)).text).toBe(`once in ${a}`);
     expect((await run(b)).text).toBe(`once in ${b}`);
@@ -147,7 +162,14 @@ describe("FakeAgent answers", () => {
 
 describe("FakeAgent edits", () => {
   it("writes `edits` into the working directory, creating folders", async () => {
-    const { agent, call, cwd } = setup([{ edits: [{ path: "src/deep/a.ts", content: "export const a = 1;\n" }, { path: "README.md", content: "hi" }] }]);
+    const { agent, call, cwd } = setup([
+      {
+        edits: [
+          { path: "src/deep/a.ts", content: "export const a = 1;\n" },
+          { path: "README.md", content: "hi" },
+        ],
+      },
+    ]);
     await agent().run(call("fixer", "fix"));
     expect(readFileSync(join(cwd, "src/deep/a.ts"), "utf8")).toBe("export const a = 1;\n");
     expect(readFileSync(join(cwd, "README.md"), "utf8")).toBe("hi");
@@ -159,13 +181,16 @@ describe("FakeAgent edits", () => {
     expect(readFileSync(join(cwd, "..notes.md"), "utf8")).toBe("n");
   });
 
-  it.each(["../x", "src/../../x", "/tmp/elsewhere", "."])("refuses an edit at %s, outside the workspace", async (path) => {
-    const { agent, call, root } = setup([{ edits: [{ path, content: "no" }] }]);
-    const error = await failure(agent().run(call("fixer", "fix")));
-    expect(error.kind).toBe("other");
-    expect(error.message).toContain("refusing to write outside the workspace");
-    expect(existsSync(join(root, "x"))).toBe(false);
-  });
+  it.each(["../x", "src/../../x", "/tmp/elsewhere", "."])(
+    "refuses an edit at %s, outside the workspace",
+    async (path) => {
+      const { agent, call, root } = setup([{ edits: [{ path, content: "no" }] }]);
+      const error = await failure(agent().run(call("fixer", "fix")));
+      expect(error.kind).toBe("other");
+      expect(error.message).toContain("refusing to write outside the workspace");
+      expect(existsSync(join(root, "x"))).toBe(false);
+    },
+  );
 });
 
 describe("FakeAgent sessions", () => {
@@ -240,7 +265,9 @@ describe("FakeAgent sessions", () => {
     const { agent, call, cwd } = setup();
     const first = await agent().run(call("reviewer", "first"));
     await agent().portable.importSession(first.sessionId!, cwd, Buffer.from("not a session"));
-    expect(await agent().run(call("reviewer", "again", { sessionId: first.sessionId }))).toMatchObject({ resumed: true });
+    expect(await agent().run(call("reviewer", "again", { sessionId: first.sessionId }))).toMatchObject({
+      resumed: true,
+    });
   });
 });
 
@@ -288,9 +315,33 @@ describe("FakeAgent log", () => {
 
     const lines = log();
     expect(lines).toEqual([
-      { role: "reviewer", sessionAsked: null, sessionReturned: first.sessionId, resumed: false, turnsInSession: 1, cwd, prompt: "review it" },
-      { role: "reviewer", sessionAsked: first.sessionId, sessionReturned: first.sessionId, resumed: true, turnsInSession: 2, cwd, prompt: "again" },
-      { role: "fixer", sessionAsked: null, sessionReturned: expect.any(String), resumed: false, turnsInSession: 1, cwd, prompt: "fix it" },
+      {
+        role: "reviewer",
+        sessionAsked: null,
+        sessionReturned: first.sessionId,
+        resumed: false,
+        turnsInSession: 1,
+        cwd,
+        prompt: "review it",
+      },
+      {
+        role: "reviewer",
+        sessionAsked: first.sessionId,
+        sessionReturned: first.sessionId,
+        resumed: true,
+        turnsInSession: 2,
+        cwd,
+        prompt: "again",
+      },
+      {
+        role: "fixer",
+        sessionAsked: null,
+        sessionReturned: expect.any(String),
+        resumed: false,
+        turnsInSession: 1,
+        cwd,
+        prompt: "fix it",
+      },
     ]);
     expect(lines[2]!.sessionReturned).not.toBe(first.sessionId);
   });
@@ -320,6 +371,8 @@ describe("FakeAgent scenario file", () => {
   });
 
   it("rejects a missing scenario file", () => {
-    expect(() => new FakeAgent({ scenarioPath: join(tempDir(), "missing.json"), home: tempDir() })).toThrow(ConfigError);
+    expect(() => new FakeAgent({ scenarioPath: join(tempDir(), "missing.json"), home: tempDir() })).toThrow(
+      ConfigError,
+    );
   });
 });

@@ -1,6 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,8 +19,19 @@ import { CodexAgent } from "../../src/agents/codex.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import type { AgentResult, Role } from "../../src/agents/types.js";
-import { lastToolResult, messagesText, startFakeAnthropicServer, type FakeAnthropicServer, type FakeReply as ClaudeReply } from "../helpers/fake-anthropic-server.js";
-import { inputText, startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply as CodexReply } from "../helpers/fake-openai-server.js";
+import {
+  lastToolResult,
+  messagesText,
+  startFakeAnthropicServer,
+  type FakeAnthropicServer,
+  type FakeReply as ClaudeReply,
+} from "../helpers/fake-anthropic-server.js";
+import {
+  inputText,
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+  type FakeReply as CodexReply,
+} from "../helpers/fake-openai-server.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 /**
@@ -69,7 +90,11 @@ beforeAll(() => {
   writeFileSync(join(outside, "tool.sh"), "#!/bin/sh\necho original\n");
   chmodSync(join(outside, "tool.sh"), 0o755);
   // A concurrent process with an installation token on its command line, as a `git fetch` has.
-  concurrent = spawn(process.execPath, ["-e", "setTimeout(() => {}, 600000)", `http.extraHeader=Authorization: Basic ${CANARY.token}`], { stdio: "ignore" });
+  concurrent = spawn(
+    process.execPath,
+    ["-e", "setTimeout(() => {}, 600000)", `http.extraHeader=Authorization: Basic ${CANARY.token}`],
+    { stdio: "ignore" },
+  );
 });
 
 afterAll(() => {
@@ -122,11 +147,22 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
   afterAll(async () => server.close());
 
   function claude(sandbox?: AgentSandbox): ClaudeCodeAgent {
-    return new ClaudeCodeAgent({ homeDir: join(dataDir, "agents"), apiKey: CANARY.modelKey, baseUrl: server.url, killGraceMs: 1000, sandbox });
+    return new ClaudeCodeAgent({
+      homeDir: join(dataDir, "agents"),
+      apiKey: CANARY.modelKey,
+      baseUrl: server.url,
+      killGraceMs: 1000,
+      sandbox,
+    });
   }
 
   /** Plays `attempts` one tool call per model call, then answers with every tool result it was given. */
-  async function scripted(role: Role, ws: string, attempts: ClaudeReply[], sandbox?: AgentSandbox): Promise<{ result: AgentResult; results: string[] }> {
+  async function scripted(
+    role: Role,
+    ws: string,
+    attempts: ClaudeReply[],
+    sandbox?: AgentSandbox,
+  ): Promise<{ result: AgentResult; results: string[] }> {
     const results: string[] = [];
     const first = server.mainCalls().length;
     server.setResponder(({ body, index }) => {
@@ -134,7 +170,13 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
       if (n > 0) results.push(lastToolResult(body)?.content ?? "(no tool result)");
       return attempts[n] ?? { text: `Here is everything I found:\n${results.join("\n---\n")}` };
     });
-    const result = await claude(sandbox).run({ prompt: "Review this pull request.", cwd: ws, role, timeoutMs: 60_000, scope: `run-1-${role}` });
+    const result = await claude(sandbox).run({
+      prompt: "Review this pull request.",
+      cwd: ws,
+      role,
+      timeoutMs: 60_000,
+      scope: `run-1-${role}`,
+    });
     server.setResponder(undefined);
     return { result, results };
   }
@@ -154,7 +196,9 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
       { toolUse: { name: "Glob", input: { pattern: "**/*canary*", path: "/" } } },
       { toolUse: { name: "Glob", input: { pattern: "**/secret.ts", path: "/" } } },
       { toolUse: { name: "Grep", input: { pattern: "CANARY|ghs_", path: "/", output_mode: "content" } } },
-      { toolUse: { name: "Grep", input: { pattern: "ghs_", path: "/proc", glob: "*/cmdline", output_mode: "content" } } },
+      {
+        toolUse: { name: "Grep", input: { pattern: "ghs_", path: "/proc", glob: "*/cmdline", output_mode: "content" } },
+      },
       read(join(ws, "app.ts")),
     ]);
     expect(results).toHaveLength(13);
@@ -165,7 +209,12 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
     for (const call of server.mainCalls()) expectNoCanary("a model request", messagesText(call));
     for (const request of server.requests) expectNoCanary("a model request", JSON.stringify(request.body ?? ""));
     // headers carry the model key upstream (the proxy adds it) and nothing else of ours
-    for (const request of server.requests) expectNoCanary("a model request's headers", JSON.stringify(request.headers), ALL_CANARIES.filter((c) => c !== CANARY.modelKey));
+    for (const request of server.requests)
+      expectNoCanary(
+        "a model request's headers",
+        JSON.stringify(request.headers),
+        ALL_CANARIES.filter((c) => c !== CANARY.modelKey),
+      );
     // nor the session the bot stores
     const state = await claude().portable.exportSession(result.sessionId!, ws, "run-1-reviewer");
     expect(state).toBeDefined();
@@ -178,10 +227,14 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
     const ws = freshWorkspace("claude-fixer-settings");
     const home = join(dataDir, "agents", "claude", "run-1-fixer");
     mkdirSync(home, { recursive: true });
-    const hook = { hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${join(ws, "hooked")}` }] }] } };
+    const hook = {
+      hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${join(ws, "hooked")}` }] }] },
+    };
     writeFileSync(join(home, "settings.json"), JSON.stringify(hook));
     writeFileSync(join(home, "settings.local.json"), JSON.stringify(hook));
-    const { results } = await scripted("fixer", ws, [{ toolUse: { name: "Read", input: { file_path: join(ws, "app.ts") } } }]);
+    const { results } = await scripted("fixer", ws, [
+      { toolUse: { name: "Read", input: { file_path: join(ws, "app.ts") } } },
+    ]);
     expect(results[0]).toContain("greeting");
     expect(existsSync(join(ws, "hooked"))).toBe(false);
     expect(existsSync(join(home, "settings.json"))).toBe(false);
@@ -189,7 +242,15 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
 
   it("control: the same script against the CLI without the sandbox does leak (the attempts above are real ones)", async () => {
     const ws = freshWorkspace("claude-unconfined");
-    const { result } = await scripted("reviewer", ws, [{ toolUse: { name: "Read", input: { file_path: appEnv } } }, { toolUse: { name: "Read", input: { file_path: join(ws, "leak-dir", "secret.ts") } } }], new UnconfinedSandbox());
+    const { result } = await scripted(
+      "reviewer",
+      ws,
+      [
+        { toolUse: { name: "Read", input: { file_path: appEnv } } },
+        { toolUse: { name: "Read", input: { file_path: join(ws, "leak-dir", "secret.ts") } } },
+      ],
+      new UnconfinedSandbox(),
+    );
     expect(result.text).toContain(CANARY.app);
     expect(result.text).toContain(CANARY.otherWorkspace);
   });
@@ -202,10 +263,22 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
       { toolUse: { name: "Write", input: { file_path: join(outside, "pwned.txt"), content: "pwned" } } },
       { toolUse: { name: "Write", input: { file_path: join(ws, "leak-dir", "pwned.ts"), content: "pwned" } } },
       { toolUse: { name: "Read", input: { file_path: join(outside, "tool.sh") } } },
-      { toolUse: { name: "Edit", input: { file_path: join(outside, "tool.sh"), old_string: "original", new_string: "pwned" } } },
-      { toolUse: { name: "Write", input: { file_path: join(ws, ".git", "config"), content: "[core]\n\thooksPath = /tmp\n" } } },
+      {
+        toolUse: {
+          name: "Edit",
+          input: { file_path: join(outside, "tool.sh"), old_string: "original", new_string: "pwned" },
+        },
+      },
+      {
+        toolUse: {
+          name: "Write",
+          input: { file_path: join(ws, ".git", "config"), content: "[core]\n\thooksPath = /tmp\n" },
+        },
+      },
       { toolUse: { name: "Read", input: { file_path: join(ws, "app.ts") } } },
-      { toolUse: { name: "Edit", input: { file_path: join(ws, "app.ts"), old_string: "'hi'", new_string: "'hello'" } } },
+      {
+        toolUse: { name: "Edit", input: { file_path: join(ws, "app.ts"), old_string: "'hi'", new_string: "'hello'" } },
+      },
     ]);
     expect(results).toHaveLength(7);
     expectOutsideUntouched();
@@ -224,15 +297,32 @@ describe("Codex in the sandbox, scripted by the PR author", () => {
   afterAll(async () => server.close());
 
   function codex(sandbox?: AgentSandbox): CodexAgent {
-    return new CodexAgent({ homeDir: join(dataDir, "agents"), apiKey: CANARY.modelKey, baseUrl: server.baseUrl, killGraceMs: 1000, sandbox });
+    return new CodexAgent({
+      homeDir: join(dataDir, "agents"),
+      apiKey: CANARY.modelKey,
+      baseUrl: server.baseUrl,
+      killGraceMs: 1000,
+      sandbox,
+    });
   }
 
   /** Queues the attempts, then answers with every tool output the CLI sent back. */
-  async function scripted(role: Role, ws: string, attempts: CodexReply[], sandbox?: AgentSandbox): Promise<{ result: AgentResult; seen: string }> {
+  async function scripted(
+    role: Role,
+    ws: string,
+    attempts: CodexReply[],
+    sandbox?: AgentSandbox,
+  ): Promise<{ result: AgentResult; seen: string }> {
     const first = server.responsesBodies().length;
     server.enqueue(...attempts);
     server.setDefault((body) => ({ text: `Here is everything I found:\n${inputText(body)}` }));
-    const result = await codex(sandbox).run({ prompt: "Review this pull request.", cwd: ws, role, timeoutMs: 60_000, scope: `run-1-${role}` });
+    const result = await codex(sandbox).run({
+      prompt: "Review this pull request.",
+      cwd: ws,
+      role,
+      timeoutMs: 60_000,
+      scope: `run-1-${role}`,
+    });
     server.setDefault({ text: "ok" });
     const bodies = server.responsesBodies().slice(first);
     expect(bodies.length).toBe(attempts.length + 1);
@@ -261,7 +351,12 @@ describe("Codex in the sandbox, scripted by the PR author", () => {
     expectNoCanary("what the model saw", seen);
     expectNoCanary("the final answer", result.text);
     for (const request of server.requests) expectNoCanary("a model request", request.rawBody);
-    for (const request of server.requests) expectNoCanary("a model request's headers", JSON.stringify(request.headers), ALL_CANARIES.filter((c) => c !== CANARY.modelKey));
+    for (const request of server.requests)
+      expectNoCanary(
+        "a model request's headers",
+        JSON.stringify(request.headers),
+        ALL_CANARIES.filter((c) => c !== CANARY.modelKey),
+      );
     expect(readFileSync(join(ws, "app.ts"), "utf8")).toBe("export const greeting = 'hi';\n");
     expect(existsSync(join(ws, "new.txt"))).toBe(false);
     expect(existsSync(join(ws, "patched.txt"))).toBe(false);
@@ -274,7 +369,16 @@ describe("Codex in the sandbox, scripted by the PR author", () => {
 
   it("control: the same script against the CLI without the sandbox does leak (the attempts above are real ones)", async () => {
     const ws = freshWorkspace("codex-unconfined");
-    const { result } = await scripted("reviewer", ws, [{ shell: `cat ${appEnv}` }, { shell: "cat leak-dir/secret.ts" }, { shell: "cat /proc/*/cmdline | tr '\\0' ' '" }], NOTHING_CONFINES);
+    const { result } = await scripted(
+      "reviewer",
+      ws,
+      [
+        { shell: `cat ${appEnv}` },
+        { shell: "cat leak-dir/secret.ts" },
+        { shell: "cat /proc/*/cmdline | tr '\\0' ' '" },
+      ],
+      NOTHING_CONFINES,
+    );
     expect(result.text).toContain(CANARY.app);
     expect(result.text).toContain(CANARY.otherWorkspace);
     expect(result.text).toContain(CANARY.token);
@@ -290,7 +394,10 @@ describe("Codex in the sandbox, scripted by the PR author", () => {
       sh(`cp ${appEnv} ./stolen.env; cp leak-env ./stolen2.env; cp ../other-pr/secret.ts ./stolen.ts`),
       { applyPatch: `*** Begin Patch\n*** Add File: ${join(outside, "patched.txt")}\n+pwned\n*** End Patch\n` },
       { applyPatch: "*** Begin Patch\n*** Add File: ../../escaped.txt\n+pwned\n*** End Patch\n" },
-      { applyPatch: "*** Begin Patch\n*** Update File: app.ts\n@@\n-export const greeting = 'hi';\n+export const greeting = 'hello';\n*** End Patch\n" },
+      {
+        applyPatch:
+          "*** Begin Patch\n*** Update File: app.ts\n@@\n-export const greeting = 'hi';\n+export const greeting = 'hello';\n*** End Patch\n",
+      },
       sh("echo 'shell edit' > notes.md"),
     ]);
     expectOutsideUntouched();

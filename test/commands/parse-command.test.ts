@@ -5,7 +5,10 @@ describe("parseCommand", () => {
   it.each([
     ["/no-mistakes fix", { kind: "fix", findings: "default" }],
     ["/no-mistakes fix all", { kind: "fix", findings: "all" }],
-    ["/no-mistakes fix ALL -- be careful with the API", { kind: "fix", findings: "all", note: "be careful with the API" }],
+    [
+      "/no-mistakes fix ALL -- be careful with the API",
+      { kind: "fix", findings: "all", note: "be careful with the API" },
+    ],
     ["/no-mistakes fix NM-1 nm-4, NM-1", { kind: "fix", findings: [1, 4] }],
     ["/no-mistakes fix NM-2 -- a -- b", { kind: "fix", findings: [2], note: "a -- b" }],
     ["/no-mistakes fix -- just a note", { kind: "fix", findings: "default", note: "just a note" }],
@@ -31,7 +34,10 @@ describe("parseCommand", () => {
     ["  /no-mistakes pause  ", { kind: "pause" }],
     ["/no-mistakes\tstatus", { kind: "status" }],
     ["/no-mistakes ask Why is NM-1 an error?", { kind: "ask", question: "Why is NM-1 an error?" }],
-    ["/no-mistakes ask Why this loop?\nIt looks fine to me.\n\nThanks", { kind: "ask", question: "Why this loop?\nIt looks fine to me.\n\nThanks" }],
+    [
+      "/no-mistakes ask Why this loop?\nIt looks fine to me.\n\nThanks",
+      { kind: "ask", question: "Why this loop?\nIt looks fine to me.\n\nThanks" },
+    ],
     ["/no-mistakes ask", { kind: "ask", question: "" }],
     ["> /no-mistakes fix\n/no-mistakes ask what changed?", { kind: "ask", question: "what changed?" }],
   ])("%j", (body, expected) => {

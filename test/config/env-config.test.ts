@@ -77,7 +77,13 @@ describe("readEnvConfig", () => {
   });
 
   it("prefers PRIVATE_KEY over PRIVATE_KEY_PATH", () => {
-    const config = readEnvConfig({ APP_ID: "7", PRIVATE_KEY: ESCAPED_KEY, PRIVATE_KEY_PATH: "/does/not/exist.pem", WEBHOOK_SECRET, AGENT: "fake" });
+    const config = readEnvConfig({
+      APP_ID: "7",
+      PRIVATE_KEY: ESCAPED_KEY,
+      PRIVATE_KEY_PATH: "/does/not/exist.pem",
+      WEBHOOK_SECRET,
+      AGENT: "fake",
+    });
     expect(config.app?.privateKey).toBe(KEY);
   });
 
@@ -150,9 +156,9 @@ describe("readEnvConfig", () => {
   });
 
   it("refuses the unscripted fake agent in production", () => {
-    expect(problemsOf({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, AGENT: "fake" })).toEqual([
-      expect.stringMatching(/^AGENT: the fake agent is for tests and demos/),
-    ]);
+    expect(
+      problemsOf({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, AGENT: "fake" }),
+    ).toEqual([expect.stringMatching(/^AGENT: the fake agent is for tests and demos/)]);
   });
 
   it.each([
@@ -160,7 +166,9 @@ describe("readEnvConfig", () => {
     [{ AGENT: "claude" }, /^ANTHROPIC_API_KEY: required with AGENT=claude/],
     [{ AGENT: "codex" }, /^OPENAI_API_KEY: required with AGENT=codex/],
   ])("with an App, %j needs the agent's model key", (env, problem) => {
-    expect(problemsOf({ APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, ...env })).toEqual([expect.stringMatching(problem)]);
+    expect(problemsOf({ APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, ...env })).toEqual([
+      expect.stringMatching(problem),
+    ]);
   });
 
   it("needs no model key before the App is registered (setup mode)", () => {
@@ -168,16 +176,42 @@ describe("readEnvConfig", () => {
   });
 
   it("runs in production with an App and a real agent", () => {
-    const config = readEnvConfig({ NODE_ENV: "production", APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, AGENT: "codex", OPENAI_API_KEY: "sk-test-openai-key" });
+    const config = readEnvConfig({
+      NODE_ENV: "production",
+      APP_ID: "1",
+      PRIVATE_KEY: KEY,
+      WEBHOOK_SECRET,
+      AGENT: "codex",
+      OPENAI_API_KEY: "sk-test-openai-key",
+    });
     expect(config.production).toBe(true);
     expect(config.agent.name).toBe("codex");
   });
 
   it.each([
-    [{ GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "http" }, { baseUrl: "http://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "http", gitHosts: ["ghe.example.com"] }],
-    [{ GHE_HOST: "ghe.example.com" }, { baseUrl: "https://ghe.example.com/api/v3", host: "ghe.example.com", protocol: "https", gitHosts: ["ghe.example.com"] }],
+    [
+      { GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "http" },
+      {
+        baseUrl: "http://ghe.example.com/api/v3",
+        host: "ghe.example.com",
+        protocol: "http",
+        gitHosts: ["ghe.example.com"],
+      },
+    ],
+    [
+      { GHE_HOST: "ghe.example.com" },
+      {
+        baseUrl: "https://ghe.example.com/api/v3",
+        host: "ghe.example.com",
+        protocol: "https",
+        gitHosts: ["ghe.example.com"],
+      },
+    ],
     [{}, { host: "github.com", protocol: "https", gitHosts: ["github.com"] }],
-    [{ GIT_TRUSTED_HOSTS: "mirror.corp, 10.0.0.5:8080" }, { host: "github.com", protocol: "https", gitHosts: ["github.com", "mirror.corp", "10.0.0.5:8080"] }],
+    [
+      { GIT_TRUSTED_HOSTS: "mirror.corp, 10.0.0.5:8080" },
+      { host: "github.com", protocol: "https", gitHosts: ["github.com", "mirror.corp", "10.0.0.5:8080"] },
+    ],
   ])("points GitHub at %j", (env, github) => {
     expect(readEnvConfig(env).github).toEqual(github);
   });

@@ -30,6 +30,8 @@ describe("readRedeliverConfig", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^REDELIVER_INTERVAL: .*${message.source}`))]);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(new RegExp(`^REDELIVER_INTERVAL: .*${message.source}`)),
+    ]);
   });
 });

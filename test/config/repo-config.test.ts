@@ -8,7 +8,10 @@ describe("repository config", () => {
   });
 
   it("takes the repository's own limits, and refuses nonsense with the defaults kept", () => {
-    expect(parseRepoConfig("limits:\n  max_turns: 100\n  max_cost_usd: 20\n").config.limits).toEqual({ max_turns: 100, max_cost_usd: 20 });
+    expect(parseRepoConfig("limits:\n  max_turns: 100\n  max_cost_usd: 20\n").config.limits).toEqual({
+      max_turns: 100,
+      max_cost_usd: 20,
+    });
     const bad = parseRepoConfig("limits:\n  max_turns: 0\n");
     expect(bad.config.limits).toEqual({ max_turns: 30, max_cost_usd: 5 });
     expect(bad.problems).toEqual([expect.stringMatching(/^limits\.max_turns: /)]);

@@ -50,7 +50,9 @@ describe("an embedded database directory", { timeout: 240_000 }, () => {
         (error: unknown) => error,
       );
       expect(refusal).toBeInstanceOf(ConfigError);
-      expect((refusal as Error).message).toContain(`the embedded database ${dir} is in use by another no-mistakes process (pid ${process.pid})`);
+      expect((refusal as Error).message).toContain(
+        `the embedded database ${dir} is in use by another no-mistakes process (pid ${process.pid})`,
+      );
       expect((await owner.executeSql("select 1 as ok")).rows).toEqual([{ ok: 1 }]); // the owner is untouched
     } finally {
       await owner.close();
@@ -67,7 +69,9 @@ describe("an embedded database directory", { timeout: 240_000 }, () => {
     running.splice(running.indexOf(second), 1);
     expect(code).toBe(1);
     expect(second.output()).toContain("no-mistakes cannot start. DATA_DIR is invalid");
-    expect(second.output()).toContain(`the embedded database ${join(dataDir, "pglite")} is in use by another no-mistakes process (pid ${first.child.pid})`);
+    expect(second.output()).toContain(
+      `the embedded database ${join(dataDir, "pglite")} is in use by another no-mistakes process (pid ${first.child.pid})`,
+    );
     expect(first.child.exitCode).toBeNull(); // the owner runs on
 
     running.splice(running.indexOf(first), 1);
@@ -93,7 +97,9 @@ describe("an embedded database directory", { timeout: 240_000 }, () => {
     const dataDir = tempDir();
     const first = startApp(dataDir);
     await listeningPort(first);
-    const lock = JSON.parse(readFileSync(join(dataDir, "pglite.lock"), "utf8")) as ProcessIdentity & { server: ProcessIdentity };
+    const lock = JSON.parse(readFileSync(join(dataDir, "pglite.lock"), "utf8")) as ProcessIdentity & {
+      server: ProcessIdentity;
+    };
     expect(lock.pid).toBe(first.child.pid);
     expect(lock.server.pid).not.toBe(first.child.pid);
     expect(isProcessAlive(lock.server)).toBe(true); // the database runs in a process of its own
@@ -126,7 +132,9 @@ describe("an embedded database directory", { timeout: 240_000 }, () => {
         (error: unknown) => error,
       );
       expect(refusal).toBeInstanceOf(ConfigError);
-      expect((refusal as Error).message).toContain(`the embedded database ${dir} is still open in process ${closing.pid}`);
+      expect((refusal as Error).message).toContain(
+        `the embedded database ${dir} is still open in process ${closing.pid}`,
+      );
 
       const started = Date.now();
       setTimeout(() => closing.kill("SIGKILL"), 500);

@@ -73,7 +73,10 @@ describe("the embedded database, in its own process behind a unix socket", () =>
         clients.map((sql, c) =>
           Promise.all(
             Array.from({ length: 25 }, async (_, i) => {
-              const rows = c % 2 === 0 ? await sql`select ${i}::int * ${c}::int as v, ${"client " + c}::text as who` : await sql`select ${i + c}::int as v`;
+              const rows =
+                c % 2 === 0
+                  ? await sql`select ${i}::int * ${c}::int as v, ${"client " + c}::text as who`
+                  : await sql`select ${i + c}::int as v`;
               return rows[0]!.v === (c % 2 === 0 ? i * c : i + c) && (c % 2 === 1 || rows[0]!.who === `client ${c}`);
             }),
           ),

@@ -5,7 +5,11 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers
 
 const kinds = await databaseKinds();
 /** Every migration the repository ships (drizzle's journal lists them). */
-const MIGRATIONS = (JSON.parse(readFileSync(new URL("../../drizzle/meta/_journal.json", import.meta.url), "utf8")) as { entries: unknown[] }).entries.length;
+const MIGRATIONS = (
+  JSON.parse(readFileSync(new URL("../../drizzle/meta/_journal.json", import.meta.url), "utf8")) as {
+    entries: unknown[];
+  }
+).entries.length;
 
 describe.each(kinds)("migrations on %s", (kind) => {
   let database: TestDatabase;
@@ -19,7 +23,16 @@ describe.each(kinds)("migrations on %s", (kind) => {
     const tables = await database.handle.executeSql(
       "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
     );
-    expect(tables.rows.map((r) => r.table_name)).toEqual(["findings", "run_agent_sessions", "run_commands", "runs", "turns", "webhook_deliveries", "worker_jobs", "workers"]);
+    expect(tables.rows.map((r) => r.table_name)).toEqual([
+      "findings",
+      "run_agent_sessions",
+      "run_commands",
+      "runs",
+      "turns",
+      "webhook_deliveries",
+      "worker_jobs",
+      "workers",
+    ]);
     const applied = await database.handle.executeSql("select count(*)::int as n from drizzle.__drizzle_migrations");
     expect(applied.rows[0]!.n).toBe(MIGRATIONS);
     const pk = await database.handle.executeSql(

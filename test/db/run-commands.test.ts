@@ -21,8 +21,12 @@ describe.each(kinds)("run_commands on %s", (kind) => {
     const argue = { kind: "argue" as const, threadId: 5, finding: 1, body: "intended", byWriter: true };
     expect(await addRunCommand(db, { runId, commentId: 777, author: "maintainer", command: fix })).toBe(true);
     expect(await addRunCommand(db, { runId, commentId: 777, author: "maintainer", command: fix })).toBe(false); // a redelivery
-    expect(await addRunCommand(db, { runId, commentId: 777, source: "review_comment", author: "author", command: argue })).toBe(true);
-    expect((await listPendingCommands(db, runId)).map((c) => [c.source, c.commentId, (c.command as { kind: string }).kind])).toEqual([
+    expect(
+      await addRunCommand(db, { runId, commentId: 777, source: "review_comment", author: "author", command: argue }),
+    ).toBe(true);
+    expect(
+      (await listPendingCommands(db, runId)).map((c) => [c.source, c.commentId, (c.command as { kind: string }).kind]),
+    ).toEqual([
       ["issue_comment", 777, "fix"],
       ["review_comment", 777, "argue"],
     ]);

@@ -13,7 +13,9 @@ const PR_APP = numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i
 async function openReviewed(): Promise<string> {
   fx = await FlowFixture.start(database.handle);
   const head = fx.push({ "src/app.ts": PR_APP, "src/new.ts": numbered("new", 5) }, "first");
-  fx.app.scenario([{ role: "reviewer", match: "Widget change", times: 1, answer: { summary: "Fine.", findings: [], resolved: [] } }]);
+  fx.app.scenario([
+    { role: "reviewer", match: "Widget change", times: 1, answer: { summary: "Fine.", findings: [], resolved: [] } },
+  ]);
   await fx.app.receive("pull_request", fx.prPayload("opened", head));
   await fx.app.idle();
   expect(fx.github.reviews).toHaveLength(1);
@@ -47,13 +49,22 @@ describe("incremental review after the base is merged into the PR", () => {
     const first = await openReviewed();
     const tip = mainMovesOn(true);
     fx.remote.merge("main");
-    fx.remote.commit({ "src/new.ts": numbered("new", 5, { 2: "const own = 'the PR after the merge';" }) }, "own change after the merge");
+    fx.remote.commit(
+      { "src/new.ts": numbered("new", 5, { 2: "const own = 'the PR after the merge';" }) },
+      "own change after the merge",
+    );
     const head = fx.remote.publish("feature", fx.pr);
 
-    const prompt = await synchronize(head, { role: "reviewer", match: "merged into it", answer: { summary: "Still fine.", findings: [], resolved: [] } });
+    const prompt = await synchronize(head, {
+      role: "reviewer",
+      match: "merged into it",
+      answer: { summary: "Still fine.", findings: [], resolved: [] },
+    });
 
     expect(prompt).toContain(`the base branch was merged into it (base ${fx.baseSha} → ${tip})`);
-    expect(prompt).toContain(`The diff below is ${first}..${head} for only the files where the pull request's own changes differ`);
+    expect(prompt).toContain(
+      `The diff below is ${first}..${head} for only the files where the pull request's own changes differ`,
+    );
     // the PR's own change after the merge, and the file both sides changed (with the base's change to it)
     expect(prompt).toContain("+const own = 'the PR after the merge';");
     expect(prompt).toContain("diff --git a/src/app.ts b/src/app.ts");
@@ -65,7 +76,9 @@ describe("incremental review after the base is merged into the PR", () => {
     const run = (await findRun(database.handle.db, REPO_ID, fx.pr))!;
     expect(run.lastReviewedSha).toBe(head);
     expect(fx.github.reviews).toHaveLength(2);
-    expect(fx.github.reviews[1]!.body).toContain(`the PR's own changes only (the base moved from ${fx.baseSha.slice(0, 7)} to ${tip.slice(0, 7)} by a merge)`);
+    expect(fx.github.reviews[1]!.body).toContain(
+      `the PR's own changes only (the base moved from ${fx.baseSha.slice(0, 7)} to ${tip.slice(0, 7)} by a merge)`,
+    );
   });
 
   it("a merge that brings nothing of the PR's own: the prompt says there is nothing new, and stays small", async () => {
@@ -75,7 +88,11 @@ describe("incremental review after the base is merged into the PR", () => {
     const head = fx.remote.merge("main");
     fx.remote.publish("feature", fx.pr);
 
-    const prompt = await synchronize(head, { role: "reviewer", match: "nothing new", answer: { summary: "Nothing new.", findings: [], resolved: [] } });
+    const prompt = await synchronize(head, {
+      role: "reviewer",
+      match: "nothing new",
+      answer: { summary: "Nothing new.", findings: [], resolved: [] },
+    });
 
     expect(prompt).toContain(`the base branch was merged into it (base ${fx.baseSha} → ${tip})`);
     expect(prompt).toContain("there is nothing new of its own to review, so the diff below is empty");

@@ -17,7 +17,6 @@ const PR = 8;
 const flow = useClaudeFlow({ owner: OWNER, repo: REPO, permissions: { maintainer: "write" } });
 
 describe("a reply in a finding's thread, answered by the real Claude Code CLI", () => {
-
   it("resumes the review's session: the model is sent the original review turn's messages, then the reply; the ruling lands in the thread", async () => {
     const baseSha = flow.remote.commit({ "src/app.ts": numbered("app"), "README.md": "# widgets\n" }, "base");
     flow.remote.publish("main");
@@ -26,13 +25,32 @@ describe("a reply in a finding's thread, answered by the real Claude Code CLI", 
     const head = flow.remote.publish("feature", PR);
     const reviewAnswer = JSON.stringify({
       summary: "One off-by-one.",
-      findings: [{ path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." }],
+      findings: [
+        {
+          path: "src/app.ts",
+          line: 11,
+          severity: "error",
+          action: "ask-user",
+          title: "Off-by-one in loop bound",
+          body: "`<=` reads past the end.",
+        },
+      ],
       resolved: [],
     });
     flow.model.enqueue({ text: reviewAnswer });
     await flow.app.receive(
       "pull_request",
-      pullRequestPayload({ action: "opened", number: PR, title: "Loop change", baseSha, headRef: "feature", headSha: head, cloneUrl: flow.remote.bare, repoId: REPO_ID, fullName: `${OWNER}/${REPO}` }),
+      pullRequestPayload({
+        action: "opened",
+        number: PR,
+        title: "Loop change",
+        baseSha,
+        headRef: "feature",
+        headSha: head,
+        cloneUrl: flow.remote.bare,
+        repoId: REPO_ID,
+        fullName: `${OWNER}/${REPO}`,
+      }),
     );
     await flow.app.idle(90_000);
     const reviewCalls = flow.model.mainCalls().length;
@@ -40,9 +58,21 @@ describe("a reply in a finding's thread, answered by the real Claude Code CLI", 
     const nm1 = flow.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
     expect(nm1).toBeDefined();
 
-    flow.model.enqueue({ text: JSON.stringify({ ruling: "withdrawn", reason: "Every caller passes n - 1.", reply: "You are right: the callers pass `n - 1`." }) });
+    flow.model.enqueue({
+      text: JSON.stringify({
+        ruling: "withdrawn",
+        reason: "Every caller passes n - 1.",
+        reply: "You are right: the callers pass `n - 1`.",
+      }),
+    });
     const reply = flow.github.humanReviewReply({ login: "maintainer" }, nm1.id, "Callers always pass n - 1 here.");
-    await flow.app.receive("pull_request_review_comment", reviewCommentPayload({ pr: PR, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: flow.remote.bare }, reply));
+    await flow.app.receive(
+      "pull_request_review_comment",
+      reviewCommentPayload(
+        { pr: PR, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: flow.remote.bare },
+        reply,
+      ),
+    );
     await flow.app.idle(90_000);
 
     // The thread turn's request carries the review turn's conversation: its prompt (with the diff) and the
@@ -64,7 +94,9 @@ describe("a reply in a finding's thread, answered by the real Claude Code CLI", 
     expect(answers[0]!.body).toContain("the callers pass `n - 1`");
     expect(answers[0]!.body).toContain("**NM-1: withdrawn**");
     const run = (await findRun(flow.database.handle.db, REPO_ID, PR))!;
-    expect((await listFindings(flow.database.handle.db, run.id)).map((f) => [f.number, f.status, f.ruling])).toEqual([[1, "withdrawn", "withdrawn"]]);
+    expect((await listFindings(flow.database.handle.db, run.id)).map((f) => [f.number, f.status, f.ruling])).toEqual([
+      [1, "withdrawn", "withdrawn"],
+    ]);
     const turns = await listTurns(flow.database.handle.db, run.id);
     expect(turns.map((t) => [t.role, t.trigger, t.sessionMode, t.status])).toEqual([
       ["reviewer", "opened", "started", "succeeded"],

@@ -20,16 +20,36 @@ const REVIEW = {
   answer: {
     summary: "One bug, one nit.",
     findings: [
-      { path: "src/app.ts", line: 11, severity: "error", action: "auto-fix", title: "Off-by-one in loop bound", body: "`<=` reads past the end." },
-      { path: "src/app.ts", line: 12, severity: "info", action: "no-op", title: "Naming nit", body: "Consider a better name." },
+      {
+        path: "src/app.ts",
+        line: 11,
+        severity: "error",
+        action: "auto-fix",
+        title: "Off-by-one in loop bound",
+        body: "`<=` reads past the end.",
+      },
+      {
+        path: "src/app.ts",
+        line: 12,
+        severity: "info",
+        action: "no-op",
+        title: "Naming nit",
+        body: "Consider a better name.",
+      },
     ],
   },
 };
 
 /** Opens the PR and lets the first review land: NM-1 (error) and NM-2 (info). */
 async function openReviewed(standIn: Parameters<typeof FlowFixture.start>[1] = {}): Promise<string> {
-  fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write", visitor: "read", boss: "maintain" }, ...standIn });
-  const head = fx.push({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) }, "first");
+  fx = await FlowFixture.start(database.handle, {
+    permissions: { maintainer: "write", visitor: "read", boss: "maintain" },
+    ...standIn,
+  });
+  const head = fx.push(
+    { "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) },
+    "first",
+  );
   fx.app.scenario([REVIEW]);
   await fx.app.receive("pull_request", fx.prPayload("opened", head));
   await fx.app.idle();
@@ -52,8 +72,17 @@ describe("/no-mistakes fix", () => {
   it("by a writer: the bot commits on the PR branch, replies; a fresh verifier confirms the fix, which resolves it; the re-review resumes the reviewer", async () => {
     const head = await openReviewed();
     fx.app.scenario([
-      { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { summary: "Used < for the bound.", fixed: ["NM-1"] } },
-      { role: "verifier", answer: { verdicts: [{ id: "NM-1", fixed: true, reason: "The bound is now `<`, so the loop stops at n - 1." }] } },
+      {
+        role: "fixer",
+        edits: [{ path: "src/app.ts", content: FIXED_APP }],
+        answer: { summary: "Used < for the bound.", fixed: ["NM-1"] },
+      },
+      {
+        role: "verifier",
+        answer: {
+          verdicts: [{ id: "NM-1", fixed: true, reason: "The bound is now `<`, so the loop stops at n - 1." }],
+        },
+      },
       { role: "reviewer", match: "NM-1", answer: { summary: "Fix verified.", findings: [], resolved: [] } },
     ]);
 
@@ -80,7 +109,9 @@ describe("/no-mistakes fix", () => {
     expect(verifierCall.sessionAsked).toBeNull(); // never resumed
     expect(verifierCall.prompt).toContain("NM-1");
     expect(verifierCall.prompt).toContain("+for (i = 0; i < n; i++)");
-    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => [f.number, f.status, f.verification])).toEqual([
+    expect(
+      (await listFindings(database.handle.db, (await run()).id)).map((f) => [f.number, f.status, f.verification]),
+    ).toEqual([
       [1, "fixed", "confirmed"],
       [2, "open", null],
     ]);
@@ -96,7 +127,10 @@ describe("/no-mistakes fix", () => {
     ]);
 
     // GitHub sends synchronize for the bot's push: reviewed again in the resumed reviewer session
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await fx.app.receive(
+      "pull_request",
+      fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }),
+    );
     await fx.app.idle();
     const calls = fx.app.agentCalls();
     const reviews = calls.filter((c) => c.role === "reviewer");
@@ -110,8 +144,22 @@ describe("/no-mistakes fix", () => {
   it("a fix the verifier refutes stays open with the reason in its thread; the reviewer saying `resolved` without a later change does not close it", async () => {
     await openReviewed();
     fx.app.scenario([
-      { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP.replace("for (i = 0; i < n; i++)", "for (i = 0; i <= n; i++) // fixed") }], answer: { fixed: ["NM-1"] } },
-      { role: "verifier", answer: { verdicts: [{ id: "NM-1", fixed: false, reason: "The bound is still `<=`; only a comment was added." }] } },
+      {
+        role: "fixer",
+        edits: [
+          {
+            path: "src/app.ts",
+            content: FIXED_APP.replace("for (i = 0; i < n; i++)", "for (i = 0; i <= n; i++) // fixed"),
+          },
+        ],
+        answer: { fixed: ["NM-1"] },
+      },
+      {
+        role: "verifier",
+        answer: {
+          verdicts: [{ id: "NM-1", fixed: false, reason: "The bound is still `<=`; only a comment was added." }],
+        },
+      },
       { role: "reviewer", match: "NM-1", answer: { summary: "All fixed.", findings: [], resolved: ["NM-1"] } },
     ]);
     await fx.comment("/no-mistakes fix", WRITER);
@@ -128,12 +176,17 @@ describe("/no-mistakes fix", () => {
     expect(fx.github.resolvedThreads).toEqual([]);
 
     // the re-review of the bot's push: the reviewer calls it resolved, but nothing changed after the refuted fix
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await fx.app.receive(
+      "pull_request",
+      fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }),
+    );
     await fx.app.idle();
-    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.claimedResolvedSha])).toEqual([
-      [1, "open", pushed],
-      [2, "open", null],
-    ]);
+    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.claimedResolvedSha])).toEqual(
+      [
+        [1, "open", pushed],
+        [2, "open", null],
+      ],
+    );
     expect(fx.summary()).toContain("a fix was refuted by the verifier");
   });
 
@@ -154,19 +207,37 @@ describe("/no-mistakes fix", () => {
 
   it("refuses a fix that retargets a symbolic link out of the repository: nothing pushed, a reply names the link", async () => {
     fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" } });
-    const head = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }), "docs/current": { symlink: "v1.md" }, "docs/v1.md": "v1\n" }, "first");
+    const head = fx.push(
+      {
+        "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }),
+        "docs/current": { symlink: "v1.md" },
+        "docs/v1.md": "v1\n",
+      },
+      "first",
+    );
     fx.app.scenario([REVIEW]);
     await fx.app.receive("pull_request", fx.prPayload("opened", head));
     await fx.app.idle();
     // The workspace holds the link as a small file with its target (core.symlinks=false), so the fixer can "edit" it:
     // an obedient fixer rewrites it to point at the app's secrets.
-    fx.app.scenario([{ role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }, { path: "docs/current", content: "../../../../../app/.env" }], answer: { fixed: ["NM-1"] } }]);
+    fx.app.scenario([
+      {
+        role: "fixer",
+        edits: [
+          { path: "src/app.ts", content: FIXED_APP },
+          { path: "docs/current", content: "../../../../../app/.env" },
+        ],
+        answer: { fixed: ["NM-1"] },
+      },
+    ]);
 
     await fx.comment("/no-mistakes fix", WRITER);
 
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
     const reply = fx.replies().at(-1)!;
-    expect(reply).toContain("The fix was not pushed: it adds or retargets a symbolic link that points outside the repository");
+    expect(reply).toContain(
+      "The fix was not pushed: it adds or retargets a symbolic link that points outside the repository",
+    );
     expect(reply).toContain("`docs/current` → `../../../../../app/.env`");
     expect((await listFindings(database.handle.db, (await run()).id)).map((f) => f.status)).toEqual(["open", "open"]);
   });
@@ -174,8 +245,19 @@ describe("/no-mistakes fix", () => {
   it("a second fix resumes the fixer's session, never the reviewer's", async () => {
     await openReviewed();
     fx.app.scenario([
-      { role: "fixer", match: "NM-1", times: 1, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
-      { role: "fixer", match: "NM-2", edits: [{ path: "src/app.ts", content: FIXED_APP.replace("changed 12", "renamed 12") }], answer: { fixed: ["NM-2"] } },
+      {
+        role: "fixer",
+        match: "NM-1",
+        times: 1,
+        edits: [{ path: "src/app.ts", content: FIXED_APP }],
+        answer: { fixed: ["NM-1"] },
+      },
+      {
+        role: "fixer",
+        match: "NM-2",
+        edits: [{ path: "src/app.ts", content: FIXED_APP.replace("changed 12", "renamed 12") }],
+        answer: { fixed: ["NM-2"] },
+      },
     ]);
 
     await fx.comment("/no-mistakes fix NM-1", WRITER);
@@ -188,7 +270,9 @@ describe("/no-mistakes fix", () => {
     expect(fixes[0]!.sessionAsked).toBeNull();
     expect(fixes[1]).toMatchObject({ sessionAsked: fixes[0]!.sessionReturned, resumed: true, turnsInSession: 2 });
     expect(fixes.map((f) => f.sessionReturned)).not.toContain(reviewer.sessionReturned);
-    expect((await loadRunAgentSession(database.handle.db, (await run()).id, "reviewer"))?.sessionId).toBe(reviewer.sessionReturned);
+    expect((await loadRunAgentSession(database.handle.db, (await run()).id, "reviewer"))?.sessionId).toBe(
+      reviewer.sessionReturned,
+    );
     expect(fx.remote.git(fx.remote.bare, "log", "--format=%s", "-2", "refs/heads/feature").trim().split("\n")).toEqual([
       "fix(no-mistakes): NM-2 — Naming nit",
       "fix(no-mistakes): NM-1 — Off-by-one in loop bound",
@@ -198,17 +282,28 @@ describe("/no-mistakes fix", () => {
   it("by a reader is refused with a reply, and nothing runs", async () => {
     const head = await openReviewed();
     await fx.comment("/no-mistakes fix", READER);
-    expect(fx.replies().at(-1)).toBe("@visitor `/no-mistakes fix` needs write access to this repository (yours: read). Anyone can use `status` and `help`.");
+    expect(fx.replies().at(-1)).toBe(
+      "@visitor `/no-mistakes fix` needs write access to this repository (yours: read). Anyone can use `status` and `help`.",
+    );
     expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
     expect(fx.github.reactions).toHaveLength(0);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
-    const pending = await database.handle.executeSql("select count(*)::int as n from run_commands where run_id = $1", [(await run()).id]);
+    const pending = await database.handle.executeSql("select count(*)::int as n from run_commands where run_id = $1", [
+      (await run()).id,
+    ]);
     expect(pending.rows[0]!.n).toBe(0);
   });
 
   it("when the branch moved under the fixer, the refused push is reported with the patch", async () => {
     const head = await openReviewed();
-    fx.app.scenario([{ role: "fixer", delayMs: 4000, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+    fx.app.scenario([
+      {
+        role: "fixer",
+        delayMs: 4000,
+        edits: [{ path: "src/app.ts", content: FIXED_APP }],
+        answer: { fixed: ["NM-1"] },
+      },
+    ]);
     await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
     // once the fixer's turn is running, someone pushes to the branch
     const id = (await run()).id;
@@ -243,14 +338,20 @@ describe("/no-mistakes fix", () => {
   });
 
   it("a deleted fork (head.repo null) opened from the fork's `main`, with fix.auto: never pushed to the base repository", async () => {
-    fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" }, configYaml: "fix:\n  auto: true\n" });
+    fx = await FlowFixture.start(database.handle, {
+      permissions: { maintainer: "write" },
+      configYaml: "fix:\n  auto: true\n",
+    });
     // The fork's branch was called `main`, like the base's; then the fork was deleted.
     fx.pull = { headRepo: null, headRef: "main" };
     fx.remote.checkout("feature", true);
     fx.remote.commit({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) }, "from the fork");
     const head = fx.remote.publish("feature", fx.pr);
     const baseMain = fx.remote.remoteSha("refs/heads/main");
-    fx.app.scenario([REVIEW, { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+    fx.app.scenario([
+      REVIEW,
+      { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
+    ]);
 
     await fx.app.receive("pull_request", fx.prPayload("ready_for_review", head));
     await fx.app.idle();
@@ -259,15 +360,28 @@ describe("/no-mistakes fix", () => {
     expect(fx.remote.remoteSha("refs/heads/main")).toBe(baseMain);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
     expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
-    expect(fx.replies().at(-1)).toContain("the repository this pull request comes from no longer exists (the fork was deleted)");
+    expect(fx.replies().at(-1)).toContain(
+      "the repository this pull request comes from no longer exists (the fork was deleted)",
+    );
   });
 
   it("a fix that changes workflow files is not pushed, with its own reason and the patch", async () => {
     const head = await openReviewed();
-    fx.app.scenario([{ role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }, { path: ".github/workflows/ci.yml", content: "on: push\n" }], answer: { fixed: ["NM-1"] } }]);
+    fx.app.scenario([
+      {
+        role: "fixer",
+        edits: [
+          { path: "src/app.ts", content: FIXED_APP },
+          { path: ".github/workflows/ci.yml", content: "on: push\n" },
+        ],
+        answer: { fixed: ["NM-1"] },
+      },
+    ]);
     await fx.comment("/no-mistakes fix", WRITER);
     const reply = fx.replies().at(-1)!;
-    expect(reply).toContain("The fix was made but not pushed to `feature`: it changes workflow files (`.github/workflows/ci.yml`)");
+    expect(reply).toContain(
+      "The fix was made but not pushed to `feature`: it changes workflow files (`.github/workflows/ci.yml`)",
+    );
     expect(reply).toContain("`workflows` permission");
     expect(reply).toContain("+on: push");
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
@@ -276,7 +390,14 @@ describe("/no-mistakes fix", () => {
   it("when GitHub moves the PR's head to another repository while the fixer works: not pushed anywhere, the patch in the reply", async () => {
     const head = await openReviewed();
     const baseMain = fx.remote.remoteSha("refs/heads/main");
-    fx.app.scenario([{ role: "fixer", delayMs: 3000, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+    fx.app.scenario([
+      {
+        role: "fixer",
+        delayMs: 3000,
+        edits: [{ path: "src/app.ts", content: FIXED_APP }],
+        answer: { fixed: ["NM-1"] },
+      },
+    ]);
     await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
     const id = (await run()).id;
     await fixerTurnStarted(id);
@@ -284,7 +405,9 @@ describe("/no-mistakes fix", () => {
     await fx.app.idle();
 
     const reply = fx.replies().at(-1)!;
-    expect(reply).toContain("The fix was made but not pushed to `feature`: the pull request's head changed while the fixer worked");
+    expect(reply).toContain(
+      "The fix was made but not pushed to `feature`: the pull request's head changed while the fixer worked",
+    );
     expect(reply).toContain("+for (i = 0; i < n; i++)");
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
     expect(fx.remote.remoteSha("refs/heads/main")).toBe(baseMain);
@@ -292,26 +415,43 @@ describe("/no-mistakes fix", () => {
 
   it("stops at fix.max_rounds and at the PR's turn budget, saying so", async () => {
     await openReviewed({ configYaml: "fix:\n  max_rounds: 1\n" });
-    fx.app.scenario([{ role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } }]);
+    fx.app.scenario([
+      { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
+    ]);
     await fx.comment("/no-mistakes fix NM-1", WRITER);
     await fx.comment("/no-mistakes fix all", WRITER);
     expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(1);
-    expect(fx.replies().at(-1)).toBe("@maintainer No fix was attempted: this PR has used all 1 fix rounds (fix.max_rounds).");
+    expect(fx.replies().at(-1)).toBe(
+      "@maintainer No fix was attempted: this PR has used all 1 fix rounds (fix.max_rounds).",
+    );
     await fx.stop();
 
     await openReviewed({ configYaml: "limits:\n  max_turns: 1\n" });
     await fx.comment("/no-mistakes fix", WRITER);
-    expect(fx.replies().at(-1)).toBe("@maintainer No fix was attempted: this PR has used its budget of 1 agent turns (limits.max_turns).");
+    expect(fx.replies().at(-1)).toBe(
+      "@maintainer No fix was attempted: this PR has used its budget of 1 agent turns (limits.max_turns).",
+    );
     const next = fx.push({ "README.md": "more\n" });
     await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
     await fx.app.idle();
     expect(fx.app.agentCalls()).toHaveLength(1);
-    expect(fx.replies().at(-1)).toContain("no-mistakes stopped reviewing: this PR has used its budget of 1 agent turns");
+    expect(fx.replies().at(-1)).toContain(
+      "no-mistakes stopped reviewing: this PR has used its budget of 1 agent turns",
+    );
   });
 
   it("with nothing to change: a reply, no empty commit", async () => {
     const head = await openReviewed();
-    fx.app.scenario([{ role: "fixer", answer: { summary: "The loop is already correct.", fixed: [], declined: [{ id: "NM-1", reason: "n is exclusive here" }] } }]);
+    fx.app.scenario([
+      {
+        role: "fixer",
+        answer: {
+          summary: "The loop is already correct.",
+          fixed: [],
+          declined: [{ id: "NM-1", reason: "n is exclusive here" }],
+        },
+      },
+    ]);
     await fx.comment("/no-mistakes fix", WRITER);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
     expect(fx.replies().at(-1)).toContain("found nothing to change");
@@ -327,10 +467,18 @@ describe("fix.auto", () => {
       { role: "fixer", times: 1, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
       {
         role: "reviewer",
-        answer: { summary: "Another one.", findings: [{ path: "src/app.ts", line: 10, severity: "error", action: "auto-fix", title: "Another bug", body: "x" }], resolved: ["NM-1"] },
+        answer: {
+          summary: "Another one.",
+          findings: [
+            { path: "src/app.ts", line: 10, severity: "error", action: "auto-fix", title: "Another bug", body: "x" },
+          ],
+          resolved: ["NM-1"],
+        },
       },
     ]);
-    const head = fx.push({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) });
+    const head = fx.push({
+      "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }),
+    });
     await fx.app.receive("pull_request", fx.prPayload("opened", head));
     await fx.app.idle();
 
@@ -341,7 +489,10 @@ describe("fix.auto", () => {
     expect(fx.replies().at(-1)).toMatch(/^Pushed `[0-9a-f]{7}` fixing NM-1\./);
 
     // the push is reviewed; a new auto-fix finding does not start a second round past the bound
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await fx.app.receive(
+      "pull_request",
+      fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }),
+    );
     await fx.app.idle();
     expect(fx.app.agentCalls().map((c) => c.role)).toEqual(["reviewer", "fixer", "reviewer"]);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(pushed);
@@ -376,14 +527,31 @@ describe("other commands", () => {
     const findings = await listFindings(database.handle.db, (await run()).id);
     expect(findings[1]).toMatchObject({ status: "dismissed", dismissReason: "naming is fine" });
 
-    fx.app.scenario([{ role: "reviewer", answer: { summary: "Same nit.", findings: [{ path: "src/app.ts", line: 13, severity: "info", action: "no-op", title: "Naming nit", body: "Consider a better name." }] } }]);
+    fx.app.scenario([
+      {
+        role: "reviewer",
+        answer: {
+          summary: "Same nit.",
+          findings: [
+            {
+              path: "src/app.ts",
+              line: 13,
+              severity: "info",
+              action: "no-op",
+              title: "Naming nit",
+              body: "Consider a better name.",
+            },
+          ],
+        },
+      },
+    ]);
     const next = fx.push({ "README.md": "more\n" });
     await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
     await fx.app.idle();
     const second = fx.github.reviews[1]!;
     expect(second.comments).toHaveLength(0);
     expect(second.body).not.toContain("Naming nit");
-    expect((await listFindings(database.handle.db, (await run()).id))).toHaveLength(2);
+    expect(await listFindings(database.handle.db, (await run()).id)).toHaveLength(2);
   });
 
   it("dismissing the blocking finding turns the head's check green and the summary's state follows", async () => {

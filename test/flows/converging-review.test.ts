@@ -16,14 +16,33 @@ let fx: FlowFixture;
 const database = useFlowDatabase(() => fx);
 
 const PUSH1_APP = numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" });
-const warning = (path: string, line: number, title: string, extra: Record<string, unknown> = {}) => ({ path, line, severity: "warning", action: "ask-user", title, body: `About ${title}.`, ...extra });
-const error = (path: string, line: number, title: string, extra: Record<string, unknown> = {}) => ({ ...warning(path, line, title, extra), severity: "error", action: "auto-fix" });
+const warning = (path: string, line: number, title: string, extra: Record<string, unknown> = {}) => ({
+  path,
+  line,
+  severity: "warning",
+  action: "ask-user",
+  title,
+  body: `About ${title}.`,
+  ...extra,
+});
+const error = (path: string, line: number, title: string, extra: Record<string, unknown> = {}) => ({
+  ...warning(path, line, title, extra),
+  severity: "error",
+  action: "auto-fix",
+});
 
 /** Opens the PR (src/app.ts lines 10-12, a new src/new.ts) and lets the first review land with `findings`. */
 async function openReviewed(findings: unknown[] = [], standIn: Partial<StandInOptions> = {}): Promise<string> {
   fx = await FlowFixture.start(database.handle, standIn);
   const head = fx.push({ "src/app.ts": PUSH1_APP, "src/new.ts": numbered("new", 5) }, "first");
-  fx.app.scenario([{ role: "reviewer", match: "Review the whole pull request", times: 1, answer: { summary: "First look.", findings, resolved: [] } }]);
+  fx.app.scenario([
+    {
+      role: "reviewer",
+      match: "Review the whole pull request",
+      times: 1,
+      answer: { summary: "First look.", findings, resolved: [] },
+    },
+  ]);
   await fx.app.receive("pull_request", fx.prPayload("opened", head));
   await fx.app.idle();
   expect(fx.github.reviews).toHaveLength(1);
@@ -31,10 +50,15 @@ async function openReviewed(findings: unknown[] = [], standIn: Partial<StandInOp
 }
 
 /** Publishes the feature branch and lets the review of the push land with `answer`; returns the head and the prompt. */
-async function reviewPush(before: string, answer: { findings: unknown[]; resolved?: string[] }): Promise<{ head: string; prompt: string }> {
+async function reviewPush(
+  before: string,
+  answer: { findings: unknown[]; resolved?: string[] },
+): Promise<{ head: string; prompt: string }> {
   const head = fx.remote.publish("feature", fx.pr);
   const turnsBefore = fx.app.agentCalls().length;
-  fx.app.scenario([{ role: "reviewer", match: "broken_by", times: 1, answer: { summary: "Later look.", resolved: [], ...answer } }]);
+  fx.app.scenario([
+    { role: "reviewer", match: "broken_by", times: 1, answer: { summary: "Later look.", resolved: [], ...answer } },
+  ]);
   await fx.app.receive("pull_request", fx.prPayload("synchronize", head, { before }));
   await fx.app.idle();
   const calls = fx.app.agentCalls();
@@ -51,7 +75,11 @@ describe("a later review raises new findings only on what changed", () => {
     const first = await openReviewed([], { configYaml: "review:\n  fail_on: warning\n" });
     fx.remote.commit({ "src/new.ts": numbered("new", 5, { 2: "const own = 2;" }) }, "second");
     const { head, prompt } = await reviewPush(first, {
-      findings: [warning("src/app.ts", 11, "Loop bound reads oddly"), warning("src/app.ts", 25, "Unused helper"), warning("src/new.ts", 2, "Magic number")],
+      findings: [
+        warning("src/app.ts", 11, "Loop bound reads oddly"),
+        warning("src/app.ts", 25, "Unused helper"),
+        warning("src/new.ts", 2, "Magic number"),
+      ],
     });
 
     // the prompt said so
@@ -96,7 +124,9 @@ describe("a later review raises new findings only on what changed", () => {
     fx.remote.commit({ "src/new.ts": numbered("new", 5, { 2: "export const limit = -1;" }) }, "second");
     const { head } = await reviewPush(first, {
       findings: [
-        warning("src/app.ts", 11, "Loop runs forever with a negative limit", { broken_by: { path: "src/new.ts", line: 2 } }),
+        warning("src/app.ts", 11, "Loop runs forever with a negative limit", {
+          broken_by: { path: "src/new.ts", line: 2 },
+        }),
         warning("src/app.ts", 12, "Claims a break that is not there", { broken_by: { path: "src/new.ts", line: 4 } }),
       ],
     });
@@ -117,7 +147,9 @@ describe("a later review raises new findings only on what changed", () => {
     const thread = fx.github.reviewComments.map((c) => c.id);
     expect(thread).toHaveLength(1);
     fx.remote.commit({ "src/new.ts": numbered("new", 5, { 2: "const own = 2;" }) }, "second");
-    const { prompt } = await reviewPush(first, { findings: [{ ...warning("src/app.ts", 11, "The loop bound is still odd (reworded)"), id: "NM-1" }] });
+    const { prompt } = await reviewPush(first, {
+      findings: [{ ...warning("src/app.ts", 11, "The loop bound is still odd (reworded)"), id: "NM-1" }],
+    });
 
     expect(prompt).toContain("NM-1 warning src/app.ts:11");
     expect(lastReview().comments).toEqual([]);
@@ -129,23 +161,33 @@ describe("a later review raises new findings only on what changed", () => {
 
   it("the summary's state: open findings → converged after a push that fixes it and adds none", async () => {
     const first = await openReviewed([error("src/app.ts", 11, "Off-by-one in loop bound")]);
-    expect(fx.summary().split("\n")[3]).toBe("**State: open findings** — 1 finding open at or above `error` (`review.fail_on`).");
+    expect(fx.summary().split("\n")[3]).toBe(
+      "**State: open findings** — 1 finding open at or above `error` (`review.fail_on`).",
+    );
     expect(checkOf(first).output.summary.split("\n")[0]).toContain("**State: open findings**");
 
-    fx.remote.commit({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" }) }, "fix the bound");
+    fx.remote.commit(
+      { "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" }) },
+      "fix the bound",
+    );
     const { head } = await reviewPush(first, { findings: [], resolved: ["NM-1"] });
 
     expect((await ledger()).map((f) => [f.number, f.status])).toEqual([[1, "fixed"]]);
-    expect(fx.summary().split("\n")[3]).toBe("**State: converged** — Nothing open at or above `error`, and the last review raised nothing new.");
+    expect(fx.summary().split("\n")[3]).toBe(
+      "**State: converged** — Nothing open at or above `error`, and the last review raised nothing new.",
+    );
     expect(checkOf(head)).toMatchObject({ conclusion: "success", output: { title: "Converged · No open findings" } });
   });
 
   it("the summary's state: stopped once the turn limit is reached; a later push is not reviewed and the summary still says so", async () => {
-    const first = await openReviewed([warning("src/app.ts", 11, "Loop bound reads oddly")], { configYaml: "limits:\n  max_turns: 2\n" });
+    const first = await openReviewed([warning("src/app.ts", 11, "Loop bound reads oddly")], {
+      configYaml: "limits:\n  max_turns: 2\n",
+    });
     expect(fx.summary()).toContain("**State: converging**");
     fx.remote.commit({ "src/new.ts": numbered("new", 5, { 2: "const own = 2;" }) }, "second");
     const { head } = await reviewPush(first, { findings: [] });
-    const stopped = "**State: stopped** — this PR has used its budget of 2 agent turns (limits.max_turns); no further reviews run.";
+    const stopped =
+      "**State: stopped** — this PR has used its budget of 2 agent turns (limits.max_turns); no further reviews run.";
     expect(fx.summary()).toContain(stopped);
     expect(checkOf(head).output.title).toBe("Stopped · 1 open finding (1 warning)");
 
@@ -169,9 +211,16 @@ describe("what changed is the PR's own change, through renames and base merges",
     await fx.app.idle();
 
     fx.remote.git(fx.remote.work, "mv", "src/util.ts", "src/helpers.ts");
-    fx.remote.commit({ "src/helpers.ts": numbered("util", 20, { 12: "edited after the rename" }) }, "rename util to helpers");
+    fx.remote.commit(
+      { "src/helpers.ts": numbered("util", 20, { 12: "edited after the rename" }) },
+      "rename util to helpers",
+    );
     await reviewPush(first, {
-      findings: [warning("src/helpers.ts", 12, "Edited line"), warning("src/helpers.ts", 3, "Untouched line"), warning("src/util.ts", 5, "Reported on the old path")],
+      findings: [
+        warning("src/helpers.ts", 12, "Edited line"),
+        warning("src/helpers.ts", 3, "Untouched line"),
+        warning("src/util.ts", 5, "Reported on the old path"),
+      ],
     });
 
     expect(lastReview().comments.map((c: any) => [c.path, c.line])).toEqual([["src/helpers.ts", 12]]);
@@ -185,13 +234,21 @@ describe("what changed is the PR's own change, through renames and base merges",
   it("after a base merge, lines the base changed are not the PR's: findings there are notes; the PR's own new line is raised", async () => {
     const first = await openReviewed();
     fx.remote.checkout("main");
-    fx.remote.commit({ "src/app.ts": numbered("app", 30, { 25: "main changed 25" }), "gen/module.ts": numbered("gen", 10) }, "main moves on");
+    fx.remote.commit(
+      { "src/app.ts": numbered("app", 30, { 25: "main changed 25" }), "gen/module.ts": numbered("gen", 10) },
+      "main moves on",
+    );
     fx.remote.publish("main");
     fx.remote.checkout("feature");
     fx.remote.merge("main");
     fx.remote.commit({ "src/new.ts": numbered("new", 5, { 3: "const own = 3;" }) }, "own change after the merge");
     const { prompt } = await reviewPush(first, {
-      findings: [warning("src/app.ts", 25, "Base line"), warning("gen/module.ts", 4, "Base file"), warning("src/new.ts", 3, "Own line"), error("gen/module.ts", 6, "Base file error")],
+      findings: [
+        warning("src/app.ts", 25, "Base line"),
+        warning("gen/module.ts", 4, "Base file"),
+        warning("src/new.ts", 3, "Own line"),
+        error("gen/module.ts", 6, "Base file error"),
+      ],
     });
 
     expect(prompt).toContain("merged into it");

@@ -81,7 +81,14 @@ describe("GitHub Enterprise Server over http", () => {
     remote = new GitRemote(root);
     baseSha = remote.commit({ "src/app.ts": numbered("app"), "README.md": "# widgets\n" }, "base");
     remote.publish("main");
-    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: INSTALLATION_ID, bareRepo: remote.bare, baseRef: "main", apiUrl: API_ROOT });
+    github = new GitHubStandIn({
+      owner: OWNER,
+      repo: REPO,
+      installationId: INSTALLATION_ID,
+      bareRepo: remote.bare,
+      baseRef: "main",
+      apiUrl: API_ROOT,
+    });
     github.install();
   });
   afterEach(async () => {
@@ -113,7 +120,15 @@ describe("GitHub Enterprise Server over http", () => {
         answer: {
           summary: "One problem in the loop.",
           findings: [
-            { path: "src/app.ts", line: 11, severity: "warning", action: "auto-fix", title: "Off-by-one in loop bound", body: "`<=` reads past the end.", suggestion: "for (i = 0; i < n; i++)" },
+            {
+              path: "src/app.ts",
+              line: 11,
+              severity: "warning",
+              action: "auto-fix",
+              title: "Off-by-one in loop bound",
+              body: "`<=` reads past the end.",
+              suggestion: "for (i = 0; i < n; i++)",
+            },
           ],
           resolved: [],
         },
@@ -136,7 +151,13 @@ describe("GitHub Enterprise Server over http", () => {
       }),
     );
     await h.idle();
-    if (process.env.DUMP_LOGS) console.log(h.logs.lines().map((l) => `${String(l.time)} ${String(l.msg)}`).join("\n"));
+    if (process.env.DUMP_LOGS)
+      console.log(
+        h.logs
+          .lines()
+          .map((l) => `${String(l.time)} ${String(l.msg)}`)
+          .join("\n"),
+      );
     return head;
   }
 
@@ -238,7 +259,9 @@ describe("GitHub Enterprise Server over http", () => {
     expect(github.reviews).toHaveLength(0);
     expect(github.reviewComments).toHaveLength(0);
     expect(github.issueComments).toHaveLength(0);
-    const writes = github.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/\d+$/, ":id")}`);
+    const writes = github.requests
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path.replace(/\d+$/, ":id")}`);
     expect(new Set(writes)).toEqual(
       new Set([
         `POST /api/v3/app/installations/${INSTALLATION_ID}/access_tokens`,

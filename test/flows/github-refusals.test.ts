@@ -12,7 +12,14 @@ let fx: FlowFixture;
 const database = useFlowDatabase(() => fx);
 
 const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
-const FINDING = { path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." };
+const FINDING = {
+  path: "src/app.ts",
+  line: 11,
+  severity: "error",
+  action: "ask-user",
+  title: "Off-by-one in loop bound",
+  body: "`<=` reads past the end.",
+};
 
 const errorLines = (fx: FlowFixture) => fx.app.logs.lines().filter((l) => (l.level as number) >= 50);
 
@@ -27,7 +34,13 @@ async function openPr(fx: FlowFixture): Promise<string> {
 describe("GitHub refuses the App during a job", () => {
   it("401 on the installation token: one error line naming the cause and the fix; the job is not retried", async () => {
     fx = await FlowFixture.start(database.handle, {
-      failOnce: [{ request: "POST /app/installations/99/access_tokens", status: 401, message: "A JSON web token could not be decoded" }],
+      failOnce: [
+        {
+          request: "POST /app/installations/99/access_tokens",
+          status: 401,
+          message: "A JSON web token could not be decoded",
+        },
+      ],
     });
     await openPr(fx);
 
@@ -44,7 +57,13 @@ describe("GitHub refuses the App during a job", () => {
 
   it("403 (suspended installation) on the installation token: the same cause, no retry", async () => {
     fx = await FlowFixture.start(database.handle, {
-      failOnce: [{ request: "POST /app/installations/99/access_tokens", status: 403, message: "This installation has been suspended" }],
+      failOnce: [
+        {
+          request: "POST /app/installations/99/access_tokens",
+          status: 403,
+          message: "This installation has been suspended",
+        },
+      ],
     });
     await openPr(fx);
 
@@ -74,7 +93,9 @@ describe("GitHub refuses the App during a job", () => {
     const errors = errorLines(fx);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ status: 403, problem: "permission", permission: "pull_requests=write" });
-    expect(errors[0]!.msg).toContain("the App lacks permission pull_requests=write: accept the new permissions in the installation settings");
+    expect(errors[0]!.msg).toContain(
+      "the App lacks permission pull_requests=write: accept the new permissions in the installation settings",
+    );
 
     const checks = [...fx.github.checkRuns.values()].filter((c) => c.head_sha === head);
     expect(checks).toHaveLength(1);
@@ -108,7 +129,13 @@ describe("GitHub refuses the App during a job", () => {
   });
   it("401 on the installation token while answering a command: one error line naming the fix, the command job is not retried", async () => {
     fx = await FlowFixture.start(database.handle, {
-      failOnce: [{ request: "POST /app/installations/99/access_tokens", status: 401, message: "A JSON web token could not be decoded" }],
+      failOnce: [
+        {
+          request: "POST /app/installations/99/access_tokens",
+          status: 401,
+          message: "A JSON web token could not be decoded",
+        },
+      ],
     });
     await fx.comment("/no-mistakes status");
 
@@ -122,7 +149,14 @@ describe("GitHub refuses the App during a job", () => {
 
   it("403 (missing permission) on a command's reply: one error line naming the permission; not retried", async () => {
     fx = await FlowFixture.start(database.handle, {
-      failOnce: [{ request: `POST /repos/${OWNER}/${REPO}/issues/`, status: 403, message: "Resource not accessible by integration", headers: { "x-accepted-github-permissions": "issues=write; pull_requests=write" } }],
+      failOnce: [
+        {
+          request: `POST /repos/${OWNER}/${REPO}/issues/`,
+          status: 403,
+          message: "Resource not accessible by integration",
+          headers: { "x-accepted-github-permissions": "issues=write; pull_requests=write" },
+        },
+      ],
     });
     await fx.comment("/no-mistakes help");
 

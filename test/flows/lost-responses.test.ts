@@ -14,7 +14,14 @@ let fx: FlowFixture;
 const database = useFlowDatabase(() => fx);
 
 const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
-const FINDING = { path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." };
+const FINDING = {
+  path: "src/app.ts",
+  line: 11,
+  severity: "error",
+  action: "ask-user",
+  title: "Off-by-one in loop bound",
+  body: "`<=` reads past the end.",
+};
 
 async function openWithFinding(): Promise<string> {
   const head = fx.push({ "src/app.ts": BUGGY });

@@ -20,17 +20,37 @@ const PNG = Buffer.from(
   "hex",
 ).toString("latin1");
 
-const finding = (path: string, line: number | undefined, title: string) => ({ path, ...(line ? { line } : {}), severity: "warning", action: "ask-user", title, body: `About ${title}.` });
+const finding = (path: string, line: number | undefined, title: string) => ({
+  path,
+  ...(line ? { line } : {}),
+  severity: "warning",
+  action: "ask-user",
+  title,
+  body: `About ${title}.`,
+});
 
 describe("a PR with renames, deletions and binary files", () => {
   it("every turn posts one review GitHub accepts whole; findings on deleted, renamed and binary files are tracked", async () => {
     fx = await FlowFixture.start(database.handle);
     // the base has more than the fixture's default files
-    fx.remote.commit({ "lib/old-name.ts": numbered("lib", 30), "docs/guide.md": numbered("guide", 10), "dir with space/ünï.ts": numbered("u", 10) }, "more base");
+    fx.remote.commit(
+      {
+        "lib/old-name.ts": numbered("lib", 30),
+        "docs/guide.md": numbered("guide", 10),
+        "dir with space/ünï.ts": numbered("u", 10),
+      },
+      "more base",
+    );
     fx.remote.publish("main");
     fx.remote.git(fx.remote.work, "config", "core.quotePath", "false");
     // push 1: edit app.ts, delete the guide, touch the non-ASCII path
-    const head1 = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }), "dir with space/ünï.ts": numbered("u", 10, { 4: "changed" }) }, "first");
+    const head1 = fx.push(
+      {
+        "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }),
+        "dir with space/ünï.ts": numbered("u", 10, { 4: "changed" }),
+      },
+      "first",
+    );
     fx.remote.git(fx.remote.work, "rm", "-q", "docs/guide.md");
     fx.remote.commit({}, "drop the guide");
     const head1b = fx.remote.publish("feature", fx.pr);
@@ -113,13 +133,34 @@ describe("a PR with renames, deletions and binary files", () => {
 
   it("CRLF lines, a file without a final newline, a lockfile, a submodule bump, then a force-push after a rebase: one accepted review per turn, everything tracked", async () => {
     fx = await FlowFixture.start(database.handle);
-    const crlf = (n: number, change: Record<number, string> = {}) => Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `win ${i + 1}`}\r\n`).join("");
-    fx.remote.commit({ "win.txt": crlf(12), "nonl.txt": "a\nb\nc", "package-lock.json": '{\n  "lockfileVersion": 3\n}\n' }, "more base");
+    const crlf = (n: number, change: Record<number, string> = {}) =>
+      Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `win ${i + 1}`}\r\n`).join("");
+    fx.remote.commit(
+      { "win.txt": crlf(12), "nonl.txt": "a\nb\nc", "package-lock.json": '{\n  "lockfileVersion": 3\n}\n' },
+      "more base",
+    );
     const mainSha = fx.remote.publish("main");
     fx.remote.checkout("feature", true);
-    fx.remote.commit({ "win.txt": crlf(12, { 5: "changed 5" }), "nonl.txt": "a\nb\nC", "package-lock.json": '{\n  "lockfileVersion": 3,\n  "packages": {}\n}\n' }, "edits");
+    fx.remote.commit(
+      {
+        "win.txt": crlf(12, { 5: "changed 5" }),
+        "nonl.txt": "a\nb\nC",
+        "package-lock.json": '{\n  "lockfileVersion": 3,\n  "packages": {}\n}\n',
+      },
+      "edits",
+    );
     fx.remote.git(fx.remote.work, "update-index", "--add", "--cacheinfo", `160000,${mainSha},vendor/lib`);
-    fx.remote.git(fx.remote.work, "-c", "user.name=Dev", "-c", "user.email=dev@example.com", "commit", "-q", "-m", "bump the submodule");
+    fx.remote.git(
+      fx.remote.work,
+      "-c",
+      "user.name=Dev",
+      "-c",
+      "user.email=dev@example.com",
+      "commit",
+      "-q",
+      "-m",
+      "bump the submodule",
+    );
     const head1 = fx.remote.publish("feature", fx.pr);
     const answer = {
       summary: "Looked.",

@@ -32,18 +32,29 @@ async function until(what: string, check: () => boolean, timeoutMs = 20_000): Pr
 describe("deliveries GitHub could not make are redelivered", () => {
   it("two pushes while the app is down: when it is back, both heads are reviewed", async () => {
     let prB = 0;
-    fx = await FlowFixture.start(database.handle, { pulls: (n) => (n === prB ? pullB("opened").pull_request : undefined) });
+    fx = await FlowFixture.start(database.handle, {
+      pulls: (n) => (n === prB ? pullB("opened").pull_request : undefined),
+    });
     prB = fx.pr + 5000;
     const { github, app } = fx;
-    const up = (delivery: { id: string; name: string; payload: Record<string, any> }) => app.receive(delivery.name, delivery.payload, delivery.id);
+    const up = (delivery: { id: string; name: string; payload: Record<string, any> }) =>
+      app.receive(delivery.name, delivery.payload, delivery.id);
     github.webhookTarget = up;
     app.scenario([{ role: "reviewer", answer: { summary: "Nothing to report.", findings: [], resolved: [] } }]);
 
     /** A second pull request on branch `feature-b` of the same repository. */
     function pullB(action: string, extra: Record<string, unknown> = {}) {
       return pullRequestPayload({
-        action, number: prB, title: `Widget change ${prB}`, baseSha: fx.baseSha, headRef: "feature-b",
-        headSha: fx.remote.remoteSha("refs/heads/feature-b"), cloneUrl: fx.remote.bare, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, ...extra,
+        action,
+        number: prB,
+        title: `Widget change ${prB}`,
+        baseSha: fx.baseSha,
+        headRef: "feature-b",
+        headSha: fx.remote.remoteSha("refs/heads/feature-b"),
+        cloneUrl: fx.remote.bare,
+        repoId: REPO_ID,
+        fullName: `${OWNER}/${REPO}`,
+        ...extra,
       });
     }
     function pushB(files: Record<string, string>): string {
@@ -76,21 +87,38 @@ describe("deliveries GitHub could not make are redelivered", () => {
 
     // Back up: the sweep runs shortly after start.
     github.webhookTarget = up;
-    sweep = startDeliverySweep({ app: app.probot, database: database.handle, intervalMs: 5 * 60_000, firstDelayMs: 0, log: app.logs.log });
+    sweep = startDeliverySweep({
+      app: app.probot,
+      database: database.handle,
+      intervalMs: 5 * 60_000,
+      firstDelayMs: 0,
+      log: app.logs.log,
+    });
     await until("the first sweep", () => app.logs.lines().some((l) => l.msg === "failed webhook deliveries swept"));
     await github.redeliveriesSettled();
     await app.idle();
 
     // Exactly the two failed attempts were redelivered, by the App (a JWT), never with an installation token.
     const asked = github.sent("POST", /^\/app\/hook\/deliveries\/\d+\/attempts$/);
-    expect(asked.map((r) => Number(/deliveries\/(\d+)/.exec(r.path)![1])).sort()).toEqual([failedA.id, failedB.id].sort());
+    expect(asked.map((r) => Number(/deliveries\/(\d+)/.exec(r.path)![1])).sort()).toEqual(
+      [failedA.id, failedB.id].sort(),
+    );
     for (const r of [...asked, ...github.sent("GET", "/app/hook/deliveries")]) {
       expect(r.authorization).toMatch(/^bearer [\w-]+\.[\w-]+\.[\w-]+$/i);
       expect(r.authorization).not.toContain(INSTALLATION_TOKEN);
     }
     const redeliveries = github.hookDeliveries.filter((d) => d.redelivery);
-    expect(redeliveries.map((d) => [d.guid, d.status_code]).sort()).toEqual([[failedA.guid, 200], [failedB.guid, 200]].sort());
-    expect(app.logs.lines().find((l) => l.msg === "failed webhook deliveries swept")).toMatchObject({ failed: 2, redelivered: 2, skipped: 0 });
+    expect(redeliveries.map((d) => [d.guid, d.status_code]).sort()).toEqual(
+      [
+        [failedA.guid, 200],
+        [failedB.guid, 200],
+      ].sort(),
+    );
+    expect(app.logs.lines().find((l) => l.msg === "failed webhook deliveries swept")).toMatchObject({
+      failed: 2,
+      redelivered: 2,
+      skipped: 0,
+    });
 
     // Both new heads reviewed.
     expect((await findRun(database.handle.db, REPO_ID, fx.pr))!.lastReviewedSha).toBe(a2);

@@ -48,7 +48,13 @@ describe("review on every push", () => {
     remote = new GitRemote(root);
     baseSha = remote.commit({ "src/app.ts": numbered("app"), "README.md": "# widgets\n" }, "base");
     remote.publish("main");
-    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main" });
+    github = new GitHubStandIn({
+      owner: OWNER,
+      repo: REPO,
+      installationId: 99,
+      bareRepo: remote.bare,
+      baseRef: "main",
+    });
     github.install();
     app = await startAppHarness({ database: database.handle, dataDir: join(root, "data") });
   });
@@ -74,7 +80,13 @@ describe("review on every push", () => {
   /** Opens the PR with a first commit changing app lines 10-12 and adding src/new.ts, and runs the first review. */
   async function openAndReview(times = 1): Promise<string> {
     remote.checkout("feature", true);
-    remote.commit({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }), "src/new.ts": numbered("new", 5) }, "first");
+    remote.commit(
+      {
+        "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }),
+        "src/new.ts": numbered("new", 5),
+      },
+      "first",
+    );
     const head = remote.publish("feature", pr);
     app.scenario([
       {
@@ -84,8 +96,23 @@ describe("review on every push", () => {
         answer: {
           summary: "Two problems in the loop code.",
           findings: [
-            { path: "src/app.ts", line: 11, severity: "error", action: "auto-fix", title: "Off-by-one in loop bound", body: "`<=` reads past the end.", suggestion: "for (i = 0; i < n; i++)" },
-            { path: "src/app.ts", line: 25, severity: "warning", action: "ask-user", title: "Unused helper", body: "Nothing calls this." },
+            {
+              path: "src/app.ts",
+              line: 11,
+              severity: "error",
+              action: "auto-fix",
+              title: "Off-by-one in loop bound",
+              body: "`<=` reads past the end.",
+              suggestion: "for (i = 0; i < n; i++)",
+            },
+            {
+              path: "src/app.ts",
+              line: 25,
+              severity: "warning",
+              action: "ask-user",
+              title: "Unused helper",
+              body: "Nothing calls this.",
+            },
             { path: "../../etc/passwd", line: 1, severity: "info", action: "no-op", title: "Outside", body: "x" },
             { path: "src/new.ts", line: 99, severity: "info", action: "no-op", title: "Beyond the end", body: "x" },
           ],
@@ -95,7 +122,13 @@ describe("review on every push", () => {
     ]);
     await app.receive("pull_request", payload("opened", head));
     await app.idle();
-    if (process.env.DUMP_LOGS) console.log(app.logs.lines().map((l) => `${l.time} ${l.msg}`).join("\n"));
+    if (process.env.DUMP_LOGS)
+      console.log(
+        app.logs
+          .lines()
+          .map((l) => `${l.time} ${l.msg}`)
+          .join("\n"),
+      );
     return head;
   }
 
@@ -141,13 +174,18 @@ describe("review on every push", () => {
       [1, "open", true],
       [2, "open", false],
     ]);
-    expect((await listTurns(database.handle.db, run.id)).map((t) => [t.role, t.sessionMode, t.status])).toEqual([["reviewer", "started", "succeeded"]]);
+    expect((await listTurns(database.handle.db, run.id)).map((t) => [t.role, t.sessionMode, t.status])).toEqual([
+      ["reviewer", "started", "succeeded"],
+    ]);
   });
 
   it("synchronize → resumes the reviewer session, reviews only the new commit, posts nothing twice, resolves fixed findings", async () => {
     const first = await openAndReview();
     remote.commit(
-      { "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" }), "src/new.ts": numbered("new", 5, { 2: "const token = process.env.SECRET; console.log(token)" }) },
+      {
+        "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" }),
+        "src/new.ts": numbered("new", 5, { 2: "const token = process.env.SECRET; console.log(token)" }),
+      },
       "second",
     );
     const head = remote.publish("feature", pr);
@@ -158,8 +196,23 @@ describe("review on every push", () => {
         answer: {
           summary: "The loop is fixed; one new problem.",
           findings: [
-            { id: "NM-2", path: "src/app.ts", line: 26, severity: "warning", action: "ask-user", title: "Unused helper", body: "Still unused (reworded)." },
-            { path: "src/new.ts", line: 2, severity: "error", action: "auto-fix", title: "Secret written to the log", body: "Do not log tokens." },
+            {
+              id: "NM-2",
+              path: "src/app.ts",
+              line: 26,
+              severity: "warning",
+              action: "ask-user",
+              title: "Unused helper",
+              body: "Still unused (reworded).",
+            },
+            {
+              path: "src/new.ts",
+              line: 2,
+              severity: "error",
+              action: "auto-fix",
+              title: "Secret written to the log",
+              body: "Do not log tokens.",
+            },
           ],
           resolved: ["NM-1"],
         },
@@ -171,7 +224,12 @@ describe("review on every push", () => {
 
     const calls = app.agentCalls();
     expect(calls).toHaveLength(2);
-    expect(calls[1]).toMatchObject({ role: "reviewer", sessionAsked: calls[0]!.sessionReturned, resumed: true, turnsInSession: 2 });
+    expect(calls[1]).toMatchObject({
+      role: "reviewer",
+      sessionAsked: calls[0]!.sessionReturned,
+      resumed: true,
+      turnsInSession: 2,
+    });
     // only the new commit's diff is in the prompt, with the open findings by id
     expect(calls[1]!.prompt).toContain("console.log(token)");
     expect(calls[1]!.prompt).not.toContain("+changed 12"); // the first commit's added line is context now
@@ -210,13 +268,21 @@ describe("review on every push", () => {
     await openAndReview();
     remote.commit({ "src/new.ts": numbered("new", 5, { 2: "unrelated change" }) }, "second");
     const head = remote.publish("feature", pr);
-    app.scenario([{ role: "reviewer", match: "NM-1", answer: { summary: "All good now, everything is resolved.", findings: [], resolved: ["NM-1", "NM-2"] } }]);
+    app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        answer: { summary: "All good now, everything is resolved.", findings: [], resolved: ["NM-1", "NM-2"] },
+      },
+    ]);
 
     await app.receive("pull_request", payload("synchronize", head));
     await app.idle();
 
     const run = (await findRun(database.handle.db, REPO_ID, pr))!;
-    expect((await listFindings(database.handle.db, run.id)).map((f) => [f.number, f.status, f.claimedResolvedSha])).toEqual([
+    expect(
+      (await listFindings(database.handle.db, run.id)).map((f) => [f.number, f.status, f.claimedResolvedSha]),
+    ).toEqual([
       [1, "open", head],
       [2, "open", head],
     ]);
@@ -229,7 +295,9 @@ describe("review on every push", () => {
     const check = [...github.checkRuns.values()].filter((c) => c.head_sha === head);
     expect(check[0]).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(github.issueComments[0]!.body).toContain("**2 open** (2 claimed resolved, unverified)");
-    expect(github.issueComments[0]!.body).toMatch(/\| NM-1 \| .* \| open — claimed resolved at [0-9a-f]{7}, unverified \(its code did not change\) \|/);
+    expect(github.issueComments[0]!.body).toMatch(
+      /\| NM-1 \| .* \| open — claimed resolved at [0-9a-f]{7}, unverified \(its code did not change\) \|/,
+    );
   });
 
   it("force-push → reviews the whole PR again and says so", async () => {
@@ -311,7 +379,14 @@ describe("review on every push", () => {
   });
 
   it("GitHub 422 on the review → still one review: the refused comment found in pending reviews (deleted, never visible) and moved into the body", async () => {
-    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main", refuse: ["src/app.ts:12"] });
+    github = new GitHubStandIn({
+      owner: OWNER,
+      repo: REPO,
+      installationId: 99,
+      bareRepo: remote.bare,
+      baseRef: "main",
+      refuse: ["src/app.ts:12"],
+    });
     nock.cleanAll();
     github.install();
     remote.checkout("feature", true);
@@ -350,7 +425,10 @@ describe("review on every push", () => {
     expect(final.body).toContain("NM-2");
     expect(final.body).toContain("GitHub refused it as an inline comment");
     expect(final.body).not.toContain("**NM-1**");
-    const warnings = app.logs.lines().filter((l) => l.level === 40).map((l) => l.msg);
+    const warnings = app.logs
+      .lines()
+      .filter((l) => l.level === 40)
+      .map((l) => l.msg);
     expect(warnings).toContain("GitHub refused the review; finding the refused comments");
     expect(warnings).toContain("GitHub refuses an inline comment; it goes into the review body");
   });
@@ -425,11 +503,17 @@ describe("review on every push", () => {
 
     await app.receive("pull_request", payload("opened", head, { draft: true }));
     await app.idle();
-    await app.receive("pull_request", payload("synchronize", head, { sender: { login: "dependabot[bot]", type: "Bot" } }));
+    await app.receive(
+      "pull_request",
+      payload("synchronize", head, { sender: { login: "dependabot[bot]", type: "Bot" } }),
+    );
     await app.idle();
     expect(app.agentCalls()).toHaveLength(0);
 
-    await app.receive("pull_request", payload("synchronize", head, { sender: { login: "no-mistakes[bot]", type: "Bot" } }));
+    await app.receive(
+      "pull_request",
+      payload("synchronize", head, { sender: { login: "no-mistakes[bot]", type: "Bot" } }),
+    );
     await app.idle();
     expect(app.agentCalls()).toHaveLength(1);
   });
@@ -440,7 +524,13 @@ describe("review on every push", () => {
     const check = [...github.checkRuns.values()].find((c) => c.head_sha === head)!;
     const { examplePayload } = await import("../helpers/webhook-payloads.js");
     const rerun = examplePayload("check_run", "rerequested");
-    rerun.check_run = { ...rerun.check_run, id: check.id, name: "no-mistakes", head_sha: head, pull_requests: [{ number: pr }] };
+    rerun.check_run = {
+      ...rerun.check_run,
+      id: check.id,
+      name: "no-mistakes",
+      head_sha: head,
+      pull_requests: [{ number: pr }],
+    };
     rerun.repository = { ...rerun.repository, id: REPO_ID, full_name: `${OWNER}/${REPO}` };
     rerun.installation = { id: 99 };
 
@@ -454,7 +544,14 @@ describe("review on every push", () => {
   it("a job that fails after posting is retried and posts nothing twice", async () => {
     // the summary POST fails, and so does the one try after finding it did not land: the job fails and is retried
     const summaryPost = `POST /repos/${OWNER}/${REPO}/issues/${pr}/comments`;
-    github = new GitHubStandIn({ owner: OWNER, repo: REPO, installationId: 99, bareRepo: remote.bare, baseRef: "main", failOnce: [summaryPost, summaryPost] });
+    github = new GitHubStandIn({
+      owner: OWNER,
+      repo: REPO,
+      installationId: 99,
+      bareRepo: remote.bare,
+      baseRef: "main",
+      failOnce: [summaryPost, summaryPost],
+    });
     nock.cleanAll();
     github.install();
     const head = await openAndReview(2);
@@ -515,7 +612,9 @@ describe("review on every push", () => {
     await app.receive("pull_request", payload("synchronize", first, { updatedAt: "2031-01-01T00:00:00Z" }));
     await app.idle();
 
-    expect(app.agentCalls().filter((c) => c.role === "reviewer")[1]!.prompt).toContain("pushed while a webhook was lost");
+    expect(app.agentCalls().filter((c) => c.role === "reviewer")[1]!.prompt).toContain(
+      "pushed while a webhook was lost",
+    );
     expect((await findRun(database.handle.db, REPO_ID, pr))!).toMatchObject({ headSha: later, lastReviewedSha: later });
   });
 });

@@ -22,16 +22,36 @@ const REVIEW = {
   answer: {
     summary: "One bug, one nit.",
     findings: [
-      { path: "src/app.ts", line: 11, severity: "error", action: "ask-user", title: "Off-by-one in loop bound", body: "`<=` reads past the end." },
-      { path: "src/app.ts", line: 12, severity: "info", action: "no-op", title: "Naming nit", body: "Consider a better name." },
+      {
+        path: "src/app.ts",
+        line: 11,
+        severity: "error",
+        action: "ask-user",
+        title: "Off-by-one in loop bound",
+        body: "`<=` reads past the end.",
+      },
+      {
+        path: "src/app.ts",
+        line: 12,
+        severity: "info",
+        action: "no-op",
+        title: "Naming nit",
+        body: "Consider a better name.",
+      },
     ],
   },
 };
 
 /** Opens the PR and lets the first review land: NM-1 (error) and NM-2 (info), each an inline comment by the bot. */
 async function openReviewed(configYaml?: string): Promise<string> {
-  fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write", visitor: "read", Codertocat: "read" }, configYaml });
-  const head = fx.push({ "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) }, "first");
+  fx = await FlowFixture.start(database.handle, {
+    permissions: { maintainer: "write", visitor: "read", Codertocat: "read" },
+    configYaml,
+  });
+  const head = fx.push(
+    { "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) },
+    "first",
+  );
   fx.app.scenario([REVIEW]);
   await fx.app.receive("pull_request", fx.prPayload("opened", head));
   await fx.app.idle();
@@ -42,15 +62,27 @@ async function openReviewed(configYaml?: string): Promise<string> {
 const run = async () => (await findRun(database.handle.db, REPO_ID, fx.pr))!;
 const findings = async () => listFindings(database.handle.db, (await run()).id);
 const turns = async () => listTurns(database.handle.db, (await run()).id);
-const findingComment = (id: string) => fx.github.reviewComments.find((c) => c.body.includes(`<!-- no-mistakes:${id} -->`))!;
+const findingComment = (id: string) =>
+  fx.github.reviewComments.find((c) => c.body.includes(`<!-- no-mistakes:${id} -->`))!;
 const checkConclusion = (sha: string) => [...fx.github.checkRuns.values()].find((c) => c.head_sha === sha)?.conclusion;
 /** The bot's replies in a thread, in order. */
-const botReplies = (threadId: number) => fx.github.reviewComments.filter((c) => c.in_reply_to_id === threadId && c.user.id === BOT_USER.id).map((c) => c.body);
+const botReplies = (threadId: number) =>
+  fx.github.reviewComments.filter((c) => c.in_reply_to_id === threadId && c.user.id === BOT_USER.id).map((c) => c.body);
 
 /** Someone replies in a review thread: GitHub stores the comment and sends its webhook; the app answers. */
-async function replyInThread(user: { login: string; id?: number; type?: string }, threadId: number, body: string): Promise<StoredReviewComment> {
+async function replyInThread(
+  user: { login: string; id?: number; type?: string },
+  threadId: number,
+  body: string,
+): Promise<StoredReviewComment> {
   const comment = fx.github.humanReviewReply(user, threadId, body);
-  await fx.app.receive("pull_request_review_comment", reviewCommentPayload({ pr: fx.pr, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: fx.remote.bare }, comment));
+  await fx.app.receive(
+    "pull_request_review_comment",
+    reviewCommentPayload(
+      { pr: fx.pr, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: fx.remote.bare },
+      comment,
+    ),
+  );
   await fx.app.idle();
   return comment;
 }
@@ -59,7 +91,17 @@ describe("replies in a finding's thread", () => {
   it("resume the reviewer's session, which answers in the same thread; its ruling is in the ledger", async () => {
     const head = await openReviewed();
     const nm1 = findingComment("NM-1");
-    fx.app.scenario([{ role: "reviewer", match: "NM-1", answer: { ruling: "upheld", reason: "n is the length, so `<= n` reads one past the end.", reply: "The array has `n` items; index `n` is past the end." } }]);
+    fx.app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        answer: {
+          ruling: "upheld",
+          reason: "n is the length, so `<= n` reads one past the end.",
+          reply: "The array has `n` items; index `n` is past the end.",
+        },
+      },
+    ]);
 
     const argued = await replyInThread(AUTHOR, nm1.id, "This is fine, n is exclusive here.");
 
@@ -75,14 +117,31 @@ describe("replies in a finding's thread", () => {
     expect(replies[0]!.body.body).toContain("**NM-1: upheld**");
     expect(fx.github.reviewCommentReactions.map((r) => [r.commentId, r.content])).toEqual([[argued.id, "eyes"]]);
     const nm = (await findings()).find((f) => f.number === 1)!;
-    expect(nm).toMatchObject({ status: "open", ruling: "upheld", rulingBy: "Codertocat", rulingReason: "n is the length, so `<= n` reads one past the end." });
+    expect(nm).toMatchObject({
+      status: "open",
+      ruling: "upheld",
+      rulingBy: "Codertocat",
+      rulingReason: "n is the length, so `<= n` reads one past the end.",
+    });
     const last = (await turns()).at(-1)!;
-    expect(last).toMatchObject({ role: "reviewer", trigger: "thread-reply", sessionMode: "resumed", status: "succeeded" });
+    expect(last).toMatchObject({
+      role: "reviewer",
+      trigger: "thread-reply",
+      sessionMode: "resumed",
+      status: "succeeded",
+    });
     expect(last.tokensIn).toBeGreaterThan(0);
     expect(checkConclusion(head)).toBe("failure");
 
     // the same delivery again (GitHub redelivers): nothing more
-    await fx.app.receive("pull_request_review_comment", reviewCommentPayload({ pr: fx.pr, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: fx.remote.bare }, argued), "delivery-redelivered-reply");
+    await fx.app.receive(
+      "pull_request_review_comment",
+      reviewCommentPayload(
+        { pr: fx.pr, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: fx.remote.bare },
+        argued,
+      ),
+      "delivery-redelivered-reply",
+    );
     await fx.app.idle();
     expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`)).toHaveLength(1);
   });
@@ -91,7 +150,17 @@ describe("replies in a finding's thread", () => {
     const head = await openReviewed();
     expect(checkConclusion(head)).toBe("failure");
     const nm1 = findingComment("NM-1");
-    fx.app.scenario([{ role: "reviewer", match: "NM-1", answer: { ruling: "withdrawn", reason: "The caller passes n - 1.", reply: "You are right: every caller passes `n - 1`." } }]);
+    fx.app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        answer: {
+          ruling: "withdrawn",
+          reason: "The caller passes n - 1.",
+          reply: "You are right: every caller passes `n - 1`.",
+        },
+      },
+    ]);
 
     await replyInThread(WRITER, nm1.id, "All callers pass n - 1, see src/caller.ts.");
 
@@ -104,7 +173,9 @@ describe("replies in a finding's thread", () => {
     expect(fx.summary()).toMatch(/NM-1 .*\| withdrawn \|/);
 
     // A later push: the reviewer reports the same problem again; it is not posted, and stays withdrawn.
-    fx.app.scenario([{ role: "reviewer", answer: { summary: "Same as before.", findings: [REVIEW.answer.findings[0]], resolved: [] } }]);
+    fx.app.scenario([
+      { role: "reviewer", answer: { summary: "Same as before.", findings: [REVIEW.answer.findings[0]], resolved: [] } },
+    ]);
     const next = fx.push({ "README.md": "# widgets\nmore\n" }, "docs");
     await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
     await fx.app.idle();
@@ -119,11 +190,26 @@ describe("replies in a finding's thread", () => {
   it("withdrawn at the author's request on an error: still failing, awaiting a maintainer, until a writer confirms", async () => {
     const head = await openReviewed();
     const nm1 = findingComment("NM-1");
-    fx.app.scenario([{ role: "reviewer", match: "NM-1", answer: { ruling: "withdrawn", reason: "The bound is guarded upstream.", reply: "Agreed, the guard on line 3 covers it." } }]);
+    fx.app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        answer: {
+          ruling: "withdrawn",
+          reason: "The bound is guarded upstream.",
+          reply: "Agreed, the guard on line 3 covers it.",
+        },
+      },
+    ]);
 
     await replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
 
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({ status: "open", ruling: "withdrawn", rulingConfirmation: "awaiting", rulingBy: "Codertocat" });
+    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+      status: "open",
+      ruling: "withdrawn",
+      rulingConfirmation: "awaiting",
+      rulingBy: "Codertocat",
+    });
     expect(checkConclusion(head)).toBe("failure");
     expect(botReplies(nm1.id).at(-1)).toContain("withdrawn at the author's request, awaiting a maintainer");
     expect(fx.summary()).toContain("withdrawn at the author's request, awaiting a maintainer");
@@ -139,7 +225,11 @@ describe("replies in a finding's thread", () => {
     const agentCallsBefore = fx.app.agentCalls().length;
     await replyInThread(WRITER, nm1.id, "Confirm.");
     expect(fx.app.agentCalls()).toHaveLength(agentCallsBefore);
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({ status: "withdrawn", rulingConfirmation: "confirmed", rulingConfirmedBy: "maintainer" });
+    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+      status: "withdrawn",
+      rulingConfirmation: "confirmed",
+      rulingConfirmedBy: "maintainer",
+    });
     expect(checkConclusion(head)).toBe("success");
     expect(botReplies(nm1.id).at(-1)).toContain("Confirmed by @maintainer: NM-1 is withdrawn");
   });
@@ -148,13 +238,20 @@ describe("replies in a finding's thread", () => {
     await openReviewed();
     const nm1 = findingComment("NM-1");
     fx.app.scenario([
-      { role: "reviewer", match: "NM-1", times: 1, answer: { ruling: "withdrawn", reason: "Guarded upstream.", reply: "Agreed." } },
+      {
+        role: "reviewer",
+        match: "NM-1",
+        times: 1,
+        answer: { ruling: "withdrawn", reason: "Guarded upstream.", reply: "Agreed." },
+      },
       { role: "reviewer", answer: { summary: "Nothing new.", findings: [], resolved: [] } },
     ]);
     await replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
     const ruling = (await findings()).find((f) => f.number === 1)!;
     expect(ruling.rulingConfirmation).toBe("awaiting");
-    expect(ruling.rulingReplyId).toBe(fx.github.reviewComments.find((c) => c.in_reply_to_id === nm1.id && c.user.id === BOT_USER.id)!.id);
+    expect(ruling.rulingReplyId).toBe(
+      fx.github.reviewComments.find((c) => c.in_reply_to_id === nm1.id && c.user.id === BOT_USER.id)!.id,
+    );
 
     fx.github.reactToReviewComment(VISITOR, ruling.rulingReplyId!, "+1"); // not a writer: does not count
     fx.github.reactToReviewComment(WRITER, ruling.rulingReplyId!, "+1");
@@ -162,14 +259,22 @@ describe("replies in a finding's thread", () => {
     await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
     await fx.app.idle();
 
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({ status: "withdrawn", rulingConfirmation: "confirmed", rulingConfirmedBy: "maintainer" });
+    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+      status: "withdrawn",
+      rulingConfirmation: "confirmed",
+      rulingConfirmedBy: "maintainer",
+    });
     expect(checkConclusion(next)).toBe("success");
   });
 
   it("a reply by a bot, by someone who may not argue, or in a thread that is not the bot's finding: no turn, nothing posted", async () => {
     const head = await openReviewed();
     const nm1 = findingComment("NM-1");
-    const { commentId: humanThread } = fx.github.humanReview("reviewer2", head, "A human review", { path: "src/app.ts", line: 10, body: "Why change this line?" });
+    const { commentId: humanThread } = fx.github.humanReview("reviewer2", head, "A human review", {
+      path: "src/app.ts",
+      line: 10,
+      body: "Why change this line?",
+    });
     const requestsBefore = fx.github.requests.filter((r) => r.method === "POST").length;
     fx.app.scenario([{ role: "reviewer", answer: { ruling: "upheld", reply: "should never be asked" } }]);
 
@@ -185,16 +290,36 @@ describe("replies in a finding's thread", () => {
     // someone without standing who addresses the bot is told who can argue
     await replyInThread(VISITOR, nm1.id, "@no-mistakes[bot] this is fine, withdraw it");
     expect(fx.app.agentCalls().filter((c) => c.role === "reviewer")).toHaveLength(1);
-    expect(botReplies(nm1.id).at(-1)).toContain("Only the pull request's author and people with write access to this repository can argue NM-1");
+    expect(botReplies(nm1.id).at(-1)).toContain(
+      "Only the pull request's author and people with write access to this repository can argue NM-1",
+    );
   });
 
   it("a dead session: the thread reply falls back to a fresh session whose prompt has the finding and the thread so far", async () => {
     await openReviewed();
     const nm1 = findingComment("NM-1");
-    fx.app.scenario([{ role: "reviewer", match: "NM-1", times: 1, answer: { ruling: "upheld", reason: "Still wrong.", reply: "It still reads past the end." } }]);
+    fx.app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        times: 1,
+        answer: { ruling: "upheld", reason: "Still wrong.", reply: "It still reads past the end." },
+      },
+    ]);
     await replyInThread(WRITER, nm1.id, "First argument: n is exclusive.");
 
-    fx.app.scenario([{ role: "reviewer", match: "NM-1", failResume: true, answer: { ruling: "deferred", reason: "A follow-up will rewrite the loop.", reply: "Fine, it can wait for the rewrite." } }]);
+    fx.app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        failResume: true,
+        answer: {
+          ruling: "deferred",
+          reason: "A follow-up will rewrite the loop.",
+          reply: "Fine, it can wait for the rewrite.",
+        },
+      },
+    ]);
     await replyInThread(WRITER, nm1.id, "Second argument: the loop is rewritten next week.");
 
     const fresh = fx.app.agentCalls().at(-1)!;
@@ -207,7 +332,11 @@ describe("replies in a finding's thread", () => {
     const last = (await turns()).at(-1)!;
     expect(last).toMatchObject({ trigger: "thread-reply", sessionMode: "fallback" });
     expect(last.fallbackReason).toContain("resume of");
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({ status: "deferred", ruling: "deferred", rulingConfirmation: "writer" });
+    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+      status: "deferred",
+      ruling: "deferred",
+      rulingConfirmation: "writer",
+    });
     expect(fx.summary()).toMatch(/NM-1 .*\| deferred, not blocking \|/);
   });
 
@@ -225,7 +354,9 @@ describe("replies in a finding's thread", () => {
 describe("/no-mistakes ask", () => {
   it("the resumed reviewer answers in a reply; the turn and its spend are recorded; past the turn limit it is refused", async () => {
     await openReviewed("limits:\n  max_turns: 2\n");
-    fx.app.scenario([{ role: "reviewer", match: "Why does the loop", answer: { reply: "Because `n` is the length." } }]);
+    fx.app.scenario([
+      { role: "reviewer", match: "Why does the loop", answer: { reply: "Because `n` is the length." } },
+    ]);
 
     await fx.comment("/no-mistakes ask Why does the loop stop at n?", AUTHOR);
 
@@ -241,17 +372,27 @@ describe("/no-mistakes ask", () => {
 
     await fx.comment("/no-mistakes ask And the other loop?", WRITER);
     expect(fx.app.agentCalls().filter((c) => c.role === "reviewer")).toHaveLength(2);
-    expect(fx.replies().at(-1)).toContain("@maintainer The reviewer was not asked: this PR has used its budget of 2 agent turns (limits.max_turns)");
+    expect(fx.replies().at(-1)).toContain(
+      "@maintainer The reviewer was not asked: this PR has used its budget of 2 agent turns (limits.max_turns)",
+    );
   });
 
   it("is refused to someone who is neither the author nor a writer, and mentions of the bot in a review thread ask in that thread", async () => {
     const head = await openReviewed();
     await fx.comment("/no-mistakes ask what is this?", VISITOR);
-    expect(fx.replies().at(-1)).toContain("`/no-mistakes ask` is for the pull request's author and people with write access");
+    expect(fx.replies().at(-1)).toContain(
+      "`/no-mistakes ask` is for the pull request's author and people with write access",
+    );
     expect(fx.app.agentCalls().filter((c) => c.role === "reviewer")).toHaveLength(1);
 
-    const { commentId: humanThread } = fx.github.humanReview("reviewer2", head, "A human review", { path: "src/app.ts", line: 10, body: "Why change this line?" });
-    fx.app.scenario([{ role: "reviewer", match: "is line 10 safe", answer: { reply: "Line 10 only renames a variable." } }]);
+    const { commentId: humanThread } = fx.github.humanReview("reviewer2", head, "A human review", {
+      path: "src/app.ts",
+      line: 10,
+      body: "Why change this line?",
+    });
+    fx.app.scenario([
+      { role: "reviewer", match: "is line 10 safe", answer: { reply: "Line 10 only renames a variable." } },
+    ]);
     await replyInThread(WRITER, humanThread!, "@no-mistakes[bot] is line 10 safe?");
     const answer = fx.github.sent("POST", `/comments/${humanThread}/replies`);
     expect(answer).toHaveLength(1);

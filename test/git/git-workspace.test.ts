@@ -242,7 +242,12 @@ describe("GitWorkspace", () => {
 
   it("reads files and counts lines at a commit", async () => {
     const origin = createOrigin();
-    const sha = origin.commit({ "a.txt": "one\ntwo\nthree\n", "partial.txt": "x\ny", "empty.txt": "", "dir/f.txt": "f\n" });
+    const sha = origin.commit({
+      "a.txt": "one\ntwo\nthree\n",
+      "partial.txt": "x\ny",
+      "empty.txt": "",
+      "dir/f.txt": "f\n",
+    });
     const ws = await workspace();
     await ws.fetch(origin.work, [`+${sha}:refs/nm/head`]);
     expect(await ws.readFile(sha, "a.txt")).toBe("one\ntwo\nthree\n");
@@ -326,7 +331,9 @@ describe("GitWorkspace", () => {
     expect(missingRepo.message).toMatch(/^git fetch /);
     const missingRef = await gitError(ws.fetch(origin.bare, ["+refs/heads/nope:refs/nm/head"]));
     expect(missingRef.kind).toBe("not-found");
-    const missingSha = await gitError(ws.fetch(origin.bare, ["+0123456789012345678901234567890123456789:refs/nm/head"]));
+    const missingSha = await gitError(
+      ws.fetch(origin.bare, ["+0123456789012345678901234567890123456789:refs/nm/head"]),
+    );
     expect(missingSha.kind).toBe("not-found");
   });
 
@@ -383,7 +390,9 @@ describe("GitWorkspace", () => {
         expect(refused.message).not.toContain(other);
         expect(refused.message).not.toContain(encodeBasicAuth(other));
 
-        const missing = await gitError(ws.fetch(server.url("missing.git"), ["+refs/heads/main:refs/nm/x"], { token: TOKEN }));
+        const missing = await gitError(
+          ws.fetch(server.url("missing.git"), ["+refs/heads/main:refs/nm/x"], { token: TOKEN }),
+        );
         expect(missing.kind).toBe("not-found");
         expect(missing.message).not.toContain(TOKEN);
 
@@ -440,7 +449,10 @@ describe("symbolic links in a pull request", () => {
     const ws = await workspace();
     await ws.fetch(origin.bare, ["+refs/heads/main:refs/nm/head"]);
     await ws.checkout(start);
-    for (const [name, target] of [["escape", "/etc/hostname"], ["inner", "a.txt"]] as const) {
+    for (const [name, target] of [
+      ["escape", "/etc/hostname"],
+      ["inner", "a.txt"],
+    ] as const) {
       expect(lstatSync(join(ws.dir, name)).isSymbolicLink()).toBe(false);
       expect(readFileSync(join(ws.dir, name), "utf8")).toBe(target);
     }
@@ -456,6 +468,8 @@ describe("symbolic links in a pull request", () => {
       { path: "new-link", target: "/app/.env" },
     ]);
     // the committed objects are links (mode 120000), exactly as GitHub would carry them
-    expect(git(ws.dir, "ls-tree", sha, "inner", "new-link")).toMatch(/^120000 blob \S+\tinner\n120000 blob \S+\tnew-link$/);
+    expect(git(ws.dir, "ls-tree", sha, "inner", "new-link")).toMatch(
+      /^120000 blob \S+\tinner\n120000 blob \S+\tnew-link$/,
+    );
   });
 });

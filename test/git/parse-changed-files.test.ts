@@ -3,8 +3,12 @@ import { parseChangedFiles } from "../../src/git/parse-changed-files.js";
 
 describe("parseChangedFiles", () => {
   it("joins numstat and name-status, renames and binaries included", () => {
-    const numstat = ["3\t1\tsrc/a.ts", "0\t5\told.txt", "2\t0\t", "lib/from.ts", "lib/to.ts", "-\t-\timg.png", ""].join("\0");
-    const nameStatus = ["M", "src/a.ts", "D", "old.txt", "R087", "lib/from.ts", "lib/to.ts", "A", "img.png", ""].join("\0");
+    const numstat = ["3\t1\tsrc/a.ts", "0\t5\told.txt", "2\t0\t", "lib/from.ts", "lib/to.ts", "-\t-\timg.png", ""].join(
+      "\0",
+    );
+    const nameStatus = ["M", "src/a.ts", "D", "old.txt", "R087", "lib/from.ts", "lib/to.ts", "A", "img.png", ""].join(
+      "\0",
+    );
     expect(parseChangedFiles(numstat, nameStatus)).toEqual([
       { path: "src/a.ts", status: "modified", additions: 3, deletions: 1 },
       { path: "old.txt", status: "deleted", additions: 0, deletions: 5 },

@@ -74,7 +74,10 @@ describe("runGit", () => {
   it("treats okExitCodes as answers and other exits as GitError with the subcommand", async () => {
     const origin = createOrigin();
     const sha = origin.commit({ "a.txt": "a\n" });
-    const answer = await runGit(["merge-base", "--is-ancestor", sha, `${sha}~0`], { cwd: origin.work, okExitCodes: [1] });
+    const answer = await runGit(["merge-base", "--is-ancestor", sha, `${sha}~0`], {
+      cwd: origin.work,
+      okExitCodes: [1],
+    });
     expect(answer.exitCode).toBe(0);
     const error = await gitError(runGit(["rev-parse", "--verify", "nope^{commit}"], { cwd: origin.work }));
     expect(error.kind).toBe("not-found");
@@ -121,7 +124,9 @@ describe("runGit", () => {
     const server = await startGitHttpServer(origin.root, { token: TOKEN });
     try {
       const home = tempDir();
-      writeFileSync(join(home, ".netrc"), `machine 127.0.0.1 login x-access-token password ${TOKEN}\n`, { mode: 0o600 });
+      writeFileSync(join(home, ".netrc"), `machine 127.0.0.1 login x-access-token password ${TOKEN}\n`, {
+        mode: 0o600,
+      });
       setEnv({ HOME: home });
       const error = await gitError(runGit(["ls-remote", server.url("origin.git")], { cwd: tempDir() }));
       expect(error.kind).toBe("auth");

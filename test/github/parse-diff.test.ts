@@ -47,7 +47,19 @@ const cases: Case[] = [
       "+export const b = 2;",
       "+export const c = 3;",
     ),
-    files: [{ path: "src/new.ts", oldPath: null, status: "added", hunks: [[[1, 2, 3], [1, 2, 3]]] }],
+    files: [
+      {
+        path: "src/new.ts",
+        oldPath: null,
+        status: "added",
+        hunks: [
+          [
+            [1, 2, 3],
+            [1, 2, 3],
+          ],
+        ],
+      },
+    ],
   },
   {
     name: "added single-line file (hunk header without counts)",
@@ -117,10 +129,7 @@ const cases: Case[] = [
             [2, 3, 4, 5, 6, 7, 8, 9],
             [5, 6],
           ],
-          [
-            [21, 22, 23, 24, 25],
-            [24],
-          ],
+          [[21, 22, 23, 24, 25], [24]],
         ],
       },
     ],
@@ -189,7 +198,11 @@ const cases: Case[] = [
   },
   {
     name: "binary modified",
-    patch: diff("diff --git a/img/logo.png b/img/logo.png", "index bdc955b..8835708 100644", "Binary files a/img/logo.png and b/img/logo.png differ"),
+    patch: diff(
+      "diff --git a/img/logo.png b/img/logo.png",
+      "index bdc955b..8835708 100644",
+      "Binary files a/img/logo.png and b/img/logo.png differ",
+    ),
     files: [{ path: "img/logo.png", oldPath: "img/logo.png", status: "modified", binary: true, hunks: [] }],
   },
   {
@@ -232,7 +245,19 @@ const cases: Case[] = [
       "+c",
       "\\ No newline at end of file",
     ),
-    files: [{ path: "n.txt", oldPath: "n.txt", status: "modified", hunks: [[[1, 2, 3], [2, 3]]] }],
+    files: [
+      {
+        path: "n.txt",
+        oldPath: "n.txt",
+        status: "modified",
+        hunks: [
+          [
+            [1, 2, 3],
+            [2, 3],
+          ],
+        ],
+      },
+    ],
   },
   {
     name: "path with spaces (git ends ---/+++ names that contain a space with a tab)",
@@ -251,7 +276,11 @@ const cases: Case[] = [
   },
   {
     name: "binary with spaces in the path (only the git header names it)",
-    patch: diff("diff --git a/a b/c d.png b/a b/c d.png", "index bdc955b..8835708 100644", "Binary files a/a b/c d.png and b/a b/c d.png differ"),
+    patch: diff(
+      "diff --git a/a b/c d.png b/a b/c d.png",
+      "index bdc955b..8835708 100644",
+      "Binary files a/a b/c d.png and b/a b/c d.png differ",
+    ),
     files: [{ path: "a b/c d.png", oldPath: "a b/c d.png", status: "modified", binary: true, hunks: [] }],
   },
   {
@@ -280,7 +309,11 @@ const cases: Case[] = [
   },
   {
     name: "quoted binary path with a tab (only the git header names it)",
-    patch: diff('diff --git "a/x\\ty.bin" "b/x\\ty.bin"', "index bdc955b..8835708 100644", 'Binary files "a/x\\ty.bin" and "b/x\\ty.bin" differ'),
+    patch: diff(
+      'diff --git "a/x\\ty.bin" "b/x\\ty.bin"',
+      "index bdc955b..8835708 100644",
+      'Binary files "a/x\\ty.bin" and "b/x\\ty.bin" differ',
+    ),
     files: [{ path: "x\ty.bin", oldPath: "x\ty.bin", status: "modified", binary: true, hunks: [] }],
   },
   {
@@ -333,7 +366,19 @@ const cases: Case[] = [
       "+now",
       "+a file",
     ),
-    files: [{ path: "link", oldPath: null, status: "added", hunks: [[[1, 2], [1, 2]]] }],
+    files: [
+      {
+        path: "link",
+        oldPath: null,
+        status: "added",
+        hunks: [
+          [
+            [1, 2],
+            [1, 2],
+          ],
+        ],
+      },
+    ],
   },
   {
     name: "a rename onto a path that was deleted: the deletion listed after it does not replace it",

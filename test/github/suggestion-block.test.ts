@@ -33,7 +33,11 @@ describe("suggestionBlock", () => {
     ["only one trailing newline is dropped", "a\n\n", "```suggestion\na\n\n```"],
     ["CRLF becomes LF", "a\r\nb\r\n", "```suggestion\na\nb\n```"],
     ["inline backticks keep the short fence", "const s = `x` + ``y``;", "```suggestion\nconst s = `x` + ``y``;\n```"],
-    ["a ``` fence inside needs four", "/**\n * ```ts\n * x\n * ```\n */", "````suggestion\n/**\n * ```ts\n * x\n * ```\n */\n````"],
+    [
+      "a ``` fence inside needs four",
+      "/**\n * ```ts\n * x\n * ```\n */",
+      "````suggestion\n/**\n * ```ts\n * x\n * ```\n */\n````",
+    ],
     ["a bare ``` line inside needs four", "```\ncode\n```\n", "````suggestion\n```\ncode\n```\n````"],
     ["the longest run decides", "`````\n```", "``````suggestion\n`````\n```\n``````"],
   ];

@@ -87,9 +87,19 @@ export async function startAppHarness(options: {
     secret: "test-webhook-secret",
     log: logs.log,
     // Probot sets its own throttle options; a function default runs last and turns it (and retries) off for tests.
-    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({ ...options, throttle: { enabled: false }, retry: { enabled: false } })),
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      throttle: { enabled: false },
+      retry: { enabled: false },
+    })),
   });
-  const queue = await RunQueue.start({ database: options.database, log: logs.log, expireInSeconds: 120, pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
+  const queue = await RunQueue.start({
+    database: options.database,
+    log: logs.log,
+    expireInSeconds: 120,
+    pollingIntervalSeconds: 0.5,
+    retryDelaySeconds: 1,
+  });
   let agent = new FakeAgent({ scenarioPath, home: join(options.dataDir, "fake-agent"), logPath: agentLog });
   const agentProxy = {
     name: "fake",
@@ -100,10 +110,13 @@ export async function startAppHarness(options: {
     run: (o: Parameters<FakeAgent["run"]>[0]) => agent.run(o),
   };
   const intake = openWebhookIntake({ dataDir: options.dataDir, database: options.database, queue, log: logs.log });
-  await probot.load(createApp({ config, database: options.database, agent: options.agent ?? agentProxy, queue, intake, log: logs.log }), {
-    cwd: process.cwd(),
-    addHandler: () => {},
-  });
+  await probot.load(
+    createApp({ config, database: options.database, agent: options.agent ?? agentProxy, queue, intake, log: logs.log }),
+    {
+      cwd: process.cwd(),
+      addHandler: () => {},
+    },
+  );
 
   return {
     probot,
@@ -131,7 +144,11 @@ export async function startAppHarness(options: {
     },
     agentCalls() {
       try {
-        return readFileSync(agentLog, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as AgentCall);
+        return readFileSync(agentLog, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as AgentCall);
       } catch {
         return [];
       }

@@ -3,7 +3,10 @@ import type { Logger } from "pino";
 import { createLogger } from "../../src/logging/create-logger.js";
 
 /** A real app logger whose output is kept in memory: `lines()` parses what was logged. */
-export function captureLogger(secrets: string[] = [], level = "debug"): { log: Logger; text: () => string; lines: () => Record<string, unknown>[] } {
+export function captureLogger(
+  secrets: string[] = [],
+  level = "debug",
+): { log: Logger; text: () => string; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, done) {

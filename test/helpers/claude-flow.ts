@@ -25,7 +25,11 @@ export interface ClaudeFlow {
  * GitHub stand-in for `owner/repo` and the app harness with the Claude adapter. The returned object's
  * fields are set before each test.
  */
-export function useClaudeFlow(options: { owner: string; repo: string; permissions?: Record<string, string> }): ClaudeFlow {
+export function useClaudeFlow(options: {
+  owner: string;
+  repo: string;
+  permissions?: Record<string, string>;
+}): ClaudeFlow {
   const flow = {} as ClaudeFlow;
   beforeAll(async () => {
     flow.database = await createTestDatabase("pglite");
@@ -41,10 +45,22 @@ export function useClaudeFlow(options: { owner: string; repo: string; permission
     flow.root = tempDir();
     flow.remote = new GitRemote(flow.root);
     flow.model = await startFakeAnthropicServer();
-    flow.github = new GitHubStandIn({ owner: options.owner, repo: options.repo, installationId: 99, bareRepo: flow.remote.bare, baseRef: "main", ...(options.permissions ? { permissions: options.permissions } : {}) });
+    flow.github = new GitHubStandIn({
+      owner: options.owner,
+      repo: options.repo,
+      installationId: 99,
+      bareRepo: flow.remote.bare,
+      baseRef: "main",
+      ...(options.permissions ? { permissions: options.permissions } : {}),
+    });
     flow.github.install();
     const dataDir = join(flow.root, "data");
-    const agent = new ClaudeCodeAgent({ homeDir: join(dataDir, "agents"), apiKey: "sk-ant-flow-test", baseUrl: flow.model.url, killGraceMs: 1000 });
+    const agent = new ClaudeCodeAgent({
+      homeDir: join(dataDir, "agents"),
+      apiKey: "sk-ant-flow-test",
+      baseUrl: flow.model.url,
+      killGraceMs: 1000,
+    });
     flow.app = await startAppHarness({ database: flow.database.handle, dataDir, agent, env: { AGENT_TIMEOUT: "60s" } });
   });
   afterEach(async () => {

@@ -24,7 +24,12 @@ export type FakeReply =
   /** A final text answer (stop_reason end_turn). */
   | { text: string; inputTokens?: number; outputTokens?: number }
   /** A tool call (stop_reason tool_use); the CLI runs the tool and sends a tool_result in its next request. */
-  | { toolUse: { name: string; input: Record<string, unknown>; id?: string }; text?: string; inputTokens?: number; outputTokens?: number }
+  | {
+      toolUse: { name: string; input: Record<string, unknown>; id?: string };
+      text?: string;
+      inputTokens?: number;
+      outputTokens?: number;
+    }
   /** An HTTP error, e.g. 529 overloaded or 429 rate limit. */
   | { status: number; errorType?: string; message?: string }
   /** Never answer (the request hangs until the client goes away). */
@@ -90,7 +95,9 @@ export function lastToolResult(body: MessagesRequestBody): { content: string; is
  * POST /v1/messages/count_tokens, and a 200 `{}` for anything else the CLI asks.
  * Model calls without tools (title/summary helpers) get a short canned text and do not consume the queue.
  */
-export async function startFakeAnthropicServer(options: { replies?: FakeReply[]; responder?: FakeResponder; log?: boolean } = {}): Promise<FakeAnthropicServer> {
+export async function startFakeAnthropicServer(
+  options: { replies?: FakeReply[]; responder?: FakeResponder; log?: boolean } = {},
+): Promise<FakeAnthropicServer> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [...(options.replies ?? [])];
   const mains: MessagesRequestBody[] = [];
@@ -182,7 +189,12 @@ async function respond(res: ServerResponse, request: MessagesRequestBody, reply:
   if ("status" in reply) {
     json(res, reply.status, {
       type: "error",
-      error: { type: reply.errorType ?? (reply.status === 529 ? "overloaded_error" : reply.status === 429 ? "rate_limit_error" : "api_error"), message: reply.message ?? "fake failure" },
+      error: {
+        type:
+          reply.errorType ??
+          (reply.status === 529 ? "overloaded_error" : reply.status === 429 ? "rate_limit_error" : "api_error"),
+        message: reply.message ?? "fake failure",
+      },
     });
     return;
   }
@@ -191,15 +203,34 @@ async function respond(res: ServerResponse, request: MessagesRequestBody, reply:
   const content: Array<Record<string, unknown>> = [];
   if ("toolUse" in reply) {
     if (reply.text) content.push({ type: "text", text: reply.text });
-    content.push({ type: "tool_use", id: reply.toolUse.id ?? `toolu_fake_${++ids}`, name: reply.toolUse.name, input: reply.toolUse.input });
+    content.push({
+      type: "tool_use",
+      id: reply.toolUse.id ?? `toolu_fake_${++ids}`,
+      name: reply.toolUse.name,
+      input: reply.toolUse.input,
+    });
   } else {
     content.push({ type: "text", text: reply.text });
   }
   const stopReason = "toolUse" in reply ? "tool_use" : "end_turn";
-  const usage = { input_tokens: reply.inputTokens ?? 100, output_tokens: reply.outputTokens ?? 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = {
+    input_tokens: reply.inputTokens ?? 100,
+    output_tokens: reply.outputTokens ?? 20,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
 
   if (!request.stream) {
-    json(res, 200, { id, type: "message", role: "assistant", model, content, stop_reason: stopReason, stop_sequence: null, usage });
+    json(res, 200, {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage,
+    });
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
@@ -207,19 +238,37 @@ async function respond(res: ServerResponse, request: MessagesRequestBody, reply:
     res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   };
   send("message_start", {
-    message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   });
   content.forEach((block, index) => {
     if (block.type === "text") {
       send("content_block_start", { index, content_block: { type: "text", text: "" } });
       send("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
     } else {
-      send("content_block_start", { index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
-      send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } });
+      send("content_block_start", {
+        index,
+        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+      });
+      send("content_block_delta", {
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+      });
     }
     send("content_block_stop", { index });
   });
-  send("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  send("message_delta", {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   send("message_stop", {});
   res.end();
 }

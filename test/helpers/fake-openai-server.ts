@@ -104,29 +104,72 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     }
     if ("error" in reply) {
       res.writeHead(reply.error, { "content-type": "application/json" });
-      res.end(reply.body ?? JSON.stringify({ error: { message: `fake server error ${reply.error}`, type: "server_error" } }));
+      res.end(
+        reply.body ?? JSON.stringify({ error: { message: `fake server error ${reply.error}`, type: "server_error" } }),
+      );
       return;
     }
     const responseId = `resp_${n}`;
     const usage = reply.usage ?? { input: 100, output: 10 };
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const send = (data: Record<string, unknown>) => res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`);
-    const base = { id: responseId, object: "response", created_at: Math.floor(Date.now() / 1000), model: "gpt-5.5", status: "in_progress", output: [] };
+    const send = (data: Record<string, unknown>) =>
+      res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`);
+    const base = {
+      id: responseId,
+      object: "response",
+      created_at: Math.floor(Date.now() / 1000),
+      model: "gpt-5.5",
+      status: "in_progress",
+      output: [],
+    };
     send({ type: "response.created", sequence_number: 0, response: base });
 
     let item: Record<string, unknown>;
     if ("text" in reply) {
       const id = `msg_${n}`;
-      send({ type: "response.output_item.added", output_index: 0, item: { type: "message", id, role: "assistant", status: "in_progress", content: [] } });
-      send({ type: "response.content_part.added", item_id: id, output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+      send({
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
+      });
+      send({
+        type: "response.content_part.added",
+        item_id: id,
+        output_index: 0,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      });
       send({ type: "response.output_text.delta", item_id: id, output_index: 0, content_index: 0, delta: reply.text });
       send({ type: "response.output_text.done", item_id: id, output_index: 0, content_index: 0, text: reply.text });
-      item = { type: "message", id, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.text, annotations: [] }] };
+      item = {
+        type: "message",
+        id,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: reply.text, annotations: [] }],
+      };
     } else if ("applyPatch" in reply) {
-      item = { type: "custom_tool_call", id: `ctc_${n}`, call_id: `call_${n}`, name: "apply_patch", input: reply.applyPatch, status: "completed" };
+      item = {
+        type: "custom_tool_call",
+        id: `ctc_${n}`,
+        call_id: `call_${n}`,
+        name: "apply_patch",
+        input: reply.applyPatch,
+        status: "completed",
+      };
       send({ type: "response.output_item.added", output_index: 0, item: { ...item, input: "" } });
     } else {
-      item = { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "exec_command", arguments: JSON.stringify({ cmd: reply.shell, ...(reply.yieldTimeMs === undefined ? {} : { yield_time_ms: reply.yieldTimeMs }) }), status: "completed" };
+      item = {
+        type: "function_call",
+        id: `fc_${n}`,
+        call_id: `call_${n}`,
+        name: "exec_command",
+        arguments: JSON.stringify({
+          cmd: reply.shell,
+          ...(reply.yieldTimeMs === undefined ? {} : { yield_time_ms: reply.yieldTimeMs }),
+        }),
+        status: "completed",
+      };
       send({ type: "response.output_item.added", output_index: 0, item: { ...item, arguments: "" } });
     }
     send({ type: "response.output_item.done", output_index: 0, item });
@@ -157,7 +200,10 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    responsesBodies: () => requests.filter((r) => r.method === "POST" && r.path.endsWith("/responses")).map((r) => (r.body ?? {}) as ResponsesBody),
+    responsesBodies: () =>
+      requests
+        .filter((r) => r.method === "POST" && r.path.endsWith("/responses"))
+        .map((r) => (r.body ?? {}) as ResponsesBody),
     enqueue: (...replies) => void queue.push(...replies),
     setDefault: (reply) => {
       fallback = reply;

@@ -86,11 +86,30 @@ export class FlowFixture {
   }
 
   /** A real issue_comment.created payload for this PR. */
-  commentPayload(body: string, user: { login: string; type?: "User" | "Bot" } = { login: "maintainer" }, commentId = Math.floor(Math.random() * 1e9)): Record<string, any> {
+  commentPayload(
+    body: string,
+    user: { login: string; type?: "User" | "Bot" } = { login: "maintainer" },
+    commentId = Math.floor(Math.random() * 1e9),
+  ): Record<string, any> {
     const payload = examplePayload("issue_comment", "created");
-    payload.issue = { ...payload.issue, number: this.pr, pull_request: { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/${this.pr}` } };
-    payload.comment = { ...payload.comment, id: commentId, body, user: { ...payload.comment.user, login: user.login, type: user.type ?? "User" } };
-    payload.repository = { ...payload.repository, id: REPO_ID, name: REPO, full_name: `${OWNER}/${REPO}`, clone_url: this.remote.bare };
+    payload.issue = {
+      ...payload.issue,
+      number: this.pr,
+      pull_request: { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/${this.pr}` },
+    };
+    payload.comment = {
+      ...payload.comment,
+      id: commentId,
+      body,
+      user: { ...payload.comment.user, login: user.login, type: user.type ?? "User" },
+    };
+    payload.repository = {
+      ...payload.repository,
+      id: REPO_ID,
+      name: REPO,
+      full_name: `${OWNER}/${REPO}`,
+      clone_url: this.remote.bare,
+    };
     payload.installation = { id: 99, node_id: "inst" };
     payload.sender = { ...payload.sender, login: user.login, type: user.type ?? "User" };
     return payload;

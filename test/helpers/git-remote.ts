@@ -66,6 +66,10 @@ export class GitRemote {
   }
 
   git(cwd: string, ...args: string[]): string {
-    return execFileSync("git", args, { cwd, encoding: "utf8", env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
+    return execFileSync("git", args, {
+      cwd,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
+    });
   }
 }

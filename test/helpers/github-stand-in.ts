@@ -41,7 +41,8 @@ export type WebhookTarget = (delivery: { id: string; name: string; payload: Reco
  * with `message` and `headers` (e.g. 401, a 403 without a permission, a 403 secondary rate limit with
  * `retry-after`).
  */
-export type StandInFailure = string | { request: string; status: number; message?: string; headers?: Record<string, string> };
+export type StandInFailure =
+  string | { request: string; status: number; message?: string; headers?: Record<string, string> };
 
 export interface StoredReviewComment {
   id: number;
@@ -90,15 +91,34 @@ export interface StandInOptions {
  */
 export class GitHubStandIn {
   readonly requests: RecordedRequest[] = [];
-  readonly checkRuns = new Map<number, { id: number; head_sha: string; name: string; status: string; conclusion?: string; output?: any }>();
-  readonly reviews: { id: number; commit_id: string; body: string; event: string; comments: any[]; user: { id: number; login: string; type: string } }[] = [];
+  readonly checkRuns = new Map<
+    number,
+    { id: number; head_sha: string; name: string; status: string; conclusion?: string; output?: any }
+  >();
+  readonly reviews: {
+    id: number;
+    commit_id: string;
+    body: string;
+    event: string;
+    comments: any[];
+    user: { id: number; login: string; type: string };
+  }[] = [];
   readonly reviewComments: StoredReviewComment[] = [];
   /** `issue`: the PR it was posted on (absent: shown on every PR, as the tests' own comments are). */
-  readonly issueComments: { id: number; body: string; user: { id: number; login: string; type: string }; issue?: number }[] = [];
+  readonly issueComments: {
+    id: number;
+    body: string;
+    user: { id: number; login: string; type: string };
+    issue?: number;
+  }[] = [];
   readonly resolvedThreads: string[] = [];
   readonly reactions: { commentId: number; content: string }[] = [];
   /** Reactions on review comments (POST by the app, or left by people through `reactToReviewComment`). */
-  readonly reviewCommentReactions: { commentId: number; content: string; user: { id: number; login: string; type: string } }[] = [];
+  readonly reviewCommentReactions: {
+    commentId: number;
+    content: string;
+    user: { id: number; login: string; type: string };
+  }[] = [];
   /** PENDING reviews (seen by nobody but their author); the app only ever creates them to probe, then deletes them. */
   readonly pendingReviews: { id: number; pr: number; commit_id: string; body: string; comments: any[] }[] = [];
   /**
@@ -142,7 +162,8 @@ export class GitHubStandIn {
     const api = nock(url.origin).persist();
     const failures = [...(this.options.failOnce ?? [])];
     const losses = this.loseResponses;
-    const matches = (f: string, method: string, uri: string) => f === `${method} ${uri}` || (f.startsWith(`${method} `) && uri.includes(f.slice(method.length + 1)));
+    const matches = (f: string, method: string, uri: string) =>
+      f === `${method} ${uri}` || (f.startsWith(`${method} `) && uri.includes(f.slice(method.length + 1)));
     /** A scheduled failure becomes a 500, as a GitHub outage would answer (or the status the test asked for). */
     const guard =
       (fn: (uri: string, body: any) => [number, unknown]) =>
@@ -150,7 +171,8 @@ export class GitHubStandIn {
         try {
           const answer = fn(uri, body);
           const last = this.requests.at(-1);
-          const lost = last && last.path === uri && answer[0] < 300 ? losses.findIndex((f) => matches(f, last.method, uri)) : -1;
+          const lost =
+            last && last.path === uri && answer[0] < 300 ? losses.findIndex((f) => matches(f, last.method, uri)) : -1;
           if (lost >= 0) {
             losses.splice(lost, 1);
             return [502, { message: "Bad Gateway" }];
@@ -159,13 +181,25 @@ export class GitHubStandIn {
         } catch (error) {
           const { standInFailure, failure } = error as { standInFailure?: boolean; failure?: StandInFailure };
           if (!standInFailure) throw error;
-          if (typeof failure === "object") return [failure.status, { message: failure.message ?? "Forbidden", documentation_url: "https://docs.github.com/rest" }, failure.headers ?? {}];
+          if (typeof failure === "object")
+            return [
+              failure.status,
+              { message: failure.message ?? "Forbidden", documentation_url: "https://docs.github.com/rest" },
+              failure.headers ?? {},
+            ];
           return [500, { message: "Server Error" }];
         }
       };
     const record = (method: string) => (uri: string, body: any) => {
-      this.requests.push({ method, path: uri, body: typeof body === "string" && body.startsWith("{") ? JSON.parse(body) : body, at: Date.now() });
-      const failing = failures.findIndex((entry) => matches(typeof entry === "string" ? entry : entry.request, method, uri));
+      this.requests.push({
+        method,
+        path: uri,
+        body: typeof body === "string" && body.startsWith("{") ? JSON.parse(body) : body,
+        at: Date.now(),
+      });
+      const failing = failures.findIndex((entry) =>
+        matches(typeof entry === "string" ? entry : entry.request, method, uri),
+      );
       if (failing >= 0) {
         const [failure] = failures.splice(failing, 1);
         throw Object.assign(new Error("stand-in failure"), { standInFailure: true, failure });
@@ -173,34 +207,49 @@ export class GitHubStandIn {
       return this.requests.at(-1)!;
     };
 
-    api.post(`${prefix}/app/installations/${installationId}/access_tokens`).reply(guard((uri: string, body: any) => {
-      record("POST")(uri, body);
-      return [201, { token: INSTALLATION_TOKEN, expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {}, repository_selection: "all" }];
-    }));
-    api.get(`${prefix}/app`).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      return [200, { id: 1, slug: APP_SLUG, name: "no-mistakes" }];
-    }));
+    api.post(`${prefix}/app/installations/${installationId}/access_tokens`).reply(
+      guard((uri: string, body: any) => {
+        record("POST")(uri, body);
+        return [
+          201,
+          {
+            token: INSTALLATION_TOKEN,
+            expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+            permissions: {},
+            repository_selection: "all",
+          },
+        ];
+      }),
+    );
+    api.get(`${prefix}/app`).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        return [200, { id: 1, slug: APP_SLUG, name: "no-mistakes" }];
+      }),
+    );
 
     // The App's webhook delivery log: only for the App itself (a JWT), as on GitHub.
     const asTheApp = (authorization: string) => /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(authorization);
     const standIn = this;
-    api.get(`${prefix}/app/hook/deliveries`).query(true).reply(function (uri: string) {
-      const authorization = String(this.req.headers.authorization ?? "");
-      return guard((u: string) => {
-        record("GET")(u, undefined).authorization = authorization;
-        if (!asTheApp(authorization)) return [401, { message: "A JSON web token could not be decoded" }];
-        const query = new URL(u, "https://api.github.com").searchParams;
-        const perPage = Math.min(Number(query.get("per_page") ?? 30), 100);
-        const cursor = query.get("cursor");
-        const newestFirst = standIn.hookDeliveries.map(({ payload: _, ...listed }) => listed).reverse();
-        const from = cursor ? newestFirst.findIndex((d) => d.id < Number(cursor.replace(/^c/, ""))) : 0;
-        const page = from < 0 ? [] : newestFirst.slice(from, from + perPage);
-        const more = from >= 0 && from + perPage < newestFirst.length;
-        const next = `${url.origin}${prefix}/app/hook/deliveries?per_page=${perPage}&cursor=c${page.at(-1)?.id}`;
-        return more ? ([200, page, { link: `<${next}>; rel="next"` }] as unknown as [number, unknown]) : [200, page];
-      })(uri, undefined);
-    });
+    api
+      .get(`${prefix}/app/hook/deliveries`)
+      .query(true)
+      .reply(function (uri: string) {
+        const authorization = String(this.req.headers.authorization ?? "");
+        return guard((u: string) => {
+          record("GET")(u, undefined).authorization = authorization;
+          if (!asTheApp(authorization)) return [401, { message: "A JSON web token could not be decoded" }];
+          const query = new URL(u, "https://api.github.com").searchParams;
+          const perPage = Math.min(Number(query.get("per_page") ?? 30), 100);
+          const cursor = query.get("cursor");
+          const newestFirst = standIn.hookDeliveries.map(({ payload: _, ...listed }) => listed).reverse();
+          const from = cursor ? newestFirst.findIndex((d) => d.id < Number(cursor.replace(/^c/, ""))) : 0;
+          const page = from < 0 ? [] : newestFirst.slice(from, from + perPage);
+          const more = from >= 0 && from + perPage < newestFirst.length;
+          const next = `${url.origin}${prefix}/app/hook/deliveries?per_page=${perPage}&cursor=c${page.at(-1)?.id}`;
+          return more ? ([200, page, { link: `<${next}>; rel="next"` }] as unknown as [number, unknown]) : [200, page];
+        })(uri, undefined);
+      });
     api.post(new RegExp(`^${prefix}/app/hook/deliveries/(\\d+)/attempts$`)).reply(function (uri: string, body: any) {
       const authorization = String(this.req.headers.authorization ?? "");
       return guard((u: string, b: any) => {
@@ -216,179 +265,298 @@ export class GitHubStandIn {
         return [202, {}];
       })(uri, body);
     });
-    api.get(new RegExp(`^${base}/contents/\\.github(%2F|/)no-mistakes\\.yml`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const yaml = this.options.configYaml;
-      if (yaml === undefined) return [404, { message: "Not Found" }];
-      return [200, { type: "file", encoding: "base64", path: ".github/no-mistakes.yml", content: Buffer.from(yaml).toString("base64") }];
-    }));
+    api.get(new RegExp(`^${base}/contents/\\.github(%2F|/)no-mistakes\\.yml`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const yaml = this.options.configYaml;
+        if (yaml === undefined) return [404, { message: "Not Found" }];
+        return [
+          200,
+          {
+            type: "file",
+            encoding: "base64",
+            path: ".github/no-mistakes.yml",
+            content: Buffer.from(yaml).toString("base64"),
+          },
+        ];
+      }),
+    );
 
-    api.get(/\/users\/[^/]+%5Bbot%5D$|\/users\/[^/]+\[bot\]$/).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      return [200, BOT_USER];
-    }));
-    api.get(new RegExp(`^${base}/collaborators/([^/]+)/permission$`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const login = decodeURIComponent(/collaborators\/([^/]+)\/permission/.exec(uri)![1]!);
-      const permission = this.options.permissions?.[login];
-      if (!permission) return [404, { message: "Not Found" }];
-      const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
-      return [200, { permission: legacy, role_name: permission, user: { login } }];
-    }));
-    api.post(new RegExp(`^${base}/issues/comments/(\\d+)/reactions$`)).reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      this.reactions.push({ commentId: Number(/comments\/(\d+)\/reactions/.exec(uri)![1]), content: r.body.content });
-      return [201, { id: this.nextId++, content: r.body.content }];
-    }));
-    api.get(new RegExp(`^${base}/pulls/(\\d+)$`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const n = Number(/pulls\/(\d+)$/.exec(uri)![1]);
-      const pulls = this.options.pulls;
-      const pull = typeof pulls === "function" ? pulls(n) : pulls?.[n];
-      return pull ? [200, pull] : [404, { message: "Not Found" }];
-    }));
+    api.get(/\/users\/[^/]+%5Bbot%5D$|\/users\/[^/]+\[bot\]$/).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        return [200, BOT_USER];
+      }),
+    );
+    api.get(new RegExp(`^${base}/collaborators/([^/]+)/permission$`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const login = decodeURIComponent(/collaborators\/([^/]+)\/permission/.exec(uri)![1]!);
+        const permission = this.options.permissions?.[login];
+        if (!permission) return [404, { message: "Not Found" }];
+        const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
+        return [200, { permission: legacy, role_name: permission, user: { login } }];
+      }),
+    );
+    api.post(new RegExp(`^${base}/issues/comments/(\\d+)/reactions$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        this.reactions.push({ commentId: Number(/comments\/(\d+)\/reactions/.exec(uri)![1]), content: r.body.content });
+        return [201, { id: this.nextId++, content: r.body.content }];
+      }),
+    );
+    api.get(new RegExp(`^${base}/pulls/(\\d+)$`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const n = Number(/pulls\/(\d+)$/.exec(uri)![1]);
+        const pulls = this.options.pulls;
+        const pull = typeof pulls === "function" ? pulls(n) : pulls?.[n];
+        return pull ? [200, pull] : [404, { message: "Not Found" }];
+      }),
+    );
 
     // Check runs
-    api.get(new RegExp(`^${base}/commits/([0-9a-f]{40})/check-runs`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const sha = /commits\/([0-9a-f]{40})/.exec(uri)![1];
-      const runs = [...this.checkRuns.values()].filter((c) => c.head_sha === sha).reverse();
-      return [200, { total_count: runs.length, check_runs: runs }];
-    }));
-    api.post(`${base}/check-runs`).reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      const id = this.nextId++;
-      this.checkRuns.set(id, { id, head_sha: r.body.head_sha, name: r.body.name, status: r.body.status ?? "queued", conclusion: r.body.conclusion, output: r.body.output });
-      return [201, this.checkRuns.get(id)];
-    }));
-    api.patch(new RegExp(`^${base}/check-runs/(\\d+)$`)).reply(guard((uri: string, body: any) => {
-      const r = record("PATCH")(uri, body);
-      const run = this.checkRuns.get(Number(/check-runs\/(\d+)/.exec(uri)![1]));
-      if (!run) return [404, { message: "Not Found" }];
-      Object.assign(run, { status: r.body.status ?? run.status, conclusion: r.body.conclusion ?? run.conclusion, output: r.body.output ?? run.output });
-      return [200, run];
-    }));
+    api.get(new RegExp(`^${base}/commits/([0-9a-f]{40})/check-runs`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const sha = /commits\/([0-9a-f]{40})/.exec(uri)![1];
+        const runs = [...this.checkRuns.values()].filter((c) => c.head_sha === sha).reverse();
+        return [200, { total_count: runs.length, check_runs: runs }];
+      }),
+    );
+    api.post(`${base}/check-runs`).reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        const id = this.nextId++;
+        this.checkRuns.set(id, {
+          id,
+          head_sha: r.body.head_sha,
+          name: r.body.name,
+          status: r.body.status ?? "queued",
+          conclusion: r.body.conclusion,
+          output: r.body.output,
+        });
+        return [201, this.checkRuns.get(id)];
+      }),
+    );
+    api.patch(new RegExp(`^${base}/check-runs/(\\d+)$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("PATCH")(uri, body);
+        const run = this.checkRuns.get(Number(/check-runs\/(\d+)/.exec(uri)![1]));
+        if (!run) return [404, { message: "Not Found" }];
+        Object.assign(run, {
+          status: r.body.status ?? run.status,
+          conclusion: r.body.conclusion ?? run.conclusion,
+          output: r.body.output ?? run.output,
+        });
+        return [200, run];
+      }),
+    );
 
     // Reviews and review comments
-    api.post(new RegExp(`^${base}/pulls/(\\d+)/reviews$`)).reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
-      const comments: any[] = r.body.comments ?? [];
-      for (const c of comments) {
-        const problem = this.offDiff(pr, r.body.commit_id, c);
-        if (problem) return [422, { message: "Unprocessable Entity", errors: [problem], status: "422" }];
-      }
-      const id = this.nextId++;
-      if (r.body.event === undefined) {
-        // A PENDING review: seen by its author only; GitHub allows one per author and pull request.
-        if (this.pendingReviews.some((p) => p.pr === pr)) return [422, { message: "Unprocessable Entity", errors: ["User can only have one pending review per pull request"], status: "422" }];
-        this.pendingReviews.push({ id, pr, commit_id: r.body.commit_id, body: r.body.body ?? "", comments });
-        return [200, { id, body: r.body.body ?? "", state: "PENDING", commit_id: r.body.commit_id, user: BOT_USER }];
-      }
-      this.reviews.push({ id, commit_id: r.body.commit_id, body: r.body.body, event: r.body.event, comments, user: BOT_USER });
-      for (const c of comments) this.storeComment(c, id, r.body.commit_id);
-      return [200, { id, body: r.body.body, state: "COMMENTED", commit_id: r.body.commit_id }];
-    }));
-    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews(\\?.*)?$`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
-      return [
-        200,
-        [
-          ...this.reviews.map((r) => ({ id: r.id, body: r.body, commit_id: r.commit_id, state: "COMMENTED", user: r.user })),
-          ...this.pendingReviews.filter((p) => p.pr === pr).map((p) => ({ id: p.id, body: p.body, commit_id: p.commit_id, state: "PENDING", user: BOT_USER })),
-        ],
-      ];
-    }));
-    api.delete(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)$`)).reply(guard((uri: string) => {
-      record("DELETE")(uri, undefined);
-      const id = Number(/reviews\/(\d+)/.exec(uri)![1]);
-      const at = this.pendingReviews.findIndex((p) => p.id === id);
-      if (at < 0) return [422, { message: "Unprocessable Entity", errors: ["Can not delete a non-pending pull request review"] }];
-      const [gone] = this.pendingReviews.splice(at, 1);
-      return [200, { id, state: "PENDING", body: gone!.body }];
-    }));
-    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)/comments`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const reviewId = Number(/reviews\/(\d+)/.exec(uri)![1]);
-      return [200, this.reviewComments.filter((c) => c.review_id === reviewId)];
-    }));
-    api.get(new RegExp(`^${base}/pulls/(\\d+)/comments(\\?.*)?$`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      return [200, this.reviewComments];
-    }));
-    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments$`)).reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
-      const problem = this.offDiff(pr, r.body.commit_id, r.body);
-      if (problem) return [422, { message: "Validation Failed", errors: [problem], status: "422" }];
-      return [201, this.storeComment(r.body, null, r.body.commit_id)];
-    }));
-    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments/(\\d+)/replies$`)).reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      const parent = this.reviewComments.find((c) => c.id === Number(/comments\/(\d+)\/replies/.exec(uri)![1]));
-      if (!parent) return [404, { message: "Not Found" }];
-      const reply = { ...parent, id: this.nextId++, node_id: `RC_${this.nextId}`, body: r.body.body, in_reply_to_id: parent.id, user: BOT_USER };
-      this.reviewComments.push(reply);
-      return [201, reply];
-    }));
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/reviews$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
+        const comments: any[] = r.body.comments ?? [];
+        for (const c of comments) {
+          const problem = this.offDiff(pr, r.body.commit_id, c);
+          if (problem) return [422, { message: "Unprocessable Entity", errors: [problem], status: "422" }];
+        }
+        const id = this.nextId++;
+        if (r.body.event === undefined) {
+          // A PENDING review: seen by its author only; GitHub allows one per author and pull request.
+          if (this.pendingReviews.some((p) => p.pr === pr))
+            return [
+              422,
+              {
+                message: "Unprocessable Entity",
+                errors: ["User can only have one pending review per pull request"],
+                status: "422",
+              },
+            ];
+          this.pendingReviews.push({ id, pr, commit_id: r.body.commit_id, body: r.body.body ?? "", comments });
+          return [200, { id, body: r.body.body ?? "", state: "PENDING", commit_id: r.body.commit_id, user: BOT_USER }];
+        }
+        this.reviews.push({
+          id,
+          commit_id: r.body.commit_id,
+          body: r.body.body,
+          event: r.body.event,
+          comments,
+          user: BOT_USER,
+        });
+        for (const c of comments) this.storeComment(c, id, r.body.commit_id);
+        return [200, { id, body: r.body.body, state: "COMMENTED", commit_id: r.body.commit_id }];
+      }),
+    );
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews(\\?.*)?$`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
+        return [
+          200,
+          [
+            ...this.reviews.map((r) => ({
+              id: r.id,
+              body: r.body,
+              commit_id: r.commit_id,
+              state: "COMMENTED",
+              user: r.user,
+            })),
+            ...this.pendingReviews
+              .filter((p) => p.pr === pr)
+              .map((p) => ({ id: p.id, body: p.body, commit_id: p.commit_id, state: "PENDING", user: BOT_USER })),
+          ],
+        ];
+      }),
+    );
+    api.delete(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)$`)).reply(
+      guard((uri: string) => {
+        record("DELETE")(uri, undefined);
+        const id = Number(/reviews\/(\d+)/.exec(uri)![1]);
+        const at = this.pendingReviews.findIndex((p) => p.id === id);
+        if (at < 0)
+          return [
+            422,
+            { message: "Unprocessable Entity", errors: ["Can not delete a non-pending pull request review"] },
+          ];
+        const [gone] = this.pendingReviews.splice(at, 1);
+        return [200, { id, state: "PENDING", body: gone!.body }];
+      }),
+    );
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/reviews/(\\d+)/comments`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const reviewId = Number(/reviews\/(\d+)/.exec(uri)![1]);
+        return [200, this.reviewComments.filter((c) => c.review_id === reviewId)];
+      }),
+    );
+    api.get(new RegExp(`^${base}/pulls/(\\d+)/comments(\\?.*)?$`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        return [200, this.reviewComments];
+      }),
+    );
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        const pr = Number(/pulls\/(\d+)/.exec(uri)![1]);
+        const problem = this.offDiff(pr, r.body.commit_id, r.body);
+        if (problem) return [422, { message: "Validation Failed", errors: [problem], status: "422" }];
+        return [201, this.storeComment(r.body, null, r.body.commit_id)];
+      }),
+    );
+    api.post(new RegExp(`^${base}/pulls/(\\d+)/comments/(\\d+)/replies$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        const parent = this.reviewComments.find((c) => c.id === Number(/comments\/(\d+)\/replies/.exec(uri)![1]));
+        if (!parent) return [404, { message: "Not Found" }];
+        const reply = {
+          ...parent,
+          id: this.nextId++,
+          node_id: `RC_${this.nextId}`,
+          body: r.body.body,
+          in_reply_to_id: parent.id,
+          user: BOT_USER,
+        };
+        this.reviewComments.push(reply);
+        return [201, reply];
+      }),
+    );
 
-    api.post(new RegExp(`^${base}/pulls/comments/(\\d+)/reactions$`)).reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      const commentId = Number(/comments\/(\d+)\/reactions/.exec(uri)![1]);
-      if (!this.reviewComments.some((c) => c.id === commentId)) return [404, { message: "Not Found" }];
-      this.reviewCommentReactions.push({ commentId, content: r.body.content, user: BOT_USER });
-      return [201, { id: this.nextId++, content: r.body.content, user: BOT_USER }];
-    }));
-    api.get(new RegExp(`^${base}/pulls/comments/(\\d+)/reactions(\\?.*)?$`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const commentId = Number(/comments\/(\d+)\/reactions/.exec(uri)![1]);
-      return [200, this.reviewCommentReactions.filter((r) => r.commentId === commentId).map((r, i) => ({ id: i + 1, content: r.content, user: r.user }))];
-    }));
+    api.post(new RegExp(`^${base}/pulls/comments/(\\d+)/reactions$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        const commentId = Number(/comments\/(\d+)\/reactions/.exec(uri)![1]);
+        if (!this.reviewComments.some((c) => c.id === commentId)) return [404, { message: "Not Found" }];
+        this.reviewCommentReactions.push({ commentId, content: r.body.content, user: BOT_USER });
+        return [201, { id: this.nextId++, content: r.body.content, user: BOT_USER }];
+      }),
+    );
+    api.get(new RegExp(`^${base}/pulls/comments/(\\d+)/reactions(\\?.*)?$`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const commentId = Number(/comments\/(\d+)\/reactions/.exec(uri)![1]);
+        return [
+          200,
+          this.reviewCommentReactions
+            .filter((r) => r.commentId === commentId)
+            .map((r, i) => ({ id: i + 1, content: r.content, user: r.user })),
+        ];
+      }),
+    );
 
     // Issue comments (summary, replies)
-    api.get(new RegExp(`^${base}/issues/(\\d+)/comments`)).reply(guard((uri: string) => {
-      record("GET")(uri, undefined);
-      const issue = Number(/issues\/(\d+)\/comments/.exec(uri)![1]);
-      return [200, this.issueComments.filter((c) => c.issue === undefined || c.issue === issue)];
-    }));
-    api.post(new RegExp(`^${base}/issues/(\\d+)/comments$`)).reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      const comment = { id: this.nextId++, body: r.body.body, user: BOT_USER, issue: Number(/issues\/(\d+)\/comments/.exec(uri)![1]) };
-      this.issueComments.push(comment);
-      return [201, comment];
-    }));
-    api.patch(new RegExp(`^${base}/issues/comments/(\\d+)$`)).reply(guard((uri: string, body: any) => {
-      const r = record("PATCH")(uri, body);
-      const comment = this.issueComments.find((c) => c.id === Number(/comments\/(\d+)/.exec(uri)![1]));
-      if (!comment) return [404, { message: "Not Found" }];
-      comment.body = r.body.body;
-      return [200, comment];
-    }));
+    api.get(new RegExp(`^${base}/issues/(\\d+)/comments`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const issue = Number(/issues\/(\d+)\/comments/.exec(uri)![1]);
+        return [200, this.issueComments.filter((c) => c.issue === undefined || c.issue === issue)];
+      }),
+    );
+    api.post(new RegExp(`^${base}/issues/(\\d+)/comments$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        const comment = {
+          id: this.nextId++,
+          body: r.body.body,
+          user: BOT_USER,
+          issue: Number(/issues\/(\d+)\/comments/.exec(uri)![1]),
+        };
+        this.issueComments.push(comment);
+        return [201, comment];
+      }),
+    );
+    api.patch(new RegExp(`^${base}/issues/comments/(\\d+)$`)).reply(
+      guard((uri: string, body: any) => {
+        const r = record("PATCH")(uri, body);
+        const comment = this.issueComments.find((c) => c.id === Number(/comments\/(\d+)/.exec(uri)![1]));
+        if (!comment) return [404, { message: "Not Found" }];
+        comment.body = r.body.body;
+        return [200, comment];
+      }),
+    );
 
     // GraphQL: review threads and resolving them
-    api.post(prefix ? `${prefix.replace(/\/v3$/, "")}/graphql` : "/graphql").reply(guard((uri: string, body: any) => {
-      const r = record("POST")(uri, body);
-      const query: string = r.body.query;
-      if (query.includes("resolveReviewThread")) {
-        this.resolvedThreads.push(r.body.variables.id);
-        return [200, { data: { resolveReviewThread: { thread: { id: r.body.variables.id } } } }];
-      }
-      if (query.includes("reviewThreads")) {
-        const nodes = this.reviewComments
-          .filter((c) => !c.in_reply_to_id)
-          .map((c) => ({ id: `THREAD_${c.id}`, comments: { nodes: [{ id: c.node_id }] } }));
-        return [200, { data: { repository: { pullRequest: { reviewThreads: { nodes, pageInfo: { hasNextPage: false, endCursor: null } } } } } }];
-      }
-      return [400, { message: "unexpected query" }];
-    }));
+    api.post(prefix ? `${prefix.replace(/\/v3$/, "")}/graphql` : "/graphql").reply(
+      guard((uri: string, body: any) => {
+        const r = record("POST")(uri, body);
+        const query: string = r.body.query;
+        if (query.includes("resolveReviewThread")) {
+          this.resolvedThreads.push(r.body.variables.id);
+          return [200, { data: { resolveReviewThread: { thread: { id: r.body.variables.id } } } }];
+        }
+        if (query.includes("reviewThreads")) {
+          const nodes = this.reviewComments
+            .filter((c) => !c.in_reply_to_id)
+            .map((c) => ({ id: `THREAD_${c.id}`, comments: { nodes: [{ id: c.node_id }] } }));
+          return [
+            200,
+            {
+              data: {
+                repository: {
+                  pullRequest: { reviewThreads: { nodes, pageInfo: { hasNextPage: false, endCursor: null } } },
+                },
+              },
+            },
+          ];
+        }
+        return [400, { message: "unexpected query" }];
+      }),
+    );
   }
 
   /**
    * GitHub sends a webhook to the App: one attempt in the delivery log, failed when the app is down
    * (no `webhookTarget`) or answers an error. A redelivery keeps the delivery's guid.
    */
-  async deliver(name: string, payload: Record<string, any>, guid: string = randomUUID(), redelivery = false): Promise<HookDeliveryAttempt> {
+  async deliver(
+    name: string,
+    payload: Record<string, any>,
+    guid: string = randomUUID(),
+    redelivery = false,
+  ): Promise<HookDeliveryAttempt> {
     const started = Date.now();
     let statusCode: number;
     let status: string;
@@ -431,10 +599,22 @@ export class GitHubStandIn {
   }
 
   /** A person's review with an inline comment (e.g. the PR author's, carrying a forged marker), as GitHub would store it. */
-  humanReview(login: string, commitId: string, body: string, comment?: { path: string; line: number; body: string }): { reviewId: number; commentId?: number } {
+  humanReview(
+    login: string,
+    commitId: string,
+    body: string,
+    comment?: { path: string; line: number; body: string },
+  ): { reviewId: number; commentId?: number } {
     const user = { id: 9000 + this.nextId, login, type: "User" };
     const reviewId = this.nextId++;
-    this.reviews.push({ id: reviewId, commit_id: commitId, body, event: "COMMENT", comments: comment ? [comment] : [], user });
+    this.reviews.push({
+      id: reviewId,
+      commit_id: commitId,
+      body,
+      event: "COMMENT",
+      comments: comment ? [comment] : [],
+      user,
+    });
     const stored = comment ? this.storeComment({ ...comment, side: "RIGHT" }, reviewId, commitId, user) : undefined;
     return { reviewId, commentId: stored?.id };
   }
@@ -443,18 +623,33 @@ export class GitHubStandIn {
    * A person's reply in a review thread (GitHub keeps `in_reply_to_id` on the thread's first comment),
    * as GitHub would store it; the test then delivers its pull_request_review_comment webhook.
    */
-  humanReviewReply(user: { login: string; id?: number; type?: string }, inReplyTo: number, body: string): StoredReviewComment {
+  humanReviewReply(
+    user: { login: string; id?: number; type?: string },
+    inReplyTo: number,
+    body: string,
+  ): StoredReviewComment {
     const parent = this.reviewComments.find((c) => c.id === inReplyTo);
     if (!parent) throw new Error(`no review comment ${inReplyTo}`);
     const id = this.nextId++;
-    const stored: StoredReviewComment = { ...parent, id, node_id: `RC_${id}`, body, in_reply_to_id: parent.in_reply_to_id ?? parent.id, user: { id: user.id ?? 9000 + id, login: user.login, type: user.type ?? "User" } };
+    const stored: StoredReviewComment = {
+      ...parent,
+      id,
+      node_id: `RC_${id}`,
+      body,
+      in_reply_to_id: parent.in_reply_to_id ?? parent.id,
+      user: { id: user.id ?? 9000 + id, login: user.login, type: user.type ?? "User" },
+    };
     this.reviewComments.push(stored);
     return stored;
   }
 
   /** A person's reaction on a review comment (GitHub sends no webhook for it). */
   reactToReviewComment(user: { login: string; id?: number }, commentId: number, content: string): void {
-    this.reviewCommentReactions.push({ commentId, content, user: { id: user.id ?? 9500, login: user.login, type: "User" } });
+    this.reviewCommentReactions.push({
+      commentId,
+      content,
+      user: { id: user.id ?? 9500, login: user.login, type: "User" },
+    });
   }
 
   /** A person's comment on the PR's conversation. */
@@ -488,7 +683,11 @@ export class GitHubStandIn {
    * would call a renamed file new and every line of it commentable). Parsed here with a few regexes,
    * independently of the app's diff parser.
    */
-  private offDiff(pr: number, headSha: string, c: { path: string; line: number; start_line?: number }): string | undefined {
+  private offDiff(
+    pr: number,
+    headSha: string,
+    c: { path: string; line: number; start_line?: number },
+  ): string | undefined {
     if (this.options.refuse?.includes(`${c.path}:${c.line}`)) return `Line could not be resolved (${c.path}:${c.line})`;
     const ranges = this.commentableRanges(headSha).get(c.path) ?? [];
     const first = c.start_line ?? c.line;
@@ -501,7 +700,18 @@ export class GitHubStandIn {
   private commentableRanges(headSha: string): Map<string, (readonly [number, number])[]> {
     const diff = execFileSync(
       "git",
-      ["-C", this.options.bareRepo, "-c", "core.quotePath=false", "diff", "-M", "-U3", "--no-color", "--no-ext-diff", `refs/heads/${this.options.baseRef}...${headSha}`],
+      [
+        "-C",
+        this.options.bareRepo,
+        "-c",
+        "core.quotePath=false",
+        "diff",
+        "-M",
+        "-U3",
+        "--no-color",
+        "--no-ext-diff",
+        `refs/heads/${this.options.baseRef}...${headSha}`,
+      ],
       { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
     );
     const files = new Map<string, (readonly [number, number])[]>();
@@ -517,5 +727,4 @@ export class GitHubStandIn {
     }
     return files;
   }
-
 }

@@ -41,7 +41,12 @@ let worlds = 0;
 let scenarios = 0;
 
 /** Polls until `check` returns something other than undefined/false; throws with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -114,7 +119,15 @@ export class ProcessWorld {
       REDELIVER_INTERVAL: "off",
       ...options.env,
     });
-    const started = Object.assign(app, { name: options.name, pid: app.child.pid!, dataDir, spawnedAt, port: 0, webhookUrl: "", url: (path: string) => path });
+    const started = Object.assign(app, {
+      name: options.name,
+      pid: app.child.pid!,
+      dataDir,
+      spawnedAt,
+      port: 0,
+      webhookUrl: "",
+      url: (path: string) => path,
+    });
     this.apps.push(started);
     started.port = await listeningPort(app);
     started.url = (path: string) => `http://127.0.0.1:${started.port}${path}`;
@@ -132,16 +145,21 @@ export class ProcessWorld {
 
   /** The run row of the fixture's PR. */
   async runId(pr = this.fixture.pr): Promise<number | undefined> {
-    const [row] = await this.sql<{ id: number }[]>`select id from runs where repository_id = ${REPO_ID} and pr_number = ${pr}`;
+    const [row] = await this.sql<
+      { id: number }[]
+    >`select id from runs where repository_id = ${REPO_ID} and pr_number = ${pr}`;
     return row?.id;
   }
 
-  async turns(runId: number): Promise<{ id: number; role: string; status: string; head_sha: string; error: string | null }[]> {
+  async turns(
+    runId: number,
+  ): Promise<{ id: number; role: string; status: string; head_sha: string; error: string | null }[]> {
     return this.sql`select id, role, status, head_sha, error from turns where run_id = ${runId} order by id`;
   }
 
   async jobs(runId: number): Promise<{ id: string; state: string; retry_count: number }[]> {
-    return this.sql`select id, state, retry_count from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)} order by created_on`;
+    return this
+      .sql`select id, state, retry_count from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)} order by created_on`;
   }
 
   /** The bot's reviews of `sha` as GitHub stores them. */

@@ -19,7 +19,14 @@ export function reviewCommentPayload(
     ...(comment.in_reply_to_id ? { in_reply_to_id: comment.in_reply_to_id } : {}),
   };
   payload.pull_request = { ...payload.pull_request, number: at.pr };
-  payload.repository = { ...payload.repository, id: at.repoId, name, full_name: at.fullName, clone_url: at.cloneUrl, owner: { ...payload.repository.owner, login: owner } };
+  payload.repository = {
+    ...payload.repository,
+    id: at.repoId,
+    name,
+    full_name: at.fullName,
+    clone_url: at.cloneUrl,
+    owner: { ...payload.repository.owner, login: owner },
+  };
   payload.installation = { id: 99, node_id: "inst" };
   payload.sender = { ...payload.sender, login: comment.user.login, type: comment.user.type };
   return payload;

@@ -19,11 +19,20 @@ export interface AppProcess {
  */
 export function startAppProcess(env: Record<string, string>, options: { cwd?: string } = {}): AppProcess {
   const args = options.cwd
-    ? ["--import", pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href, join(ROOT, "src/index.ts")]
+    ? [
+        "--import",
+        pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href,
+        join(ROOT, "src/index.ts"),
+      ]
     : ["--import", "tsx", "src/index.ts"];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...(options.cwd ? { TSX_TSCONFIG_PATH: join(ROOT, "tsconfig.json") } : {}), ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      ...(options.cwd ? { TSX_TSCONFIG_PATH: join(ROOT, "tsconfig.json") } : {}),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return appProcess(child);
@@ -53,7 +62,10 @@ export function appProcess(child: ChildProcess): AppProcess {
 export async function listeningPort(app: AppProcess, timeoutMs = 120_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const line = app.output().split("\n").find((l) => l.includes('"msg":"no-mistakes listening"'));
+    const line = app
+      .output()
+      .split("\n")
+      .find((l) => l.includes('"msg":"no-mistakes listening"'));
     if (line) return (JSON.parse(line) as { port: number }).port;
     if (app.child.exitCode !== null) throw new Error(`app exited with ${app.child.exitCode}:\n${app.output()}`);
     await sleep(50);

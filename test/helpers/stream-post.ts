@@ -15,7 +15,12 @@ export interface StreamedPost {
  * nothing. The client keeps its connection alive: the promise settles when the connection is closed, or
  * when the whole body was sent and answered.
  */
-export function streamPost(url: string, headers: Record<string, string>, totalBytes: number, chunk: Buffer = Buffer.alloc(1024 * 1024, 0x20)): Promise<StreamedPost> {
+export function streamPost(
+  url: string,
+  headers: Record<string, string>,
+  totalBytes: number,
+  chunk: Buffer = Buffer.alloc(1024 * 1024, 0x20),
+): Promise<StreamedPost> {
   const agent = new Agent({ keepAlive: true });
   const result: StreamedPost = { text: "", sentBytes: 0, closed: false };
   let bodyEnded = false;

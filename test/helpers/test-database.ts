@@ -26,8 +26,11 @@ export async function databaseKinds(): Promise<DatabaseKind[]> {
       await sql`select 1`;
       return true;
     } catch (error) {
-      if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but unreachable: ${(error as Error).message}`);
-      console.warn(`PostgreSQL not reachable at ${DEFAULT_URL}; PostgreSQL-backed tests are skipped (set TEST_DATABASE_URL).`);
+      if (process.env.TEST_DATABASE_URL)
+        throw new Error(`TEST_DATABASE_URL is set but unreachable: ${(error as Error).message}`);
+      console.warn(
+        `PostgreSQL not reachable at ${DEFAULT_URL}; PostgreSQL-backed tests are skipped (set TEST_DATABASE_URL).`,
+      );
       return false;
     } finally {
       await sql.end({ timeout: 1 });

@@ -36,12 +36,24 @@ export interface PrShape {
 
 /** A real pull_request payload, pointed at our test repository and commits. */
 export function pullRequestPayload(shape: PrShape): Record<string, any> {
-  const base = shape.action === "synchronize" || shape.action === "opened" || shape.action === "closed" || shape.action === "reopened" || shape.action === "ready_for_review"
-    ? examplePayload("pull_request", shape.action)
-    : examplePayload("pull_request", "opened");
+  const base =
+    shape.action === "synchronize" ||
+    shape.action === "opened" ||
+    shape.action === "closed" ||
+    shape.action === "reopened" ||
+    shape.action === "ready_for_review"
+      ? examplePayload("pull_request", shape.action)
+      : examplePayload("pull_request", "opened");
   const fullName = shape.fullName ?? "octo-org/widgets";
   const [owner, name] = fullName.split("/") as [string, string];
-  const repo = { ...base.repository, id: shape.repoId ?? 4242, name, full_name: fullName, clone_url: shape.cloneUrl, owner: { ...base.repository.owner, login: owner } };
+  const repo = {
+    ...base.repository,
+    id: shape.repoId ?? 4242,
+    name,
+    full_name: fullName,
+    clone_url: shape.cloneUrl,
+    owner: { ...base.repository.owner, login: owner },
+  };
   const pr = base.pull_request;
   pr.number = shape.number;
   pr.title = shape.title ?? `Change ${shape.number}`;
@@ -50,7 +62,11 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
   pr.state = shape.action === "closed" ? "closed" : "open";
   pr.base = { ...pr.base, ref: shape.baseRef ?? "main", sha: shape.baseSha, repo };
   const headRepo =
-    shape.headRepo === null ? null : shape.headRepo ? { ...repo, id: 777, full_name: shape.headRepo.fullName, clone_url: shape.headRepo.cloneUrl } : repo;
+    shape.headRepo === null
+      ? null
+      : shape.headRepo
+        ? { ...repo, id: 777, full_name: shape.headRepo.fullName, clone_url: shape.headRepo.cloneUrl }
+        : repo;
   pr.head = { ...pr.head, ref: shape.headRef, sha: shape.headSha, repo: headRepo };
   pr.maintainer_can_modify = shape.maintainerCanModify ?? false;
   if (shape.updatedAt) pr.updated_at = shape.updatedAt;

@@ -31,7 +31,15 @@ function recordOf(handle: (intake: Intake) => void): IntakeRecord {
 }
 
 function prContext(id: string, action: string, headSha: string): PullRequestContext {
-  const payload = pullRequestPayload({ action, number: PR, baseSha: "b".repeat(40), headRef: "feature", headSha, cloneUrl: "http://git.test/widgets.git", repoId: REPO_ID });
+  const payload = pullRequestPayload({
+    action,
+    number: PR,
+    baseSha: "b".repeat(40),
+    headRef: "feature",
+    headSha,
+    cloneUrl: "http://git.test/widgets.git",
+    repoId: REPO_ID,
+  });
   return { id, name: "pull_request", payload } as unknown as PullRequestContext;
 }
 
@@ -44,7 +52,12 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     capture = captureLogger();
-    queue = await RunQueue.start({ database: database.handle, log: capture.log, expireInSeconds: 60, maintenanceIntervalSeconds: 3600 });
+    queue = await RunQueue.start({
+      database: database.handle,
+      log: capture.log,
+      expireInSeconds: 60,
+      maintenanceIntervalSeconds: 3600,
+    });
   });
 
   afterAll(async () => {
@@ -59,16 +72,34 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
   });
 
   const sql = async (text: string, params: unknown[] = []) => (await database.handle.executeSql(text, params)).rows;
-  const deliveries = async () => (await sql("select delivery_id from webhook_deliveries order by delivery_id")).map((r) => r.delivery_id as string);
-  const jobs = async (name = RUN_QUEUE) => (await sql("select data->>'deliveryId' as delivery, singleton_key from pgboss.job where name = $1", [name])).map((r) => r.delivery as string);
+  const deliveries = async () =>
+    (await sql("select delivery_id from webhook_deliveries order by delivery_id")).map((r) => r.delivery_id as string);
+  const jobs = async (name = RUN_QUEUE) =>
+    (await sql("select data->>'deliveryId' as delivery, singleton_key from pgboss.job where name = $1", [name])).map(
+      (r) => r.delivery as string,
+    );
   const run = () => findRun(database.handle.db, REPO_ID, PR);
-  const onPullRequest = (context: PullRequestContext, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequest(context, intake, capture.log)), d);
-  const onPullRequestClosed = (context: Context<"pull_request.closed">, d: IntakeDeps) => applyRecord(recordOf((intake) => handlePullRequestClosed(context, intake, capture.log)), d);
-  const onIssueComment = (context: Context<"issue_comment.created">, d: IntakeDeps) => applyRecord(recordOf((intake) => handleIssueComment(context, intake, capture.log)), d);
+  const onPullRequest = (context: PullRequestContext, d: IntakeDeps) =>
+    applyRecord(
+      recordOf((intake) => handlePullRequest(context, intake, capture.log)),
+      d,
+    );
+  const onPullRequestClosed = (context: Context<"pull_request.closed">, d: IntakeDeps) =>
+    applyRecord(
+      recordOf((intake) => handlePullRequestClosed(context, intake, capture.log)),
+      d,
+    );
+  const onIssueComment = (context: Context<"issue_comment.created">, d: IntakeDeps) =>
+    applyRecord(
+      recordOf((intake) => handleIssueComment(context, intake, capture.log)),
+      d,
+    );
 
   /** Makes the database refuse a row the statement writes late (after the delivery and the run). */
   const refuseJobsFor = (deliveryId: string) =>
-    sql(`alter table pgboss.job add constraint refuse_for_test check (data->>'deliveryId' is distinct from '${deliveryId}')`);
+    sql(
+      `alter table pgboss.job add constraint refuse_for_test check (data->>'deliveryId' is distinct from '${deliveryId}')`,
+    );
   const acceptJobsAgain = () => sql("alter table pgboss.job drop constraint refuse_for_test");
 
   it("records the delivery, creates the run and queues one job, all committed", async () => {
@@ -103,7 +134,9 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
 
     await refuseJobsFor("d-2");
     try {
-      await expect(onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps)).rejects.toThrow(/refuse_for_test/);
+      await expect(onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps)).rejects.toThrow(
+        /refuse_for_test/,
+      );
     } finally {
       await acceptJobsAgain();
     }
@@ -126,7 +159,13 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     await onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps);
     // pg-boss's job for another run, sent the documented way
     const other = mine + 1000;
-    await queue.enqueue({ runId: other, trigger: "synchronize", deliveryId: "d-boss", senderLogin: "octocat", senderType: "User" });
+    await queue.enqueue({
+      runId: other,
+      trigger: "synchronize",
+      deliveryId: "d-boss",
+      senderLogin: "octocat",
+      senderType: "User",
+    });
     const rows = await sql(
       `select singleton_key, data, name, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_on, expire_in::text,
          dead_letter, policy, started_on, completed_on, output, (keep_until - start_after)::text as kept_for, start_after <= now() as started
@@ -137,15 +176,25 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     expect(ours!.key).toBe(String(mine));
     expect(theirs!.key).toBe(String(other));
     expect(ours!.rest).toEqual(theirs!.rest);
-    expect(ours!.data).toEqual({ runId: mine, trigger: "synchronize", deliveryId: "d-2", senderLogin: expect.any(String), senderType: expect.any(String) });
+    expect(ours!.data).toEqual({
+      runId: mine,
+      trigger: "synchronize",
+      deliveryId: "d-2",
+      senderLogin: expect.any(String),
+      senderType: expect.any(String),
+    });
     expect(Object.keys(ours!.data as object).sort()).toEqual(Object.keys(theirs!.data as object).sort());
   });
 
   it("refuses to apply when the run queue does not exist, rather than dropping the job", async () => {
-    const [{ name, ...queueRow }] = (await sql("select * from pgboss.queue where name = $1", [RUN_QUEUE])) as [Record<string, unknown>];
+    const [{ name, ...queueRow }] = (await sql("select * from pgboss.queue where name = $1", [RUN_QUEUE])) as [
+      Record<string, unknown>,
+    ];
     await sql("update pgboss.queue set name = 'moved-for-test' where name = $1", [RUN_QUEUE]);
     try {
-      await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps)).rejects.toThrow(/queue no-mistakes-run does not exist/);
+      await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps)).rejects.toThrow(
+        /queue no-mistakes-run does not exist/,
+      );
     } finally {
       await sql("update pgboss.queue set name = $1 where name = 'moved-for-test'", [name]);
     }
@@ -176,18 +225,43 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
 
   it("keeps many concurrent pushes consistent: every delivery once, one waiting job per run", async () => {
     const n = 40;
-    await Promise.all(Array.from({ length: n }, (_, i) => onPullRequest(prContext(`c-${i}`, "synchronize", i.toString(16).padStart(40, "0")), deps)));
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        onPullRequest(prContext(`c-${i}`, "synchronize", i.toString(16).padStart(40, "0")), deps),
+      ),
+    );
     expect(await deliveries()).toHaveLength(n);
     const queued = await jobs();
     expect(queued).toHaveLength(1);
-    const logged = capture.lines().filter((l) => l.msg === "review queued" || String(l.msg).startsWith("review already waiting"));
+    const logged = capture
+      .lines()
+      .filter((l) => l.msg === "review queued" || String(l.msg).startsWith("review already waiting"));
     expect(logged).toHaveLength(n);
   });
 
   it("rolls back a closed event's delivery with its run update", async () => {
     await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
-    const closed = { id: "d-close", name: "pull_request", payload: pullRequestPayload({ action: "closed", number: PR, baseSha: "b".repeat(40), headRef: "feature", headSha: "1".repeat(40), cloneUrl: "x", repoId: REPO_ID }) };
-    const broken: IntakeDeps = { ...deps, transaction: (fn) => deps.transaction(async (tx) => { await fn(tx); throw new Error("commit refused"); }) };
+    const closed = {
+      id: "d-close",
+      name: "pull_request",
+      payload: pullRequestPayload({
+        action: "closed",
+        number: PR,
+        baseSha: "b".repeat(40),
+        headRef: "feature",
+        headSha: "1".repeat(40),
+        cloneUrl: "x",
+        repoId: REPO_ID,
+      }),
+    };
+    const broken: IntakeDeps = {
+      ...deps,
+      transaction: (fn) =>
+        deps.transaction(async (tx) => {
+          await fn(tx);
+          throw new Error("commit refused");
+        }),
+    };
     await expect(onPullRequestClosed(closed as never, broken)).rejects.toThrow("commit refused");
     expect(await deliveries()).toEqual(["d-1"]);
     expect((await run())?.state).not.toBe("closed");
@@ -203,7 +277,11 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     payload.comment.user = { ...payload.comment.user, type: "User", login: "octocat" };
     payload.installation = { id: 99, node_id: "inst" };
     const context = { id: "cmd-1", name: "issue_comment", payload } as unknown as Context<"issue_comment.created">;
-    const failing: IntakeDeps = { ...deps, enqueueCommand: (job) => queue.enqueueCommand(job, { executeSql: () => Promise.reject(new Error("connection lost")) }) };
+    const failing: IntakeDeps = {
+      ...deps,
+      enqueueCommand: (job) =>
+        queue.enqueueCommand(job, { executeSql: () => Promise.reject(new Error("connection lost")) }),
+    };
     await expect(onIssueComment(context, failing)).rejects.toThrow("connection lost");
     expect(await deliveries()).toEqual([]);
     await onIssueComment(context, deps);

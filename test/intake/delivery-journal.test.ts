@@ -9,8 +9,17 @@ import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 afterAll(() => removeTempDirs());
 
-const record = (deliveryId: string): IntakeRecord => ({ kind: "pull_request_closed", deliveryId, repositoryId: 1, prNumber: 2 });
-const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as IntakeRecord);
+const record = (deliveryId: string): IntakeRecord => ({
+  kind: "pull_request_closed",
+  deliveryId,
+  repositoryId: 1,
+  prNumber: 2,
+});
+const lines = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as IntakeRecord);
 
 /** A pid that no process has: one that just exited. */
 async function deadPid(): Promise<number> {
@@ -64,7 +73,9 @@ describe("DeliveryJournal", () => {
     expect(adopted.map((r) => r.deliveryId)).toEqual(["d-1", "d-2"]);
     expect(existsSync(orphan)).toBe(false);
     expect(lines(journal.path).map((r) => r.deliveryId)).toEqual(["d-1", "d-2"]); // a crash now still keeps them
-    expect(capture.lines()).toContainEqual(expect.objectContaining({ msg: "unreadable journal line skipped", line: 3, last: true }));
+    expect(capture.lines()).toContainEqual(
+      expect.objectContaining({ msg: "unreadable journal line skipped", line: 3, last: true }),
+    );
     journal.close();
   });
 
@@ -100,7 +111,12 @@ describe("DeliveryJournal", () => {
     const parentStart = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
     const reusedPid = join(dir, `journal-${process.ppid}-${Number(parentStart) - 1}-abcd0002.ndjson`); // same pid, started earlier
     const live = join(dir, `journal-${process.ppid}-${parentStart}-abcd0003.ndjson`);
-    for (const [path, id] of [[ofZombie, "zombie"], [reusedPid, "reused"], [live, "live"]] as const) writeFileSync(path, `${JSON.stringify(record(id))}\n`);
+    for (const [path, id] of [
+      [ofZombie, "zombie"],
+      [reusedPid, "reused"],
+      [live, "live"],
+    ] as const)
+      writeFileSync(path, `${JSON.stringify(record(id))}\n`);
     const journal = DeliveryJournal.open(dir);
 
     const adopted = journal.adoptOrphans(captureLogger().log);
@@ -118,7 +134,10 @@ describe("DeliveryJournal", () => {
     const journal = DeliveryJournal.open(dir);
     const path = journal.setAside(record("d-bad"), "value too long");
     expect(readdirSync(dir)).toContain("failed.ndjson");
-    expect(JSON.parse(readFileSync(path, "utf8").trim())).toMatchObject({ reason: "value too long", record: { deliveryId: "d-bad" } });
+    expect(JSON.parse(readFileSync(path, "utf8").trim())).toMatchObject({
+      reason: "value too long",
+      record: { deliveryId: "d-bad" },
+    });
     journal.close();
   });
 });

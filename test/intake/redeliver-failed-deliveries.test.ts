@@ -6,7 +6,13 @@ import { Probot, ProbotOctokit } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordDelivery } from "../../src/db/webhook-deliveries.js";
 import { nextCursor } from "../../src/github/app-hook-deliveries.js";
-import { startDeliverySweep, SWEEP_LOCK_KEY, type DeliverySweep, type DeliverySweepOptions, type SweepOutcome } from "../../src/intake/start-delivery-sweep.js";
+import {
+  startDeliverySweep,
+  SWEEP_LOCK_KEY,
+  type DeliverySweep,
+  type DeliverySweepOptions,
+  type SweepOutcome,
+} from "../../src/intake/start-delivery-sweep.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
 import type { HookDeliveryAttempt } from "../helpers/github-stand-in.js";
@@ -18,14 +24,25 @@ import type { HookDeliveryAttempt } from "../helpers/github-stand-in.js";
 
 const kinds = await databaseKinds();
 const APP_ID = 1;
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
 const NOW = Date.parse("2026-03-02T12:00:00Z");
 const MINUTE = 60_000;
 
 type LogItem = HookDeliveryAttempt;
 
 /** One attempt as GET /app/hook/deliveries lists it. */
-function attempt(id: number, guid: string, minutesAgo: number, statusCode: number, redelivery = false, at = NOW): LogItem {
+function attempt(
+  id: number,
+  guid: string,
+  minutesAgo: number,
+  statusCode: number,
+  redelivery = false,
+  at = NOW,
+): LogItem {
   return {
     id,
     guid,
@@ -60,14 +77,22 @@ function mockDeliveryLog(sent: Sent, log: () => LogItem[], pageSize = 100): void
     .reply(function (uri) {
       const url = new URL(uri, "https://api.github.com");
       const authorization = String(this.req.headers.authorization ?? "");
-      sent.lists.push({ cursor: url.searchParams.get("cursor"), perPage: url.searchParams.get("per_page"), authorization });
+      sent.lists.push({
+        cursor: url.searchParams.get("cursor"),
+        perPage: url.searchParams.get("per_page"),
+        authorization,
+      });
       if (!JWT.test(authorization)) return [401, { message: "A JSON web token could not be decoded" }];
       const all = [...log()].sort((a, b) => b.id - a.id);
       const cursor = url.searchParams.get("cursor");
       const from = cursor ? all.findIndex((d) => d.id < Number(cursor)) : 0;
       const page = from < 0 ? [] : all.slice(from, from + pageSize);
       const more = from >= 0 && from + pageSize < all.length;
-      const link = more ? { link: `<https://api.github.com/app/hook/deliveries?per_page=${pageSize}&cursor=${page.at(-1)!.id}>; rel="next"` } : {};
+      const link = more
+        ? {
+            link: `<https://api.github.com/app/hook/deliveries?per_page=${pageSize}&cursor=${page.at(-1)!.id}>; rel="next"`,
+          }
+        : {};
       return [200, page, link];
     })
     .persist();
@@ -78,7 +103,8 @@ function mockRedeliver(sent: Sent, status = 202): void {
   nock("https://api.github.com")
     .post(/^\/app\/hook\/deliveries\/\d+\/attempts$/)
     .reply(function (uri) {
-      if (!JWT.test(String(this.req.headers.authorization ?? ""))) return [401, { message: "A JSON web token could not be decoded" }];
+      if (!JWT.test(String(this.req.headers.authorization ?? "")))
+        return [401, { message: "A JSON web token could not be decoded" }];
       sent.redelivered.push(Number(/deliveries\/(\d+)\//.exec(uri)![1]));
       return status === 202 ? [202, {}] : [status, { message: "Server Error" }];
     })
@@ -91,7 +117,11 @@ function probot(): Probot {
     privateKey,
     secret: "s",
     log: captureLogger().log,
-    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({ ...options, throttle: { enabled: false }, retry: { enabled: false } })),
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      throttle: { enabled: false },
+      retry: { enabled: false },
+    })),
   });
 }
 
@@ -102,7 +132,10 @@ describe("nextCursor", () => {
   it.each([
     [undefined, undefined],
     ['<https://api.github.com/app/hook/deliveries?per_page=100&cursor=v1_12345>; rel="next"', "v1_12345"],
-    ['<https://api.github.com/app/hook/deliveries?per_page=100>; rel="first", <https://api.github.com/app/hook/deliveries?cursor=abc%3D&per_page=100>; rel="next"', "abc="],
+    [
+      '<https://api.github.com/app/hook/deliveries?per_page=100>; rel="first", <https://api.github.com/app/hook/deliveries?cursor=abc%3D&per_page=100>; rel="next"',
+      "abc=",
+    ],
     ['<https://api.github.com/app/hook/deliveries?per_page=100>; rel="first"', undefined],
   ])("%s → %s", (link, cursor) => {
     expect(nextCursor(link)).toBe(cursor);
@@ -135,13 +168,22 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
 
   /** A sweep whose timer never fires by itself (tests call sweepNow). */
   function sweep(options: Partial<DeliverySweepOptions> = {}): DeliverySweep {
-    const started = startDeliverySweep({ app: probot(), database: database.handle, intervalMs: 5 * MINUTE, firstDelayMs: 3_600_000, log: logs.log, now: () => now, ...options });
+    const started = startDeliverySweep({
+      app: probot(),
+      database: database.handle,
+      intervalMs: 5 * MINUTE,
+      firstDelayMs: 3_600_000,
+      log: logs.log,
+      now: () => now,
+      ...options,
+    });
     sweeps.push(started);
     return started;
   }
 
   function swept(outcome: SweepOutcome) {
-    if (outcome.kind !== "swept") throw new Error(`expected a sweep, got ${outcome.kind}: ${String((outcome as { error?: unknown }).error)}`);
+    if (outcome.kind !== "swept")
+      throw new Error(`expected a sweep, got ${outcome.kind}: ${String((outcome as { error?: unknown }).error)}`);
     return outcome.counts;
   }
 
@@ -150,7 +192,10 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
   it("redelivers a failed delivery once, as the App (a JWT), reading the log page by page", async () => {
     const failed = guid(1);
     // 150 attempts: the failed one is on the second page
-    const log = [attempt(1, failed, 50, 502), ...Array.from({ length: 149 }, (_, i) => attempt(100 + i, guid(100 + i), 40 - i / 10, 200))];
+    const log = [
+      attempt(1, failed, 50, 502),
+      ...Array.from({ length: 149 }, (_, i) => attempt(100 + i, guid(100 + i), 40 - i / 10, 200)),
+    ];
     mockDeliveryLog(sent, () => log);
     mockRedeliver(sent);
 
@@ -158,7 +203,10 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
 
     expect(sent.redelivered).toEqual([1]);
     expect(counts).toMatchObject({ failed: 1, redelivered: 1, pages: 2, deferred: 0, errors: 0 });
-    expect(sent.lists.map((l) => [l.cursor, l.perPage])).toEqual([[null, "100"], ["149", "100"]]);
+    expect(sent.lists.map((l) => [l.cursor, l.perPage])).toEqual([
+      [null, "100"],
+      ["149", "100"],
+    ]);
     const [, , payload] = JWT.exec(sent.lists[0]!.authorization)!;
     expect(JSON.parse(Buffer.from(payload!, "base64url").toString())).toMatchObject({ iss: APP_ID });
     const line = logs.lines().find((l) => l.msg === "failed webhook deliveries swept");
@@ -168,7 +216,12 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
   it("a delivery with a later successful attempt is not redelivered; one whose attempts all failed is", async () => {
     const healed = guid(1);
     const lost = guid(2);
-    const log = [attempt(1, healed, 30, 0), attempt(2, lost, 29, 503), attempt(3, healed, 20, 200, true), attempt(4, lost, 19, 502, false)];
+    const log = [
+      attempt(1, healed, 30, 0),
+      attempt(2, lost, 29, 503),
+      attempt(3, healed, 20, 200, true),
+      attempt(4, lost, 19, 502, false),
+    ];
     mockDeliveryLog(sent, () => log);
     mockRedeliver(sent);
 
@@ -188,7 +241,11 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     const counts = swept(await sweep().sweepNow());
 
     expect(sent.redelivered).toEqual([2]);
-    expect(counts).toMatchObject({ failed: 2, redelivered: 1, skipped: { applied: 1, asked: 0, redeliveredRecently: 0 } });
+    expect(counts).toMatchObject({
+      failed: 2,
+      redelivered: 1,
+      skipped: { applied: 1, asked: 0, redeliveredRecently: 0 },
+    });
   });
 
   it("a second sweep does not ask again, though the redelivery failed too; a new failure is redelivered", async () => {
@@ -240,7 +297,12 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     expect(sent.redelivered).toEqual([1, 2]);
 
     now += 5 * MINUTE;
-    expect(swept(await sweeper.sweepNow())).toMatchObject({ failed: 3, redelivered: 1, deferred: 0, skipped: { asked: 2 } });
+    expect(swept(await sweeper.sweepNow())).toMatchObject({
+      failed: 3,
+      redelivered: 1,
+      deferred: 0,
+      skipped: { asked: 2 },
+    });
     expect(sent.redelivered).toEqual([1, 2, 3]);
   });
 
@@ -250,7 +312,9 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     const sweeper = sweep();
 
     expect(swept(await sweeper.sweepNow())).toMatchObject({ redelivered: 0, errors: 1 });
-    expect(logs.lines().filter((l) => l.msg === "redelivery not accepted by GitHub")).toEqual([expect.objectContaining({ level: 40, failure: "server" })]);
+    expect(logs.lines().filter((l) => l.msg === "redelivery not accepted by GitHub")).toEqual([
+      expect.objectContaining({ level: 40, failure: "server" }),
+    ]);
     now += 5 * MINUTE;
     await sweeper.sweepNow();
     expect(sent.redelivered).toEqual([1, 1]);
@@ -282,7 +346,9 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
 
     refuse = false;
     swept(await sweeper.sweepNow());
-    expect(logs.lines().map((l) => l.msg)).toContain("GitHub's webhook delivery log is readable again; failed deliveries are redelivered");
+    expect(logs.lines().map((l) => l.msg)).toContain(
+      "GitHub's webhook delivery log is readable again; failed deliveries are redelivered",
+    );
   });
 
   it("404 on the log: an error naming the App's webhook settings", async () => {
@@ -296,17 +362,20 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     expect(errors[0]!.msg).toMatch(/webhook is active/);
   });
 
-  it.runIf(kind === "postgres")("one replica sweeps at a time: while another holds the lock, nothing is read", async () => {
-    mockDeliveryLog(sent, () => [attempt(1, guid(1), 10, 0)]);
-    mockRedeliver(sent);
-    const other = postgres(database.handle.url!, { max: 1, onnotice: () => {} });
-    try {
-      await other`select pg_advisory_lock(${SWEEP_LOCK_KEY})`;
-      expect((await sweep().sweepNow()).kind).toBe("locked");
-      expect(sent.lists).toHaveLength(0);
-    } finally {
-      await other.end();
-    }
-    expect(swept(await sweep().sweepNow())).toMatchObject({ redelivered: 1 });
-  });
+  it.runIf(kind === "postgres")(
+    "one replica sweeps at a time: while another holds the lock, nothing is read",
+    async () => {
+      mockDeliveryLog(sent, () => [attempt(1, guid(1), 10, 0)]);
+      mockRedeliver(sent);
+      const other = postgres(database.handle.url!, { max: 1, onnotice: () => {} });
+      try {
+        await other`select pg_advisory_lock(${SWEEP_LOCK_KEY})`;
+        expect((await sweep().sweepNow()).kind).toBe("locked");
+        expect(sent.lists).toHaveLength(0);
+      } finally {
+        await other.end();
+      }
+      expect(swept(await sweep().sweepNow())).toMatchObject({ redelivered: 1 });
+    },
+  );
 });

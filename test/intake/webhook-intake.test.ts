@@ -27,10 +27,23 @@ function push(pr: number, updatedAt: number, overrides: Partial<PullRequestRecor
     action: "synchronize",
     sender: { login: "octocat", type: "User" },
     run: {
-      installationId: 1, repositoryId: 4242, repositoryFullName: "octo/widgets", cloneUrl: "https://github.com/octo/widgets.git", prNumber: pr,
-      title: `Change ${pr}`, body: "Please review.", authorLogin: "octocat", baseRef: "main", baseSha: "b".repeat(40),
-      headRef: `feature-${pr}`, headSha: id.toString(16).padStart(40, "0"), headRepoFullName: "octo/widgets", headCloneUrl: "https://github.com/octo/widgets.git",
-      maintainerCanModify: false, draft: false, prUpdatedAt: new Date(Date.UTC(2026, 10, 29, 0, 0, updatedAt)).toISOString(),
+      installationId: 1,
+      repositoryId: 4242,
+      repositoryFullName: "octo/widgets",
+      cloneUrl: "https://github.com/octo/widgets.git",
+      prNumber: pr,
+      title: `Change ${pr}`,
+      body: "Please review.",
+      authorLogin: "octocat",
+      baseRef: "main",
+      baseSha: "b".repeat(40),
+      headRef: `feature-${pr}`,
+      headSha: id.toString(16).padStart(40, "0"),
+      headRepoFullName: "octo/widgets",
+      headCloneUrl: "https://github.com/octo/widgets.git",
+      maintainerCanModify: false,
+      draft: false,
+      prUpdatedAt: new Date(Date.UTC(2026, 10, 29, 0, 0, updatedAt)).toISOString(),
       ...overrides,
     },
   };
@@ -39,12 +52,28 @@ function push(pr: number, updatedAt: number, overrides: Partial<PullRequestRecor
 describe("classifyApplyError", () => {
   it.each([
     ["a refused connection", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), "database"],
-    ["postgres.js losing its connection", Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" }), "database"],
-    ["an administrator shutdown (57P01)", Object.assign(new Error("terminating connection"), { code: "57P01" }), "database"],
+    [
+      "postgres.js losing its connection",
+      Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" }),
+      "database",
+    ],
+    [
+      "an administrator shutdown (57P01)",
+      Object.assign(new Error("terminating connection"), { code: "57P01" }),
+      "database",
+    ],
     ["a deadlock (40P01)", Object.assign(new Error("deadlock detected"), { code: "40P01" }), "database"],
     ["too many connections (53300)", Object.assign(new Error("too many clients"), { code: "53300" }), "database"],
-    ["a database not accepting connections (55000)", Object.assign(new Error("not accepting"), { code: "55000" }), "database"],
-    ["Drizzle's wrapper around a connection error", new Error("Failed query", { cause: Object.assign(new Error("x"), { code: "08006" }) }), "database"],
+    [
+      "a database not accepting connections (55000)",
+      Object.assign(new Error("not accepting"), { code: "55000" }),
+      "database",
+    ],
+    [
+      "Drizzle's wrapper around a connection error",
+      new Error("Failed query", { cause: Object.assign(new Error("x"), { code: "08006" }) }),
+      "database",
+    ],
     ["bad data (22P05)", Object.assign(new Error("unsupported Unicode escape sequence"), { code: "22P05" }), "record"],
     ["a constraint (23514)", Object.assign(new Error("violates check constraint"), { code: "23514" }), "record"],
     ["a bug", new TypeError("cannot read properties of undefined"), "record"],
@@ -62,7 +91,12 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    queue = await RunQueue.start({ database: database.handle, log: captureLogger().log, expireInSeconds: 60, maintenanceIntervalSeconds: 3600 });
+    queue = await RunQueue.start({
+      database: database.handle,
+      log: captureLogger().log,
+      expireInSeconds: 60,
+      maintenanceIntervalSeconds: 3600,
+    });
   });
   afterAll(async () => {
     for (const intake of opened) await intake.stop(100);
@@ -76,9 +110,23 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
   });
 
   const sql = async (text: string, params: unknown[] = []) => (await database.handle.executeSql(text, params)).rows;
-  const deliveries = async () => (await sql("select delivery_id from webhook_deliveries order by received_at, delivery_id")).map((r) => r.delivery_id as string);
-  const open = (dir: string, apply: (r: IntakeRecord) => Promise<void> = (r) => applyRecord(r, deps), extra: Partial<Parameters<typeof WebhookIntake.open>[0]> = {}) => {
-    const intake = WebhookIntake.open({ dir, apply, log: capture.log, retryDelayMs: 20, maxRetryDelayMs: 200, ...extra });
+  const deliveries = async () =>
+    (await sql("select delivery_id from webhook_deliveries order by received_at, delivery_id")).map(
+      (r) => r.delivery_id as string,
+    );
+  const open = (
+    dir: string,
+    apply: (r: IntakeRecord) => Promise<void> = (r) => applyRecord(r, deps),
+    extra: Partial<Parameters<typeof WebhookIntake.open>[0]> = {},
+  ) => {
+    const intake = WebhookIntake.open({
+      dir,
+      apply,
+      log: capture.log,
+      retryDelayMs: 20,
+      maxRetryDelayMs: 200,
+      ...extra,
+    });
     opened.push(intake);
     return intake;
   };
@@ -93,13 +141,17 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     await intake.settled();
 
     expect(intake.backlog()).toBe(0);
-    expect((await sql("select delivery_id from webhook_deliveries")).map((r) => r.delivery_id).sort()).toEqual(records.map((r) => r.deliveryId).sort());
+    expect((await sql("select delivery_id from webhook_deliveries")).map((r) => r.delivery_id).sort()).toEqual(
+      records.map((r) => r.deliveryId).sort(),
+    );
     const heads = await sql("select pr_number, head_sha from runs order by pr_number");
     expect(heads).toEqual([
       { pr_number: 1, head_sha: records[1]!.run.headSha },
       { pr_number: 2, head_sha: records[2]!.run.headSha },
     ]);
-    expect(await sql("select singleton_key from pgboss.job where name = $1 order by singleton_key", [RUN_QUEUE])).toHaveLength(2);
+    expect(
+      await sql("select singleton_key from pgboss.job where name = $1 order by singleton_key", [RUN_QUEUE]),
+    ).toHaveLength(2);
   });
 
   it("sets aside a record the database refuses for its own sake, and applies the ones behind it", async () => {
@@ -113,11 +165,27 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     await intake.settled();
 
     expect(await deliveries()).toEqual([good.deliveryId]);
-    const failed = readFileSync(join(dir, "failed.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(failed).toEqual([expect.objectContaining({ record: expect.objectContaining({ deliveryId: bad.deliveryId }), reason: expect.any(String) })]);
-    const retries = capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying" && l.deliveryId === bad.deliveryId);
+    const failed = readFileSync(join(dir, "failed.ndjson"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(failed).toEqual([
+      expect.objectContaining({
+        record: expect.objectContaining({ deliveryId: bad.deliveryId }),
+        reason: expect.any(String),
+      }),
+    ]);
+    const retries = capture
+      .lines()
+      .filter((l) => l.msg === "delivery not applied yet; retrying" && l.deliveryId === bad.deliveryId);
     expect(retries.map((l) => l.failure)).toEqual(["record", "record"]);
-    expect(capture.lines()).toContainEqual(expect.objectContaining({ level: 50, msg: "delivery could not be applied; set aside for a person to look at", deliveryId: bad.deliveryId }));
+    expect(capture.lines()).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        msg: "delivery could not be applied; set aside for a person to look at",
+        deliveryId: bad.deliveryId,
+      }),
+    );
   });
 
   it("keeps a refused record first in line while even setting it aside fails, and sets it aside once it can", async () => {
@@ -128,7 +196,9 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     const good = push(9, 1);
     intake.accept(bad);
     intake.accept(good);
-    await waitFor(async () => capture.lines().some((l) => l.msg === "delivery could not be applied nor set aside; it stays first in line"));
+    await waitFor(async () =>
+      capture.lines().some((l) => l.msg === "delivery could not be applied nor set aside; it stays first in line"),
+    );
     expect(await deliveries()).toEqual([]); // nothing overtakes it
     expect(intake.backlog()).toBe(2);
 
@@ -142,10 +212,14 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
   it("refuses deliveries with a 503 once too many wait for the database, and takes them again when it catches up", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const intake = open(tempDir(), async (r) => {
-      await gate;
-      await applyRecord(r, deps);
-    }, { maxBacklog: 2 });
+    const intake = open(
+      tempDir(),
+      async (r) => {
+        await gate;
+        await applyRecord(r, deps);
+      },
+      { maxBacklog: 2 },
+    );
     intake.accept(push(5, 1));
     intake.accept(push(5, 2));
 
@@ -181,7 +255,12 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     blocked.accept(applied);
     blocked.accept(stuck);
     await blocked.stop(100);
-    expect(capture.lines()).toContainEqual(expect.objectContaining({ msg: "stopping with deliveries not yet applied; the next start applies them", backlog: 2 }));
+    expect(capture.lines()).toContainEqual(
+      expect.objectContaining({
+        msg: "stopping with deliveries not yet applied; the next start applies them",
+        backlog: 2,
+      }),
+    );
     expect(readdirSync(dir).filter((f) => f.startsWith("journal-"))).toHaveLength(1);
 
     const next = open(dir);
@@ -189,38 +268,50 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
 
     expect(await deliveries()).toEqual([applied.deliveryId, stuck.deliveryId]);
     expect((await sql("select head_sha from runs where pr_number = 6"))[0]!.head_sha).toBe(stuck.run.headSha);
-    expect(capture.lines().filter((l) => l.msg === "redelivery ignored" && l.deliveryId === applied.deliveryId)).toHaveLength(1);
+    expect(
+      capture.lines().filter((l) => l.msg === "redelivery ignored" && l.deliveryId === applied.deliveryId),
+    ).toHaveLength(1);
     await next.stop();
     expect(readdirSync(dir).filter((f) => f.startsWith("journal-"))).toEqual([]); // all applied: nothing left behind
   });
 
-  it.runIf(kind === "postgres")("waits out a database that drops its connections, and applies every record once", async () => {
-    const url = (database.handle as { url?: string }).url!;
-    const admin = postgres(url, { max: 1, onnotice: () => {} });
-    try {
-      const intake = open(tempDir());
-      // Hold the table: the apply waits on the lock, then its connection is cut (57P01), twice.
-      const locked = admin.begin(async (tx) => {
-        await tx`lock table webhook_deliveries in access exclusive mode`;
-        for (let cut = 0; cut < 2; cut++) {
-          const record = push(7, cut + 1);
-          intake.accept(record);
-          await waitFor(async () => (await tx`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)[0]!.n > 0);
-          await tx`select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()`;
-          await waitFor(async () => capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying").length > cut);
-        }
-      });
-      await locked;
-      await intake.settled();
+  it.runIf(kind === "postgres")(
+    "waits out a database that drops its connections, and applies every record once",
+    async () => {
+      const url = (database.handle as { url?: string }).url!;
+      const admin = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        const intake = open(tempDir());
+        // Hold the table: the apply waits on the lock, then its connection is cut (57P01), twice.
+        const locked = admin.begin(async (tx) => {
+          await tx`lock table webhook_deliveries in access exclusive mode`;
+          for (let cut = 0; cut < 2; cut++) {
+            const record = push(7, cut + 1);
+            intake.accept(record);
+            await waitFor(
+              async () =>
+                (
+                  await tx`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`
+                )[0]!.n > 0,
+            );
+            await tx`select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()`;
+            await waitFor(
+              async () => capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying").length > cut,
+            );
+          }
+        });
+        await locked;
+        await intake.settled();
 
-      const retries = capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying");
-      expect(retries.map((l) => l.failure)).toEqual(["database", "database"]);
-      expect((await deliveries()).length).toBe(2);
-      expect(await sql("select count(*)::int as n from pgboss.job where name = $1", [RUN_QUEUE])).toEqual([{ n: 1 }]);
-    } finally {
-      await admin.end();
-    }
-  });
+        const retries = capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying");
+        expect(retries.map((l) => l.failure)).toEqual(["database", "database"]);
+        expect((await deliveries()).length).toBe(2);
+        expect(await sql("select count(*)::int as n from pgboss.job where name = $1", [RUN_QUEUE])).toEqual([{ n: 1 }]);
+      } finally {
+        await admin.end();
+      }
+    },
+  );
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -30,7 +30,11 @@ describe("createSecretRedactor", () => {
       "git clone https://x-access-token:abc123@github.com/octo/repo.git",
       `git clone https://x-access-token:${REDACTED}@github.com/octo/repo.git`,
     ],
-    ["any PEM private key", "key:\n-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\nok", `key:\n${REDACTED}\nok`],
+    [
+      "any PEM private key",
+      "key:\n-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\nok",
+      `key:\n${REDACTED}\nok`,
+    ],
     ["nothing in ordinary text", "reviewed 3 files, found 2 problems", "reviewed 3 files, found 2 problems"],
     ["nothing for a secret shorter than 8 characters", "a short word", "a short word"],
     ["nothing for a token-like prefix alone", "ghs_ and github_pat_ are prefixes", "ghs_ and github_pat_ are prefixes"],
@@ -53,10 +57,16 @@ describe("createLogger", () => {
     ["in an %o argument", (log) => log.info("settings %o", { webhook: { value: SECRET } })],
     ["in a nested object field", (log) => log.info({ request: { body: { note: `x ${SECRET} y` } } }, "received")],
     ["in an array", (log) => log.info({ values: ["a", SECRET] }, "values")],
-    ["in an object nested very deep", (log) => log.info({ a: { b: { c: { d: { e: { f: { g: { h: SECRET } } } } } } } }, "deep")],
+    [
+      "in an object nested very deep",
+      (log) => log.info({ a: { b: { c: { d: { e: { f: { g: { h: SECRET } } } } } } } }, "deep"),
+    ],
     ["in an Error logged as err", (log) => log.error({ err: new Error(`bad secret ${SECRET}`) }, "failed")],
     ["in an Error logged alone (its message becomes msg)", (log) => log.error(new Error(`bad secret ${SECRET}`))],
-    ["in an Error's cause", (log) => log.error({ err: new Error("outer", { cause: new Error(`inner ${SECRET}`) }) }, "failed")],
+    [
+      "in an Error's cause",
+      (log) => log.error({ err: new Error("outer", { cause: new Error(`inner ${SECRET}`) }) }, "failed"),
+    ],
     ["in an Error nested in an object", (log) => log.warn({ result: { error: new Error(SECRET) } }, "failed")],
     ["in a child logger's bindings", (log) => log.child({ installation: SECRET }).info("hello")],
     ["as the private key", (log) => log.info({ config: { key: PEM } }, "loaded")],
@@ -95,7 +105,14 @@ describe("createLogger", () => {
     child.info({ files: 3, repo: "octo/repo" }, "review finished");
 
     expect(lines()).toEqual([
-      expect.objectContaining({ level: 30, runId: 7, role: "reviewer", files: 3, repo: "octo/repo", msg: "review finished" }),
+      expect.objectContaining({
+        level: 30,
+        runId: 7,
+        role: "reviewer",
+        files: 3,
+        repo: "octo/repo",
+        msg: "review finished",
+      }),
     ]);
   });
 

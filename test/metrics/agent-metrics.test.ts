@@ -27,8 +27,15 @@ describe("agent metrics, recorded by RunSessions (pglite, fake agent)", () => {
     writeFileSync(scenarioPath, JSON.stringify({ steps }));
     const agent = new FakeAgent({ scenarioPath, home: join(root, "agent-home"), logPath: join(root, "agent.log") });
     const metrics = new Metrics({ processMetrics: false });
-    const sessions = (a: Agent = agent) => new RunSessions({ db: database.handle.db, agent: a, log: captureLogger().log, retryBaseDelayMs: 1, metrics });
-    const turn = (prompt: string): TurnRequest => ({ trigger: "push", headSha: "c".repeat(40), prompt, cwd: root, timeoutMs: 10_000 });
+    const sessions = (a: Agent = agent) =>
+      new RunSessions({ db: database.handle.db, agent: a, log: captureLogger().log, retryBaseDelayMs: 1, metrics });
+    const turn = (prompt: string): TurnRequest => ({
+      trigger: "push",
+      headSha: "c".repeat(40),
+      prompt,
+      cwd: root,
+      timeoutMs: 10_000,
+    });
     return { agent, metrics, sessions, turn };
   }
 
@@ -74,7 +81,12 @@ describe("agent metrics, recorded by RunSessions (pglite, fake agent)", () => {
     const paid: Agent = {
       name: "paid",
       supportsResume: false,
-      run: async () => ({ text: "{}", json: {}, resumed: false, usage: { tokensIn: 1000, tokensOut: 50, costUsd: 0.125 } }),
+      run: async () => ({
+        text: "{}",
+        json: {},
+        resumed: false,
+        usage: { tokensIn: 1000, tokensOut: 50, costUsd: 0.125 },
+      }),
     };
     const runId = await createRun(database.handle.db);
     await sessions(paid).run(runId, "reviewer", turn("a"));
@@ -90,8 +102,20 @@ describe("agent metrics, recorded by RunSessions (pglite, fake agent)", () => {
 
   it("records nothing for a turn that fails, and never fails a turn over what the agent reported", async () => {
     const { metrics, sessions, turn } = setup([]);
-    const odd: Agent = { name: "odd", supportsResume: false, run: async () => ({ text: "{}", resumed: false, usage: { tokensIn: Number.NaN, tokensOut: -3, costUsd: undefined } }) };
-    const broken: Agent = { name: "broken", supportsResume: false, run: async () => Promise.reject(new Error("exit 1")) };
+    const odd: Agent = {
+      name: "odd",
+      supportsResume: false,
+      run: async () => ({
+        text: "{}",
+        resumed: false,
+        usage: { tokensIn: Number.NaN, tokensOut: -3, costUsd: undefined },
+      }),
+    };
+    const broken: Agent = {
+      name: "broken",
+      supportsResume: false,
+      run: async () => Promise.reject(new Error("exit 1")),
+    };
     const runId = await createRun(database.handle.db);
 
     await expect(sessions(odd).run(runId, "reviewer", turn("a"))).resolves.toMatchObject({ mode: "cold" });

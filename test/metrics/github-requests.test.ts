@@ -16,20 +16,37 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect());
 
 const ref = { owner: "o", repo: "r" };
-const pr = { number: 7, title: "t", body: null, user: { login: "u" }, state: "open", draft: false, base: { ref: "main", sha: "b" }, head: { ref: "f", sha: "h", repo: null } };
+const pr = {
+  number: 7,
+  title: "t",
+  body: null,
+  user: { login: "u" },
+  state: "open",
+  draft: false,
+  base: { ref: "main", sha: "b" },
+  head: { ref: "f", sha: "h", repo: null },
+};
 
 describe("countGitHubRequests", () => {
   it("counts every request a client of the class makes, by method and final status", async () => {
     const metrics = new Metrics({ processMetrics: false });
     // retries on (as in production), with a 1 ms base: a read that fails once and then answers counts once, as 200
     const Octokit = countGitHubRequests(ProbotOctokit, metrics);
-    const client = new OctokitGitHubClient(new Octokit({ throttle: { enabled: false }, retry: { retryAfterBaseValue: 1 } } as never), async () => "no-mistakes");
+    const client = new OctokitGitHubClient(
+      new Octokit({ throttle: { enabled: false }, retry: { retryAfterBaseValue: 1 } } as never),
+      async () => "no-mistakes",
+    );
     let hits = 0;
     nock("https://api.github.com")
-      .get("/repos/o/r/pulls/7").times(2).reply(() => (++hits === 1 ? [502, { message: "Bad Gateway" }] : [200, pr]))
-      .post("/repos/o/r/issues/7/comments").reply(201, { id: 1, body: "hi", user: { id: 1 } })
-      .post("/repos/o/r/issues/8/comments").reply(404, { message: "Not Found" })
-      .get("/repos/o/r/pulls/9").replyWithError({ code: "ECONNRESET", message: "socket hang up" });
+      .get("/repos/o/r/pulls/7")
+      .times(2)
+      .reply(() => (++hits === 1 ? [502, { message: "Bad Gateway" }] : [200, pr]))
+      .post("/repos/o/r/issues/7/comments")
+      .reply(201, { id: 1, body: "hi", user: { id: 1 } })
+      .post("/repos/o/r/issues/8/comments")
+      .reply(404, { message: "Not Found" })
+      .get("/repos/o/r/pulls/9")
+      .replyWithError({ code: "ECONNRESET", message: "socket hang up" });
 
     await client.getPullRequest(ref, 7);
     await client.createIssueComment(ref, 7, "hi");

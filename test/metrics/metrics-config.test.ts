@@ -10,9 +10,17 @@ describe("readMetricsConfig", () => {
     ["blank values count as unset", { METRICS_TOKEN: " ", METRICS_PORT: "" }, {}],
     ["a token: the main port, behind it", { METRICS_TOKEN: TOKEN }, { token: TOKEN }],
     ["a port: its own listener on 127.0.0.1", { METRICS_PORT: "9464" }, { server: { port: 9464, host: "127.0.0.1" } }],
-    ["a port and a host", { METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }, { server: { port: 9464, host: "0.0.0.0" } }],
+    [
+      "a port and a host",
+      { METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" },
+      { server: { port: 9464, host: "0.0.0.0" } },
+    ],
     ["port 0: any free port", { METRICS_PORT: "0" }, { server: { port: 0, host: "127.0.0.1" } }],
-    ["both", { METRICS_TOKEN: TOKEN, METRICS_PORT: "9464" }, { token: TOKEN, server: { port: 9464, host: "127.0.0.1" } }],
+    [
+      "both",
+      { METRICS_TOKEN: TOKEN, METRICS_PORT: "9464" },
+      { token: TOKEN, server: { port: 9464, host: "127.0.0.1" } },
+    ],
   ])("%s", (_name, env, expected) => {
     expect(readMetricsConfig(env)).toEqual(expected);
   });
@@ -34,8 +42,16 @@ describe("readMetricsConfig", () => {
   it.each([
     ["not a number", { METRICS_PORT: "metrics" }, "METRICS_PORT: is not a port number (0-65535)"],
     ["out of range", { METRICS_PORT: "70000" }, "METRICS_PORT: is not a port number (0-65535)"],
-    ["the app's own port", { METRICS_PORT: "8080", PORT: "8080" }, "METRICS_PORT: 8080 is the app's own port (PORT); choose another, or use METRICS_TOKEN to serve /metrics there"],
-    ["the app's default port", { METRICS_PORT: "3000" }, "METRICS_PORT: 3000 is the app's own port (PORT); choose another, or use METRICS_TOKEN to serve /metrics there"],
+    [
+      "the app's own port",
+      { METRICS_PORT: "8080", PORT: "8080" },
+      "METRICS_PORT: 8080 is the app's own port (PORT); choose another, or use METRICS_TOKEN to serve /metrics there",
+    ],
+    [
+      "the app's default port",
+      { METRICS_PORT: "3000" },
+      "METRICS_PORT: 3000 is the app's own port (PORT); choose another, or use METRICS_TOKEN to serve /metrics there",
+    ],
   ])("refuses a port that is %s", (_name, env, problem) => {
     expect(() => readMetricsConfig(env)).toThrow(problem);
   });

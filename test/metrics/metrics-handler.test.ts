@@ -14,7 +14,9 @@ const servers: Server[] = [];
 
 /** A handler on a server of its own, with Probot's fall-through (an unhandled request gets 404). */
 async function serve(handler: ReturnType<typeof createMetricsHandler>): Promise<string> {
-  const server = createServer((req, res) => void handler(req, res).then((handled) => handled || res.writeHead(404).end()));
+  const server = createServer(
+    (req, res) => void handler(req, res).then((handled) => handled || res.writeHead(404).end()),
+  );
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,7 +59,9 @@ describe("createMetricsHandler with a token (the main port)", () => {
 
   it("leaves every other path and method to the next handler", async () => {
     expect((await fetch(`${base}/health`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
-    expect((await fetch(`${base}/metrics`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${base}/metrics`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } })).status,
+    ).toBe(404);
   });
 });
 
@@ -82,13 +86,21 @@ describe("startMetrics", () => {
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
     expect((await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
     expect(started.port).toBeUndefined();
-    expect(lines()).toContainEqual(expect.objectContaining({ msg: "metrics not served (set METRICS_TOKEN or METRICS_PORT to expose /metrics)" }));
+    expect(lines()).toContainEqual(
+      expect.objectContaining({ msg: "metrics not served (set METRICS_TOKEN or METRICS_PORT to expose /metrics)" }),
+    );
   });
 
   it("serves /metrics without a token on a listener of its own (METRICS_PORT), and not on the main port", async () => {
     const { log, lines } = captureLogger();
     const backlog = { backlog: () => 7 };
-    started = await startMetrics({ config: { server: { port: 0, host: "127.0.0.1" } }, log, database: database.handle, webhookPath: "/api/github/webhooks", intake: () => backlog });
+    started = await startMetrics({
+      config: { server: { port: 0, host: "127.0.0.1" } },
+      log,
+      database: database.handle,
+      webhookPath: "/api/github/webhooks",
+      intake: () => backlog,
+    });
     expect(started.port).toBeGreaterThan(0);
     started.metrics.fixPushes.inc({ outcome: "accepted" });
 
@@ -100,7 +112,9 @@ describe("startMetrics", () => {
     expect(sample(text, 'fix_pushes_total{outcome="accepted"}')).toBe(1);
     expect(text).not.toContain("queue_jobs{"); // no queue started: no queue series
     expect((await fetch(`http://127.0.0.1:${started.port}/health`)).status).toBe(404);
-    expect(lines()).toContainEqual(expect.objectContaining({ msg: "metrics listening", port: started.port, host: "127.0.0.1" }));
+    expect(lines()).toContainEqual(
+      expect.objectContaining({ msg: "metrics listening", port: started.port, host: "127.0.0.1" }),
+    );
 
     const main = await serve(started.handler);
     expect((await fetch(`${main}/metrics`)).status).toBe(404); // METRICS_PORT alone keeps the main port closed
@@ -112,7 +126,12 @@ describe("startMetrics", () => {
   });
 
   it("with both, the main port needs the token and the listener does not", async () => {
-    started = await startMetrics({ config: { token: TOKEN, server: { port: 0, host: "127.0.0.1" } }, log: captureLogger().log, database: database.handle, webhookPath: "/api/github/webhooks" });
+    started = await startMetrics({
+      config: { token: TOKEN, server: { port: 0, host: "127.0.0.1" } },
+      log: captureLogger().log,
+      database: database.handle,
+      webhookPath: "/api/github/webhooks",
+    });
     const main = await serve(started.handler);
     expect((await fetch(`${main}/metrics`)).status).toBe(401);
     expect((await fetch(`${main}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);

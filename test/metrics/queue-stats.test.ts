@@ -15,11 +15,17 @@ describe.each(kinds)("queueStats on %s", (kind) => {
   let queue: RunQueue;
   const sql = (text: string) => database.handle.executeSql(text);
   const stats = () => queueStats((text, values) => database.handle.executeSql(text, values));
-  const find = (all: QueueStat[], queue: string, state: string) => all.find((s) => s.queue === queue && s.state === state);
+  const find = (all: QueueStat[], queue: string, state: string) =>
+    all.find((s) => s.queue === queue && s.state === state);
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    queue = await RunQueue.start({ database: database.handle, log: captureLogger().log, expireInSeconds: 60, maintenanceIntervalSeconds: 3600 });
+    queue = await RunQueue.start({
+      database: database.handle,
+      log: captureLogger().log,
+      expireInSeconds: 60,
+      maintenanceIntervalSeconds: 3600,
+    });
   });
   afterAll(async () => {
     await queue?.stop();
@@ -32,28 +38,63 @@ describe.each(kinds)("queueStats on %s", (kind) => {
   it("lists every queue in every state, 0 included, when nothing is queued", async () => {
     const all = await stats();
     const states = ["created", "retry", "active", "completed", "cancelled", "failed"];
-    expect(all.filter((s) => s.queue === RUN_QUEUE).map((s) => [s.state, s.count, s.oldestAgeSeconds]).sort()).toEqual(states.map((s) => [s, 0, null]).sort());
+    expect(
+      all
+        .filter((s) => s.queue === RUN_QUEUE)
+        .map((s) => [s.state, s.count, s.oldestAgeSeconds])
+        .sort(),
+    ).toEqual(states.map((s) => [s, 0, null]).sort());
     expect(all.filter((s) => s.queue === COMMAND_QUEUE)).toHaveLength(states.length);
   });
 
   it("counts jobs per queue and state, and ages the oldest waiting by creation and the oldest running by start", async () => {
     for (const runId of [1, 2, 3]) await queue.enqueue({ runId, trigger: "synchronize" });
-    await queue.enqueueCommand({ installationId: 1, repositoryId: 1, repositoryFullName: "o/r", cloneUrl: "https://github.com/o/r.git", prNumber: 1, commentId: 1, author: "dev", command: { kind: "help" } });
-    await sql(`update pgboss.job set created_on = now() - interval '90 seconds' where name = '${RUN_QUEUE}' and data->>'runId' = '1'`);
-    await sql(`update pgboss.job set state = 'active', started_on = now() - interval '30 seconds', created_on = now() - interval '600 seconds' where name = '${RUN_QUEUE}' and data->>'runId' = '3'`);
+    await queue.enqueueCommand({
+      installationId: 1,
+      repositoryId: 1,
+      repositoryFullName: "o/r",
+      cloneUrl: "https://github.com/o/r.git",
+      prNumber: 1,
+      commentId: 1,
+      author: "dev",
+      command: { kind: "help" },
+    });
+    await sql(
+      `update pgboss.job set created_on = now() - interval '90 seconds' where name = '${RUN_QUEUE}' and data->>'runId' = '1'`,
+    );
+    await sql(
+      `update pgboss.job set state = 'active', started_on = now() - interval '30 seconds', created_on = now() - interval '600 seconds' where name = '${RUN_QUEUE}' and data->>'runId' = '3'`,
+    );
 
     const all = await stats();
 
-    expect(find(all, RUN_QUEUE, "created")).toEqual({ queue: RUN_QUEUE, state: "created", count: 2, oldestAgeSeconds: expect.closeTo(90, -1) });
-    expect(find(all, RUN_QUEUE, "active")).toEqual({ queue: RUN_QUEUE, state: "active", count: 1, oldestAgeSeconds: expect.closeTo(30, -1) });
-    expect(find(all, RUN_QUEUE, "retry")).toEqual({ queue: RUN_QUEUE, state: "retry", count: 0, oldestAgeSeconds: null });
+    expect(find(all, RUN_QUEUE, "created")).toEqual({
+      queue: RUN_QUEUE,
+      state: "created",
+      count: 2,
+      oldestAgeSeconds: expect.closeTo(90, -1),
+    });
+    expect(find(all, RUN_QUEUE, "active")).toEqual({
+      queue: RUN_QUEUE,
+      state: "active",
+      count: 1,
+      oldestAgeSeconds: expect.closeTo(30, -1),
+    });
+    expect(find(all, RUN_QUEUE, "retry")).toEqual({
+      queue: RUN_QUEUE,
+      state: "retry",
+      count: 0,
+      oldestAgeSeconds: null,
+    });
     expect(find(all, COMMAND_QUEUE, "created")).toMatchObject({ count: 1, oldestAgeSeconds: expect.any(Number) });
     expect(find(all, COMMAND_QUEUE, "created")!.oldestAgeSeconds).toBeLessThan(30);
   });
 
   it("feeds queue_jobs and queue_oldest_job_age_seconds at every scrape", async () => {
     await queue.enqueue({ runId: 11, trigger: "synchronize" });
-    await sql(`update pgboss.job set created_on = now() - interval '300 seconds', state = 'retry' where name = '${RUN_QUEUE}'`);
+    await sql(
+      `update pgboss.job set created_on = now() - interval '300 seconds', state = 'retry' where name = '${RUN_QUEUE}'`,
+    );
     await queue.enqueue({ runId: 12, trigger: "synchronize" });
     const metrics = new Metrics({ queueStats: stats, processMetrics: false });
 
@@ -78,7 +119,15 @@ describe("queue gauges when the queue cannot be read", () => {
   it("answer the scrape without them and say why in the log", async () => {
     const { log, lines } = captureLogger();
     let calls = 0;
-    const metrics = new Metrics({ log, processMetrics: false, intakeBacklog: () => 2, queueStats: async () => (calls++ === 0 ? [{ queue: "q", state: "created", count: 4, oldestAgeSeconds: 12 }] : Promise.reject(new Error("connection refused"))) });
+    const metrics = new Metrics({
+      log,
+      processMetrics: false,
+      intakeBacklog: () => 2,
+      queueStats: async () =>
+        calls++ === 0
+          ? [{ queue: "q", state: "created", count: 4, oldestAgeSeconds: 12 }]
+          : Promise.reject(new Error("connection refused")),
+    });
     const first = await metrics.text();
     expect(calls).toBe(1); // one query per scrape, shared by both queue gauges
     expect(sample(first, 'queue_jobs{queue="q",state="created"}')).toBe(4);
@@ -87,6 +136,12 @@ describe("queue gauges when the queue cannot be read", () => {
     const second = await metrics.text();
     expect(second).not.toContain('queue_jobs{queue="q"'); // no stale count from the scrape before
     expect(sample(second, "intake_backlog")).toBe(2);
-    expect(lines()).toContainEqual(expect.objectContaining({ level: 40, msg: "queue metrics could not be read", err: expect.objectContaining({ message: "connection refused" }) }));
+    expect(lines()).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: "queue metrics could not be read",
+        err: expect.objectContaining({ message: "connection refused" }),
+      }),
+    );
   });
 });

@@ -17,8 +17,19 @@ function github(pr: Partial<PullRequestInfo>, permission = "read") {
   const replies: string[] = [];
   const client = {
     getPullRequest: async (): Promise<PullRequestInfo> => ({
-      number: 1, title: "t", body: "", authorLogin: "dev", state: "open", draft: false, baseRef: "main", baseSha: "a".repeat(40),
-      headRef: "feature", headSha: "b".repeat(40), headRepoFullName: "octo/repo", headCloneUrl: "https://github.com/octo/repo.git", maintainerCanModify: false,
+      number: 1,
+      title: "t",
+      body: "",
+      authorLogin: "dev",
+      state: "open",
+      draft: false,
+      baseRef: "main",
+      baseSha: "a".repeat(40),
+      headRef: "feature",
+      headSha: "b".repeat(40),
+      headRepoFullName: "octo/repo",
+      headCloneUrl: "https://github.com/octo/repo.git",
+      maintainerCanModify: false,
       ...pr,
     }),
     getPermission: async () => permission,
@@ -44,9 +55,27 @@ describe("refusals (pglite)", () => {
     const runId = await createRun(database.handle.db);
     const run = (await getRun(database.handle.db, runId))!;
     const { client, replies } = github({ number: run.prNumber }, "read");
-    const job = { installationId: 1, repositoryId: run.repositoryId, repositoryFullName: run.repositoryFullName, cloneUrl: run.cloneUrl, prNumber: run.prNumber, commentId: 9, author: "visitor", command: { kind: "pause" as const } };
+    const job = {
+      installationId: 1,
+      repositoryId: run.repositoryId,
+      repositoryFullName: run.repositoryFullName,
+      cloneUrl: run.cloneUrl,
+      prNumber: run.prNumber,
+      commentId: 9,
+      author: "visitor",
+      command: { kind: "pause" as const },
+    };
 
-    await handleCommand({ db: database.handle.db, log: captureLogger().log, github: async () => client, enqueueRun: async () => null, metrics }, job);
+    await handleCommand(
+      {
+        db: database.handle.db,
+        log: captureLogger().log,
+        github: async () => client,
+        enqueueRun: async () => null,
+        metrics,
+      },
+      job,
+    );
 
     expect(replies).toEqual([expect.stringContaining("needs write access")]);
     expect(sample(await metrics.text(), 'refusals_total{kind="unauthorized_command"}')).toBe(1);
@@ -56,11 +85,32 @@ describe("refusals (pglite)", () => {
     const metrics = new Metrics({ processMetrics: false });
     const runId = await createRun(database.handle.db);
     const run = (await getRun(database.handle.db, runId))!;
-    await insertFindings(database.handle.db, runId, [{ fingerprint: "f1", path: "a.ts", line: 1, severity: "error", action: "auto-fix", title: "Off by one", body: "b" }]);
-    const { client, replies } = github({ number: run.prNumber, headRepoFullName: "forker/repo", headCloneUrl: "https://github.com/forker/repo.git", maintainerCanModify: false });
+    await insertFindings(database.handle.db, runId, [
+      {
+        fingerprint: "f1",
+        path: "a.ts",
+        line: 1,
+        severity: "error",
+        action: "auto-fix",
+        title: "Off by one",
+        body: "b",
+      },
+    ]);
+    const { client, replies } = github({
+      number: run.prNumber,
+      headRepoFullName: "forker/repo",
+      headCloneUrl: "https://github.com/forker/repo.git",
+      maintainerCanModify: false,
+    });
     const deps = { db: database.handle.db, log: captureLogger().log, metrics } as unknown as ReviewDeps; // the paths before the workspace need no more
 
-    await runFix(deps, { runId, trigger: "command", findings: "default", requestedBy: "maintainer" }, DEFAULT_REPO_CONFIG, client, new AbortController().signal);
+    await runFix(
+      deps,
+      { runId, trigger: "command", findings: "default", requestedBy: "maintainer" },
+      DEFAULT_REPO_CONFIG,
+      client,
+      new AbortController().signal,
+    );
 
     expect(replies).toEqual([expect.stringContaining("No fix was attempted")]);
     const text = await metrics.text();

@@ -38,13 +38,29 @@ async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10)
   intakes.push(intake);
   probot.events.on("pull_request.synchronize", async (event) => onPullRequest(event, intake, log));
   const middleware = await probot.getNodeMiddleware({ path: PATH });
-  const server = createServer((req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()));
+  const server = createServer(
+    (req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()),
+  );
   servers.push(server);
   observeWebhookRequests(server, metrics, { path: PATH });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
-  const post = async (id: string, body: string, event = "pull_request", signature = `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`) => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-github-event": event, "x-github-delivery": id, "x-hub-signature-256": signature }, body });
+  const post = async (
+    id: string,
+    body: string,
+    event = "pull_request",
+    signature = `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+  ) => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": event,
+        "x-github-delivery": id,
+        "x-hub-signature-256": signature,
+      },
+      body,
+    });
     await res.text();
     return res.status;
   };
@@ -52,7 +68,16 @@ async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10)
 }
 
 const body = (action: string, headSha: string) =>
-  JSON.stringify(pullRequestPayload({ action, number: 3, baseSha: "b".repeat(40), headRef: "f", headSha, cloneUrl: "https://github.com/o/r.git" }));
+  JSON.stringify(
+    pullRequestPayload({
+      action,
+      number: 3,
+      baseSha: "b".repeat(40),
+      headRef: "f",
+      headSha,
+      cloneUrl: "https://github.com/o/r.git",
+    }),
+  );
 
 describe("webhook metrics over the app's webhook endpoint", () => {
   it("counts each answer by event and outcome, and times every one", async () => {
@@ -61,9 +86,20 @@ describe("webhook metrics over the app's webhook endpoint", () => {
     expect(await post("d-2", body("synchronize", "2".repeat(40)))).toBe(200);
     expect(await post("d-3", body("labeled", "3".repeat(40)))).toBe(200); // no handler for it
     expect(await post("d-4", JSON.stringify({ action: "synchronize", number: 3 }))).toBe(200); // not the event's shape: ignored
-    expect(await post("d-5", body("synchronize", "5".repeat(40)), "pull_request", "sha256=" + "0".repeat(64))).toBe(400); // bad signature
+    expect(await post("d-5", body("synchronize", "5".repeat(40)), "pull_request", "sha256=" + "0".repeat(64))).toBe(
+      400,
+    ); // bad signature
     expect(await post("d-6", "{}", "made_up_event")).toBe(200); // an event nobody subscribes to
-    const tooLarge = await streamPost(url, { "content-type": "application/json", "x-github-event": "pull_request", "x-github-delivery": "d-7", "content-length": String(MAX_WEBHOOK_BODY_BYTES + 1) }, 0);
+    const tooLarge = await streamPost(
+      url,
+      {
+        "content-type": "application/json",
+        "x-github-event": "pull_request",
+        "x-github-delivery": "d-7",
+        "content-length": String(MAX_WEBHOOK_BODY_BYTES + 1),
+      },
+      0,
+    );
     expect(tooLarge.status).toBe(413);
     expect((await fetch(url)).status).not.toBe(200); // a GET on the path is no delivery
 
@@ -97,7 +133,12 @@ describe("duplicate deliveries, as the intake applies them (pglite)", () => {
   let queue: RunQueue;
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    queue = await RunQueue.start({ database: database.handle, log: captureLogger().log, expireInSeconds: 60, maintenanceIntervalSeconds: 3600 });
+    queue = await RunQueue.start({
+      database: database.handle,
+      log: captureLogger().log,
+      expireInSeconds: 60,
+      maintenanceIntervalSeconds: 3600,
+    });
   });
   afterAll(async () => {
     await queue?.stop();
@@ -116,15 +157,43 @@ describe("duplicate deliveries, as the intake applies them (pglite)", () => {
       action: "synchronize",
       sender: { login: "octocat", type: "User" },
       run: {
-        installationId: 1, repositoryId: 4242, repositoryFullName: "octo/widgets", cloneUrl: "https://github.com/octo/widgets.git", prNumber: 5,
-        title: "Change", body: "", authorLogin: "octocat", baseRef: "main", baseSha: "b".repeat(40), headRef: "f", headSha: "c".repeat(40),
-        headRepoFullName: "octo/widgets", headCloneUrl: "https://github.com/octo/widgets.git", maintainerCanModify: false, draft: false, prUpdatedAt: null,
+        installationId: 1,
+        repositoryId: 4242,
+        repositoryFullName: "octo/widgets",
+        cloneUrl: "https://github.com/octo/widgets.git",
+        prNumber: 5,
+        title: "Change",
+        body: "",
+        authorLogin: "octocat",
+        baseRef: "main",
+        baseSha: "b".repeat(40),
+        headRef: "f",
+        headSha: "c".repeat(40),
+        headRepoFullName: "octo/widgets",
+        headCloneUrl: "https://github.com/octo/widgets.git",
+        maintainerCanModify: false,
+        draft: false,
+        prUpdatedAt: null,
       },
     };
     intake.accept(record);
     intake.accept(record);
-    intake.accept({ kind: "rerun", deliveryId: "rerun-1", repositoryId: 4242, prNumber: 5, headSha: "c".repeat(40), sender: { login: "octocat", type: "User" } });
-    intake.accept({ kind: "rerun", deliveryId: "rerun-1", repositoryId: 4242, prNumber: 5, headSha: "c".repeat(40), sender: { login: "octocat", type: "User" } });
+    intake.accept({
+      kind: "rerun",
+      deliveryId: "rerun-1",
+      repositoryId: 4242,
+      prNumber: 5,
+      headSha: "c".repeat(40),
+      sender: { login: "octocat", type: "User" },
+    });
+    intake.accept({
+      kind: "rerun",
+      deliveryId: "rerun-1",
+      repositoryId: 4242,
+      prNumber: 5,
+      headSha: "c".repeat(40),
+      sender: { login: "octocat", type: "User" },
+    });
     await intake.settled();
 
     const text = await metrics.text();

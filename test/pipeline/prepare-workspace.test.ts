@@ -9,12 +9,16 @@ import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 afterEach(() => removeTempDirs());
 
 const PR = 7;
-const lines = (tag: string, changed: Record<number, string> = {}) => Array.from({ length: 30 }, (_, i) => changed[i + 1] ?? `${tag} ${i + 1}`).join("\n") + "\n";
+const lines = (tag: string, changed: Record<number, string> = {}) =>
+  Array.from({ length: 30 }, (_, i) => changed[i + 1] ?? `${tag} ${i + 1}`).join("\n") + "\n";
 
 /** main with three files; `feature` changes src/app.ts (line 5) and adds src/feature.ts: the reviewed head. */
 function reviewedPr(): { origin: Origin; base: string; last: string } {
   const origin = createOrigin();
-  const base = origin.commit({ "src/app.ts": lines("app"), "lib/util.ts": lines("util"), "README.md": "# demo\n" }, "base");
+  const base = origin.commit(
+    { "src/app.ts": lines("app"), "lib/util.ts": lines("util"), "README.md": "# demo\n" },
+    "base",
+  );
   origin.push("main");
   git(origin.work, "checkout", "-q", "-b", "feature");
   const last = origin.commit({ "src/app.ts": lines("app", { 5: "pr 5" }), "src/feature.ts": lines("feature") }, "pr");
@@ -39,7 +43,8 @@ function publish(origin: Origin, sha: string): void {
   git(origin.bare, "update-ref", `refs/pull/${PR}/head`, sha);
 }
 
-const runAt = (origin: Origin, headSha: string, lastReviewedSha: string | null) => ({ cloneUrl: origin.bare, baseRef: "main", prNumber: PR, headSha, lastReviewedSha }) as Run;
+const runAt = (origin: Origin, headSha: string, lastReviewedSha: string | null) =>
+  ({ cloneUrl: origin.bare, baseRef: "main", prNumber: PR, headSha, lastReviewedSha }) as Run;
 
 async function prepared(origin: Origin, headSha: string, last: string | null) {
   const ws = new GitWorkspace(join(tempDir("nm-prep-"), "ws"));
@@ -58,7 +63,13 @@ describe("prepareWorkspace: incremental means the PR's own changes", () => {
     publish(origin, head);
 
     const { ws, prep } = await prepared(origin, head, last);
-    expect(prep).toMatchObject({ mode: "incremental", from: last, headSha: head, mergeBase: tip, baseMerged: { from: base, to: tip, via: "merge" } });
+    expect(prep).toMatchObject({
+      mode: "incremental",
+      from: last,
+      headSha: head,
+      mergeBase: tip,
+      baseMerged: { from: base, to: tip, via: "merge" },
+    });
     // app.ts: both changed (counts); own.ts: the PR's; util.ts and gen/*: the base's only; feature.ts: unchanged
     expect(prep.paths).toEqual(["src/app.ts", "src/own.ts"]);
     const diff = await ws.diff(prep.from, head, { paths: prep.paths, excludeGlobs: ["**/*.lock"] });
@@ -76,7 +87,12 @@ describe("prepareWorkspace: incremental means the PR's own changes", () => {
     publish(origin, head);
 
     const { prep } = await prepared(origin, head, last);
-    expect(prep).toMatchObject({ mode: "incremental", from: last, baseMerged: { from: base, to: tip, via: "merge" }, paths: [] });
+    expect(prep).toMatchObject({
+      mode: "incremental",
+      from: last,
+      baseMerged: { from: base, to: tip, via: "merge" },
+      paths: [],
+    });
   });
 
   it("base moved but not merged: plain incremental, as before", async () => {
@@ -99,7 +115,12 @@ describe("prepareWorkspace: incremental means the PR's own changes", () => {
     publish(origin, head);
 
     const { prep } = await prepared(origin, head, last);
-    expect(prep).toMatchObject({ mode: "incremental", from: last, mergeBase: tip, baseMerged: { from: base, to: tip, via: "rebase" } });
+    expect(prep).toMatchObject({
+      mode: "incremental",
+      from: last,
+      mergeBase: tip,
+      baseMerged: { from: base, to: tip, via: "rebase" },
+    });
     // app.ts: both changed; feature.ts: the same change on the new base → left out
     expect(prep.paths).toEqual(["src/app.ts"]);
   });
@@ -150,11 +171,23 @@ describe("GitWorkspace.treeChanges", () => {
     const blobOf = (sha: string, path: string) => git(origin.work, "rev-parse", `${sha}:${path}`);
     const none = "0".repeat(40);
     expect(changes.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
-      { path: "a.ts", oldMode: "100644", newMode: "100644", oldBlob: blobOf(from, "a.ts"), newBlob: blobOf(to, "a.ts") },
+      {
+        path: "a.ts",
+        oldMode: "100644",
+        newMode: "100644",
+        oldBlob: blobOf(from, "a.ts"),
+        newBlob: blobOf(to, "a.ts"),
+      },
       { path: "added.ts", oldMode: "000000", newMode: "100644", oldBlob: none, newBlob: blobOf(to, "added.ts") },
       { path: "gone.ts", oldMode: "100644", newMode: "000000", oldBlob: blobOf(from, "gone.ts"), newBlob: none },
       { path: "new name.ts", oldMode: "000000", newMode: "100644", oldBlob: none, newBlob: blobOf(to, "new name.ts") },
-      { path: "old name.ts", oldMode: "100644", newMode: "000000", oldBlob: blobOf(from, "old name.ts"), newBlob: none },
+      {
+        path: "old name.ts",
+        oldMode: "100644",
+        newMode: "000000",
+        oldBlob: blobOf(from, "old name.ts"),
+        newBlob: none,
+      },
     ]);
     expect(await ws.treeChanges(to, to)).toEqual([]);
   });

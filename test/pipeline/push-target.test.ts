@@ -22,11 +22,35 @@ const pr = (over: Partial<PullRequestInfo>): PullRequestInfo => ({
 
 describe("pushTarget: where a fix may go, from the PR as GitHub reports it now", () => {
   it.each([
-    ["same repository", pr({}), { cloneUrl: "https://github.com/octo-org/widgets.git", branch: "feature", repoFullName: BASE }],
-    ["fork with maintainer edits", pr({ headRepoFullName: "forker/widgets", headCloneUrl: "https://github.com/forker/widgets.git", maintainerCanModify: true }), { cloneUrl: "https://github.com/forker/widgets.git", branch: "feature", repoFullName: "forker/widgets" }],
-    ["fork without maintainer edits", pr({ headRepoFullName: "forker/widgets", headCloneUrl: "https://github.com/forker/widgets.git" }), { refusal: expect.stringContaining("does not allow edits by maintainers") }],
-    ["deleted fork (head.repo null), branch named like the base's", pr({ headRepoFullName: null, headCloneUrl: null, headRef: "main" }), { refusal: expect.stringContaining("the fork was deleted") }],
-    ["deleted fork with maintainer edits once allowed", pr({ headRepoFullName: null, headCloneUrl: null, maintainerCanModify: true }), { refusal: expect.stringContaining("the fork was deleted") }],
+    [
+      "same repository",
+      pr({}),
+      { cloneUrl: "https://github.com/octo-org/widgets.git", branch: "feature", repoFullName: BASE },
+    ],
+    [
+      "fork with maintainer edits",
+      pr({
+        headRepoFullName: "forker/widgets",
+        headCloneUrl: "https://github.com/forker/widgets.git",
+        maintainerCanModify: true,
+      }),
+      { cloneUrl: "https://github.com/forker/widgets.git", branch: "feature", repoFullName: "forker/widgets" },
+    ],
+    [
+      "fork without maintainer edits",
+      pr({ headRepoFullName: "forker/widgets", headCloneUrl: "https://github.com/forker/widgets.git" }),
+      { refusal: expect.stringContaining("does not allow edits by maintainers") },
+    ],
+    [
+      "deleted fork (head.repo null), branch named like the base's",
+      pr({ headRepoFullName: null, headCloneUrl: null, headRef: "main" }),
+      { refusal: expect.stringContaining("the fork was deleted") },
+    ],
+    [
+      "deleted fork with maintainer edits once allowed",
+      pr({ headRepoFullName: null, headCloneUrl: null, maintainerCanModify: true }),
+      { refusal: expect.stringContaining("the fork was deleted") },
+    ],
     ["closed", pr({ state: "closed" }), { refusal: expect.stringContaining("closed") }],
   ])("%s", (_name, info, expected) => {
     expect(pushTarget(info, BASE)).toEqual(expected);

@@ -43,7 +43,15 @@ function known(number: number, status: string, path = "src/a.ts", title = `Known
 }
 
 function reported(over: Partial<ReportedFinding> = {}): ReportedFinding {
-  return { path: "src/a.ts", line: 3, severity: "error", action: "auto-fix", title: "New problem", body: "why", ...over };
+  return {
+    path: "src/a.ts",
+    line: 3,
+    severity: "error",
+    action: "auto-fix",
+    title: "New problem",
+    body: "why",
+    ...over,
+  };
 }
 
 function run(existing: Finding[], findings: ReportedFinding[], resolvedIds: string[] = []) {
@@ -62,12 +70,24 @@ describe("reconcileFindings", () => {
   it("adds a new finding with its fingerprint and the turn that introduced it", () => {
     const out = run([], [reported()]);
     expect(out.added).toHaveLength(1);
-    expect(out.added[0]).toMatchObject({ path: "src/a.ts", line: 3, status: "open", introducedTurnId: 7, fingerprint: fingerprint({ path: "src/a.ts", title: "New problem", body: "" }) });
+    expect(out.added[0]).toMatchObject({
+      path: "src/a.ts",
+      line: 3,
+      status: "open",
+      introducedTurnId: 7,
+      fingerprint: fingerprint({ path: "src/a.ts", title: "New problem", body: "" }),
+    });
   });
 
   it.each([
     ["restated by id", [known(1, "open")], reported({ id: "NM-1", title: "Reworded entirely" }), "restated", [1]],
-    ["restated by fingerprint at another line", [known(1, "open")], reported({ title: "Known 1", line: 30 }), "restated", [1]],
+    [
+      "restated by fingerprint at another line",
+      [known(1, "open")],
+      reported({ title: "Known 1", line: 30 }),
+      "restated",
+      [1],
+    ],
     ["a fixed finding raised again is reopened", [known(1, "fixed")], reported({ title: "Known 1" }), "reopened", [1]],
     ["a dismissed finding is never raised again", [known(1, "dismissed")], reported({ id: "NM-1" }), "restated", []],
   ] as const)("%s", (_name, existing, finding, bucket, expected) => {
@@ -82,7 +102,11 @@ describe("reconcileFindings", () => {
   });
 
   it("resolves only open or fix-pushed findings it knows", () => {
-    const out = run([known(1, "open"), known(2, "fix-pushed"), known(3, "dismissed")], [], ["NM-1", "nm-2", "NM-3", "NM-9", "bogus"]);
+    const out = run(
+      [known(1, "open"), known(2, "fix-pushed"), known(3, "dismissed")],
+      [],
+      ["NM-1", "nm-2", "NM-3", "NM-9", "bogus"],
+    );
     expect(out.resolved.sort()).toEqual([1, 2]);
   });
 
@@ -95,7 +119,10 @@ describe("reconcileFindings", () => {
   it.each([
     [reported({ path: "../../etc/passwd" }), "the path is outside the repository"],
     [reported({ path: "/etc/passwd" }), "the path is outside the repository"],
-    [reported({ path: "src/missing.ts" }), "the file exists nowhere in the pull request (neither at its head nor at its base)"],
+    [
+      reported({ path: "src/missing.ts" }),
+      "the file exists nowhere in the pull request (neither at its head nor at its base)",
+    ],
     [reported({ path: "src/b.ts", line: 11 }), "line 11 is outside the file (10 lines)"],
   ])("drops %j with a reason", (finding, reason) => {
     const out = run([], [finding]);
@@ -109,7 +136,13 @@ describe("reconcileFindings", () => {
   });
 
   it("keeps a suggestion that fits, and drops suggestions on findings without a line", () => {
-    expect(run([], [reported({ line: 3, end_line: 4, suggestion: "y" })]).added[0]).toMatchObject({ endLine: 4, suggestion: "y" });
-    expect(run([], [reported({ line: undefined, suggestion: "z" })]).added[0]).toMatchObject({ line: null, suggestion: null });
+    expect(run([], [reported({ line: 3, end_line: 4, suggestion: "y" })]).added[0]).toMatchObject({
+      endLine: 4,
+      suggestion: "y",
+    });
+    expect(run([], [reported({ line: undefined, suggestion: "z" })]).added[0]).toMatchObject({
+      line: null,
+      suggestion: null,
+    });
   });
 });

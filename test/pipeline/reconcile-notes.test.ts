@@ -32,7 +32,15 @@ function known(number: number, status: string, over: Partial<Finding> = {}): Fin
 }
 
 function reported(over: Partial<ReportedFinding> = {}): ReportedFinding {
-  return { path: "src/a.ts", line: 3, severity: "warning", action: "ask-user", title: "New problem", body: "why", ...over };
+  return {
+    path: "src/a.ts",
+    line: 3,
+    severity: "warning",
+    action: "ask-user",
+    title: "New problem",
+    body: "why",
+    ...over,
+  };
 }
 
 /** `changed` = "whole": a review of the whole PR (nothing to compare with). */
@@ -63,7 +71,13 @@ describe("reconcileFindings on a later review: raise or keep as a note", () => {
   });
 
   it("broken_by: on a changed line → open, and the body names it; on an unchanged line → a note", () => {
-    const rec = reconcile([], [reported({ title: "Breaks", broken_by: { path: "src/a.ts", line: 11 } }), reported({ title: "Claims", broken_by: { path: "src/a.ts", line: 30 } })]);
+    const rec = reconcile(
+      [],
+      [
+        reported({ title: "Breaks", broken_by: { path: "src/a.ts", line: 11 } }),
+        reported({ title: "Claims", broken_by: { path: "src/a.ts", line: 30 } }),
+      ],
+    );
     expect(rec.added.map((f) => [f.title, f.status])).toEqual([
       ["Breaks", "open"],
       ["Claims", "note"],
@@ -82,7 +96,11 @@ describe("reconcileFindings on a later review: raise or keep as a note", () => {
   it("a note reported again stays a note on unchanged code, and is promoted when a change now breaks it", () => {
     const note = known(2, "note");
     expect(reconcile([note], [reported({ id: "NM-2" })])).toMatchObject({ added: [], restated: [2], promoted: [] });
-    expect(reconcile([note], [reported({ id: "NM-2", broken_by: { path: "src/a.ts", line: 10 } })])).toMatchObject({ added: [], restated: [], promoted: [2] });
+    expect(reconcile([note], [reported({ id: "NM-2", broken_by: { path: "src/a.ts", line: 10 } })])).toMatchObject({
+      added: [],
+      restated: [],
+      promoted: [2],
+    });
   });
 
   it("a fixed finding reported again on unchanged code is not reopened; on a changed line it is", () => {
@@ -92,7 +110,12 @@ describe("reconcileFindings on a later review: raise or keep as a note", () => {
   });
 
   it("a withdrawn finding is never raised again", () => {
-    expect(reconcile([known(4, "withdrawn")], [reported({ id: "NM-4", line: 10 })])).toMatchObject({ added: [], restated: [], reopened: [], promoted: [] });
+    expect(reconcile([known(4, "withdrawn")], [reported({ id: "NM-4", line: 10 })])).toMatchObject({
+      added: [],
+      restated: [],
+      reopened: [],
+      promoted: [],
+    });
   });
 
   it("a review of the whole PR raises everything", () => {

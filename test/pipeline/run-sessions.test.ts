@@ -31,7 +31,11 @@ function scenario(dir: string, steps: unknown[]): string {
 
 function agentLog(path: string): LogLine[] {
   try {
-    return readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as LogLine);
+    return readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as LogLine);
   } catch {
     return [];
   }
@@ -53,9 +57,14 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
   /** A fresh fake agent home, scenario and log for each test. */
   function setup(steps: unknown[] = [{ answer: { ok: true } }]) {
     const root = tempDir();
-    const opts = { scenarioPath: scenario(root, steps), home: join(root, "agent-home"), logPath: join(root, "agent.log") };
+    const opts = {
+      scenarioPath: scenario(root, steps),
+      home: join(root, "agent-home"),
+      logPath: join(root, "agent.log"),
+    };
     const { log } = captureLogger();
-    const make = (agent: Agent = new FakeAgent(opts)) => new RunSessions({ db: database.handle.db, agent, log, retryBaseDelayMs: 1 });
+    const make = (agent: Agent = new FakeAgent(opts)) =>
+      new RunSessions({ db: database.handle.db, agent, log, retryBaseDelayMs: 1 });
     const turn = (extra: Partial<TurnRequest> = {}): TurnRequest => ({
       trigger: "push",
       headSha: "c".repeat(40),
@@ -158,7 +167,11 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     const stored = await loadRunAgentSession(database.handle.db, runId, "reviewer");
     expect(stored?.sessionId).toBe(second.result.sessionId);
     const rows = await listTurns(database.handle.db, runId);
-    expect(rows.at(-1)).toMatchObject({ sessionMode: "fallback", status: "succeeded", sessionId: second.result.sessionId });
+    expect(rows.at(-1)).toMatchObject({
+      sessionMode: "fallback",
+      status: "succeeded",
+      sessionId: second.result.sessionId,
+    });
     expect(rows.at(-1)!.fallbackReason).toContain("resume-failed");
     // the same turn (same prompt) ran again, fresh
     expect(calls().at(-1)).toMatchObject({ sessionAsked: null, prompt: "second push", turnsInSession: 1 });
@@ -188,19 +201,30 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
 
-    const error = await sessions.run(runId, "reviewer", turn({ prompt: "slow", signal: controller.signal })).catch((e: unknown) => e);
+    const error = await sessions
+      .run(runId, "reviewer", turn({ prompt: "slow", signal: controller.signal }))
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).kind).toBe("cancelled");
     expect(calls()).toHaveLength(1); // no fresh re-run after the cancellation
     expect((await loadRunAgentSession(database.handle.db, runId, "reviewer"))?.sessionId).toBe(first.result.sessionId);
-    expect((await listTurns(database.handle.db, runId)).at(-1)).toMatchObject({ status: "cancelled", sessionMode: "started" });
+    expect((await listTurns(database.handle.db, runId)).at(-1)).toMatchObject({
+      status: "cancelled",
+      sessionMode: "started",
+    });
   });
 
   it("ignores a stored session minted by another agent", async () => {
     const { make, turn, calls } = setup();
     const runId = await createRun(database.handle.db);
-    await saveRunAgentSession(database.handle.db, { runId, role: "reviewer", agent: "codex", sessionId: "thread-from-codex", state: null });
+    await saveRunAgentSession(database.handle.db, {
+      runId,
+      role: "reviewer",
+      agent: "codex",
+      sessionId: "thread-from-codex",
+      state: null,
+    });
 
     const outcome = await make().run(runId, "reviewer", turn());
 
@@ -220,7 +244,10 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     expect(outcome.mode).toBe("cold");
     expect(outcome.result.json).toEqual({ ok: true });
     expect(outcome.fallbackReason).toMatch(/session store unavailable/);
-    expect((await listTurns(database.handle.db, runId)).at(-1)).toMatchObject({ status: "succeeded", sessionMode: "cold" });
+    expect((await listTurns(database.handle.db, runId)).at(-1)).toMatchObject({
+      status: "succeeded",
+      sessionMode: "cold",
+    });
   });
 
   it("restores exported session state when the agent's own copy was wiped", async () => {
@@ -258,7 +285,13 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
       supportsResume: true,
       async run(_options: AgentRunOptions): Promise<AgentResult> {
         calls++;
-        return { text: "{}", json: {}, sessionId: `new-thread-${calls}`, resumed: false, usage: { tokensIn: 1, tokensOut: 1 } };
+        return {
+          text: "{}",
+          json: {},
+          sessionId: `new-thread-${calls}`,
+          resumed: false,
+          usage: { tokensIn: 1, tokensOut: 1 },
+        };
       },
     };
     const runId = await createRun(database.handle.db);
@@ -280,7 +313,12 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
       async run(options) {
         seen.push(options.sessionId);
         if (failures-- > 0) throw new AgentError("transient", "529 overloaded");
-        return { text: "done", sessionId: "ignored", resumed: false, usage: { tokensIn: 3, tokensOut: 4, costUsd: 0.25 } };
+        return {
+          text: "done",
+          sessionId: "ignored",
+          resumed: false,
+          usage: { tokensIn: 3, tokensOut: 4, costUsd: 0.25 },
+        };
       },
     };
     const runId = await createRun(database.handle.db);
@@ -294,8 +332,13 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
   it("records a failed fresh turn and throws its classified error", async () => {
     const { make, turn } = setup([{ exitCode: 3 }]);
     const runId = await createRun(database.handle.db);
-    const error = await make().run(runId, "fixer", turn()).catch((e: unknown) => e);
+    const error = await make()
+      .run(runId, "fixer", turn())
+      .catch((e: unknown) => e);
     expect((error as AgentError).kind).toBe("other");
-    expect((await listTurns(database.handle.db, runId))[0]).toMatchObject({ status: "failed", error: "other: fake agent exited with code 3" });
+    expect((await listTurns(database.handle.db, runId))[0]).toMatchObject({
+      status: "failed",
+      error: "other: fake agent exited with code 3",
+    });
   });
 });

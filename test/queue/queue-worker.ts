@@ -39,11 +39,17 @@ const queue = await RunQueue.start({
 await queue.work(Number(env("QUEUE_CONCURRENCY", "1")), async (job, _signal, attempt) => {
   const start = Date.now();
   if (mode === "hang") {
-    appendFileSync(out, `${JSON.stringify({ event: "started", runId: job.runId, pid: process.pid, at: start, retry: attempt.retry })}\n`);
+    appendFileSync(
+      out,
+      `${JSON.stringify({ event: "started", runId: job.runId, pid: process.pid, at: start, retry: attempt.retry })}\n`,
+    );
     await new Promise<never>(() => {}); // a stuck turn: never settles, ignores the abort signal
   }
   await sleep(sleepMs * (0.5 + Math.random()));
-  appendFileSync(out, `${JSON.stringify({ runId: job.runId, pid: process.pid, start, end: Date.now(), retry: attempt.retry })}\n`);
+  appendFileSync(
+    out,
+    `${JSON.stringify({ runId: job.runId, pid: process.pid, start, end: Date.now(), retry: attempt.retry })}\n`,
+  );
 });
 
 const stop = async () => {

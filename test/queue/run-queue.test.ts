@@ -13,14 +13,24 @@ import type { RunJob } from "../../src/queue/run-job.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createRun } from "../helpers/run-fixture.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createPostgresDatabase, createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
+import {
+  createPostgresDatabase,
+  createTestDatabase,
+  databaseKinds,
+  type TestDatabase,
+} from "../helpers/test-database.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const WORKER = fileURLToPath(new URL("./queue-worker.ts", import.meta.url));
 const kinds = await databaseKinds();
 
 /** Polls `check` until it holds; fails (instead of hanging) after `timeoutMs`. */
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000, everyMs = 20): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  everyMs = 20,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -210,7 +220,9 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
     await q.stop(10_000);
     queue = undefined;
     expect(finished).toBe(true);
-    expect((await database.handle.executeSql(`select state from pgboss.job where id = $1`, [id])).rows).toEqual([{ state: "completed" }]);
+    expect((await database.handle.executeSql(`select state from pgboss.job where id = $1`, [id])).rows).toEqual([
+      { state: "completed" },
+    ]);
   });
 
   it("stop past the grace period aborts the running job and hands it back: another worker runs it at once", async () => {
@@ -227,7 +239,9 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
     await q.stop(300);
     queue = undefined;
     expect(aborted[0]).toMatchObject({ message: "the app stopped before the job ended", interrupted: true });
-    expect((await database.handle.executeSql(`select state, retry_count from pgboss.job where id = $1`, [id])).rows).toEqual([{ state: "retry", retry_count: 0 }]);
+    expect(
+      (await database.handle.executeSql(`select state, retry_count from pgboss.job where id = $1`, [id])).rows,
+    ).toEqual([{ state: "retry", retry_count: 0 }]);
 
     const other = (queue = await start());
     const taken: JobAttempt[] = [];
@@ -240,7 +254,8 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
   it("aborts the handler's signal before the job expires, so a stuck agent call is cancelled", async () => {
     const expireInSeconds = 3;
     const q = await start({ expireInSeconds, maintenanceIntervalSeconds: 1 });
-    const seen: { start: number; abortedAt: number; reason: unknown; stateAtAbort: unknown; attempt: JobAttempt }[] = [];
+    const seen: { start: number; abortedAt: number; reason: unknown; stateAtAbort: unknown; attempt: JobAttempt }[] =
+      [];
     await q.work(1, async (_job, signal, attempt) => {
       const start = Date.now();
       // A stuck agent call that only ends when cancelled (bounded, so a broken queue fails instead of hanging).
@@ -249,7 +264,10 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
         signal.addEventListener("abort", () => (clearTimeout(guard), resolve()), { once: true });
       });
       const abortedAt = Date.now();
-      const { rows } = await database.handle.executeSql(`select state from pgboss.job where singleton_key = $1 and state = 'active'`, ["3"]);
+      const { rows } = await database.handle.executeSql(
+        `select state from pgboss.job where singleton_key = $1 and state = 'active'`,
+        ["3"],
+      );
       seen.push({ start, abortedAt, reason: signal.reason, stateAtAbort: rows[0]?.state, attempt });
       throw signal.reason;
     });
@@ -284,7 +302,9 @@ function spawnWorker(env: Record<string, string>): Child {
       if (output.includes("ready\n")) resolve();
     });
     child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-    child.once("exit", (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before ready:\n${output}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`worker exited (${code ?? signal}) before ready:\n${output}`)),
+    );
   });
   ready.catch(() => {});
   return { process: child, output: () => output, ready };
@@ -293,7 +313,13 @@ function spawnWorker(env: Record<string, string>): Child {
 async function ready(children: Child[], timeoutMs = 30_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`workers not ready within ${timeoutMs} ms:\n${children.map((c) => c.output()).join("\n---\n")}`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`workers not ready within ${timeoutMs} ms:\n${children.map((c) => c.output()).join("\n---\n")}`),
+        ),
+      timeoutMs,
+    );
   });
   try {
     await Promise.race([Promise.all(children.map((c) => c.ready)), timeout]);
@@ -354,10 +380,14 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
   it("replicas starting together on a fresh database all start their queues (no deadlock creating pg-boss's schema and queues)", async () => {
     const created = await createPostgresDatabase();
     drop = created.drop;
-    const handles = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ databaseUrl: created.url, maxConnections: 2 })));
+    const handles = await Promise.all(
+      Array.from({ length: 4 }, () => openDatabase({ databaseUrl: created.url, maxConnections: 2 })),
+    );
     try {
       await migrateDatabase(handles[0]!);
-      const queues = await Promise.all(handles.map((database) => RunQueue.start({ database, log: captureLogger().log, expireInSeconds: 30 })));
+      const queues = await Promise.all(
+        handles.map((database) => RunQueue.start({ database, log: captureLogger().log, expireInSeconds: 30 })),
+      );
       expect(await queues[3]!.enqueue(job(1, "opened"))).toEqual(expect.any(String));
       await Promise.all(queues.map((q) => q.stop(0)));
     } finally {
@@ -370,7 +400,15 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
     const dir = tempDir("nm-queue-");
     const outs = [join(dir, "a.jsonl"), join(dir, "b.jsonl")];
     for (const out of outs) {
-      children.push(spawnWorker({ QUEUE_DATABASE_URL: url, QUEUE_MODE: "record", QUEUE_OUT: out, QUEUE_CONCURRENCY: "2", QUEUE_SLEEP_MS: "75" }));
+      children.push(
+        spawnWorker({
+          QUEUE_DATABASE_URL: url,
+          QUEUE_MODE: "record",
+          QUEUE_OUT: out,
+          QUEUE_CONCURRENCY: "2",
+          QUEUE_SLEEP_MS: "75",
+        }),
+      );
     }
     await ready(children);
 
@@ -397,7 +435,8 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
       turns.sort((a, b) => a.start - b.start);
       for (let i = 1; i < turns.length; i++) {
         const [prev, next] = [turns[i - 1]!, turns[i]!];
-        if (next.start < prev.end) throw new Error(`run ${runId}: turns overlap: ${JSON.stringify(prev)} and ${JSON.stringify(next)}`);
+        if (next.start < prev.end)
+          throw new Error(`run ${runId}: turns overlap: ${JSON.stringify(prev)} and ${JSON.stringify(next)}`);
       }
     }
     const pids = new Set(records.map((r) => r.pid));
@@ -414,7 +453,14 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
   /** A child that starts the run's job and never finishes it; resolves once it has started. */
   const doomedWorker = async (url: string, expireInSeconds: number) => {
     const out = join(tempDir("nm-queue-"), "hang.jsonl");
-    const doomed = spawnWorker({ QUEUE_DATABASE_URL: url, QUEUE_MODE: "hang", QUEUE_OUT: out, QUEUE_CONCURRENCY: "1", QUEUE_EXPIRE_SECONDS: String(expireInSeconds), QUEUE_POLLING_SECONDS: "0.5" });
+    const doomed = spawnWorker({
+      QUEUE_DATABASE_URL: url,
+      QUEUE_MODE: "hang",
+      QUEUE_OUT: out,
+      QUEUE_CONCURRENCY: "1",
+      QUEUE_EXPIRE_SECONDS: String(expireInSeconds),
+      QUEUE_POLLING_SECONDS: "0.5",
+    });
     children.push(doomed);
     await ready([doomed]);
     return {
@@ -437,7 +483,13 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
 
     const id = await q.enqueue(job(runId, "opened"));
     expect(await started()).toMatchObject({ event: "started", runId, pid: doomed.process.pid, retry: 0 });
-    const turnId = await startTurn(handle!.db, { runId, role: "reviewer", trigger: "opened", headSha: "a".repeat(40), agent: "fake" }); // the dead job's turn
+    const turnId = await startTurn(handle!.db, {
+      runId,
+      role: "reviewer",
+      trigger: "opened",
+      headSha: "a".repeat(40),
+      agent: "fake",
+    }); // the dead job's turn
     await kill(doomed);
     const killedAt = Date.now();
 
@@ -447,8 +499,14 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
     expect(taken[0]!.attempt).toEqual({ retry: 1, last: false });
     expect(takeover).toBeLessThan(30_000); // the heartbeat (every 5 s) notices; the lease would be 600 s
     await waitFor("the queue to drain", async () => (await q.pending()) === 0, 10_000, 100);
-    expect(await handle!.executeSql(`select id, state, retry_count from pgboss.job where singleton_key = $1`, [String(runId)])).toMatchObject({ rows: [{ id, state: "completed", retry_count: 1 }] });
-    expect((await handle!.executeSql(`select status, error from turns where id = $1`, [turnId])).rows).toEqual([{ status: "interrupted", error: "the process running it stopped before it ended" }]);
+    expect(
+      await handle!.executeSql(`select id, state, retry_count from pgboss.job where singleton_key = $1`, [
+        String(runId),
+      ]),
+    ).toMatchObject({ rows: [{ id, state: "completed", retry_count: 1 }] });
+    expect((await handle!.executeSql(`select status, error from turns where id = $1`, [turnId])).rows).toEqual([
+      { status: "interrupted", error: "the process running it stopped before it ended" },
+    ]);
     expect((await handle!.executeSql(`select count(*)::int as n from workers`)).rows).toEqual([{ n: 1 }]); // only the live one is left
     console.log(`worker death: job handed back and taken ${takeover} ms after SIGKILL (lease ${expireInSeconds} s)`);
   });
@@ -479,5 +537,4 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
     expect(taken[0]! - frozenAt).toBeGreaterThanOrEqual(2_000); // not before it fell silent for the stale time (less the last beat's age)
     doomed.process.kill("SIGKILL");
   });
-
 });

@@ -30,7 +30,9 @@ async function serve(options: { registered?: () => boolean } = {}) {
       seen.push({ method: req.method, url: req.url ?? "", cookie: req.headers.cookie });
       res
         .writeHead(200, { "content-type": "text/html" })
-        .end(`<form action="https://github.com/settings/apps/new" method="post" target="_blank"><button name="manifest" value='{}'>Register</button></form>`);
+        .end(
+          `<form action="https://github.com/settings/apps/new" method="post" target="_blank"><button name="manifest" value='{}'>Register</button></form>`,
+        );
       return true;
     }
     if (path === "/" || path?.startsWith("/probot/")) {
@@ -61,7 +63,12 @@ async function serve(options: { registered?: () => boolean } = {}) {
     const first = await request(`/probot?setup_code=${CODE}`);
     const jar = Object.fromEntries(first.cookies.map((c) => c.split(";")[0]!.split("=") as [string, string]));
     const state = /action="[^"]*[?&]state=([0-9a-f]+)"/.exec(first.text)?.[1];
-    return { strict: `${SETUP_COOKIE}=${jar[SETUP_COOKIE]}`, lax: `${SETUP_RETURN_COOKIE}=${jar[SETUP_RETURN_COOKIE]}`, state, first };
+    return {
+      strict: `${SETUP_COOKIE}=${jar[SETUP_COOKIE]}`,
+      lax: `${SETUP_RETURN_COOKIE}=${jar[SETUP_RETURN_COOKIE]}`,
+      state,
+      first,
+    };
   };
   return { base, port, seen, logged, logText: text, setupUrl, request, cookiesFromCode };
 }
@@ -69,7 +76,15 @@ async function serve(options: { registered?: () => boolean } = {}) {
 describe("guardSetupRoutes", () => {
   it("answers 403 without the code or cookie, naming the start-up log, and never calls the setup handler", async () => {
     const app = await serve();
-    for (const path of ["/", "/probot", "/probot/import", "/probot/setup?code=abc", "/probot/success", `/probot?setup_code=${"b".repeat(64)}`, "/probot?setup_code="]) {
+    for (const path of [
+      "/",
+      "/probot",
+      "/probot/import",
+      "/probot/setup?code=abc",
+      "/probot/success",
+      `/probot?setup_code=${"b".repeat(64)}`,
+      "/probot?setup_code=",
+    ]) {
       const res = await app.request(path);
       expect(res.status, path).toBe(403);
       expect(res.text).toContain("URL printed in the no-mistakes start-up log");
@@ -98,7 +113,9 @@ describe("guardSetupRoutes", () => {
     expect(first.status).toBe(200);
     expect(first.cookies).toHaveLength(2);
     expect(first.cookies[0]).toMatch(new RegExp(`^${SETUP_COOKIE}=[0-9a-f]{64}; Path=/; HttpOnly; SameSite=Strict$`));
-    expect(first.cookies[1]).toMatch(new RegExp(`^${SETUP_RETURN_COOKIE}=[0-9a-f]{64}; Path=/probot/setup; HttpOnly; SameSite=Lax$`));
+    expect(first.cookies[1]).toMatch(
+      new RegExp(`^${SETUP_RETURN_COOKIE}=[0-9a-f]{64}; Path=/probot/setup; HttpOnly; SameSite=Lax$`),
+    );
     expect(first.cookies.join()).not.toContain(CODE);
     expect(first.headers.get("cache-control")).toBe("no-store");
     expect(first.headers.get("referrer-policy")).toBe("strict-origin");
@@ -123,7 +140,11 @@ describe("guardSetupRoutes", () => {
     const app = await serve();
     const { strict } = await app.cookiesFromCode();
     const post = (headers: Record<string, string>, query = "") =>
-      app.request(`/probot/import${query}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+      app.request(`/probot/import${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: "{}",
+      });
 
     const crossOrigin = await post({ cookie: strict, origin: "http://evil.example" });
     expect(crossOrigin.status).toBe(403);
@@ -143,7 +164,8 @@ describe("guardSetupRoutes", () => {
   it("GitHub's redirect back to /probot/setup works with only the Lax cookie and the state from the form, and not without the state", async () => {
     const app = await serve();
     const { lax, strict, state } = await app.cookiesFromCode();
-    const back = (query: string, cookie?: string) => app.request(`/probot/setup?${query}`, { headers: cookie ? { cookie } : {} });
+    const back = (query: string, cookie?: string) =>
+      app.request(`/probot/setup?${query}`, { headers: cookie ? { cookie } : {} });
 
     // A page elsewhere can navigate the browser here (Lax cookie sent) but does not know the state.
     expect((await back("code=attacker", lax)).status).toBe(403);
@@ -166,7 +188,15 @@ describe("guardSetupRoutes", () => {
     const again = await app.request(`/probot?setup_code=${CODE}`);
     expect(again.status).toBe(404);
     expect(again.text).toContain("Restart no-mistakes");
-    expect((await app.request("/probot/import", { method: "POST", headers: { cookie: strict, origin: app.base }, body: "{}" })).status).toBe(404);
+    expect(
+      (
+        await app.request("/probot/import", {
+          method: "POST",
+          headers: { cookie: strict, origin: app.base },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(404);
     expect((await app.request("/probot/success", { headers: { cookie: strict } })).status).toBe(200);
     expect((await app.request("/probot/success")).status).toBe(403);
   });
@@ -174,10 +204,15 @@ describe("guardSetupRoutes", () => {
   it("logs the URL with the code in one line, and the code nowhere else", async () => {
     const app = await serve();
     await app.cookiesFromCode();
-    await app.request(`/probot/import?setup_code=${CODE}`, { headers: { referer: `${app.base}/probot?setup_code=${CODE}` } });
+    await app.request(`/probot/import?setup_code=${CODE}`, {
+      headers: { referer: `${app.base}/probot?setup_code=${CODE}` },
+    });
 
     expect(app.setupUrl).toBe(`http://localhost:${app.port}/probot?setup_code=${CODE}`);
-    const lines = app.logText().split("\n").filter((l) => l.includes(CODE));
+    const lines = app
+      .logText()
+      .split("\n")
+      .filter((l) => l.includes(CODE));
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, msg: expect.stringContaining(app.setupUrl) });
     expect(JSON.stringify(app.logged)).not.toContain(CODE); // URL and Referer, as the request log sees them

@@ -40,7 +40,11 @@ function openPost(url: string, id: string) {
       res.on("end", () => resolve({ status: res.statusCode!, text }));
     }),
   );
-  return { write: (bytes: number) => new Promise<void>((r) => req.write(Buffer.alloc(bytes, 0x20), () => r())), end: () => req.end(), answer };
+  return {
+    write: (bytes: number) => new Promise<void>((r) => req.write(Buffer.alloc(bytes, 0x20), () => r())),
+    end: () => req.end(),
+    answer,
+  };
 }
 
 /** A raw POST that ignores the server's answer and end, and writes body bytes until its connection is dropped. */
@@ -49,7 +53,9 @@ function stubbornPost(port: number, framing: "Content-Length: 104857600" | "Tran
     const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
     socket.write(`POST /hooks HTTP/1.1\r\nHost: 127.0.0.1\r\n${framing}\r\n\r\n`);
     const piece = Buffer.alloc(16 * KiB, 0x20);
-    const frame = framing.startsWith("Transfer") ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")]) : piece;
+    const frame = framing.startsWith("Transfer")
+      ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")])
+      : piece;
     let answer = "";
     socket.setEncoding("utf8").on("data", (d: string) => (answer += d));
     socket.on("error", () => {});
@@ -82,11 +88,21 @@ describe("limitWebhookBody", () => {
     await small.write(30 * KiB);
     await sleep(100);
     await small.write(10 * KiB); // 100 KiB held together: over the 96 KiB budget
-    expect(await large.answer).toEqual({ status: 503, text: JSON.stringify({ error: "Too many large webhook bodies arriving at once: this one was dropped; send it again" }) });
+    expect(await large.answer).toEqual({
+      status: 503,
+      text: JSON.stringify({
+        error: "Too many large webhook bodies arriving at once: this one was dropped; send it again",
+      }),
+    });
     small.end();
     expect(await small.answer).toEqual({ status: 200, text: `${40 * KiB} characters` });
     expect(lines().filter((l) => l.level === 40)).toEqual([
-      expect.objectContaining({ deliveryId: "large", receivedBytes: 60 * KiB, status: 503, msg: "webhook body dropped: too many large bodies arriving at once" }),
+      expect.objectContaining({
+        deliveryId: "large",
+        receivedBytes: 60 * KiB,
+        status: 503,
+        msg: "webhook body dropped: too many large bodies arriving at once",
+      }),
     ]);
   });
 
@@ -105,8 +121,12 @@ describe("limitWebhookBody", () => {
   it("reads nothing more from a client that ignores the 413 and keeps writing, and drops its connection", async () => {
     const { port, connections } = await serve({ maxBytes: 64 * KiB, maxBufferedBytes: 96 * KiB });
     const started = Date.now();
-    expect(await stubbornPost(port, "Content-Length: 104857600")).toEqual({ statusLine: "HTTP/1.1 413 Payload Too Large" });
-    expect(await stubbornPost(port, "Transfer-Encoding: chunked")).toEqual({ statusLine: "HTTP/1.1 413 Payload Too Large" });
+    expect(await stubbornPost(port, "Content-Length: 104857600")).toEqual({
+      statusLine: "HTTP/1.1 413 Payload Too Large",
+    });
+    expect(await stubbornPost(port, "Transfer-Encoding: chunked")).toEqual({
+      statusLine: "HTTP/1.1 413 Payload Too Large",
+    });
     expect(Date.now() - started).toBeLessThan(10_000); // dropped a moment after answering, not when the client gives up
     const [declared, chunked] = connections;
     expect(declared!.bytesRead).toBeLessThan(256 * KiB); // its body was never read: what came in is the headers and what filled the paused stream

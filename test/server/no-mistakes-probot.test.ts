@@ -26,14 +26,25 @@ async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10)
   const intake = WebhookIntake.open({ dir: tempDir(), apply, log, maxBacklog });
   probot.events.on("pull_request.synchronize", async (event) => onPullRequest(event, intake, log));
   const middleware = await probot.getNodeMiddleware({ path: "/api/github/webhooks" });
-  const server = createServer((req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()));
+  const server = createServer(
+    (req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()),
+  );
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
-  const post = async (id: string, body: string, signature = `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`) => {
+  const post = async (
+    id: string,
+    body: string,
+    signature = `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+  ) => {
     const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-github-event": "pull_request", "x-github-delivery": id, "x-hub-signature-256": signature },
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "pull_request",
+        "x-github-delivery": id,
+        "x-hub-signature-256": signature,
+      },
       body,
     });
     return { status: res.status, text: await res.text() };
@@ -43,10 +54,26 @@ async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10)
 
 const MiB = 1024 * 1024;
 /** Headers of a delivery that is not signed with the secret. */
-const unsigned = (id: string) => ({ "content-type": "application/json", "x-github-event": "pull_request", "x-github-delivery": id, "x-hub-signature-256": "sha256=" + "0".repeat(64) });
-const refusals = (lines: () => Record<string, unknown>[]) => lines().filter((l) => l.msg === "webhook body over the size cap refused");
+const unsigned = (id: string) => ({
+  "content-type": "application/json",
+  "x-github-event": "pull_request",
+  "x-github-delivery": id,
+  "x-hub-signature-256": "sha256=" + "0".repeat(64),
+});
+const refusals = (lines: () => Record<string, unknown>[]) =>
+  lines().filter((l) => l.msg === "webhook body over the size cap refused");
 
-const body = (headSha: string) => JSON.stringify(pullRequestPayload({ action: "synchronize", number: 3, baseSha: "b".repeat(40), headRef: "f", headSha, cloneUrl: "https://github.com/o/r.git" }));
+const body = (headSha: string) =>
+  JSON.stringify(
+    pullRequestPayload({
+      action: "synchronize",
+      number: 3,
+      baseSha: "b".repeat(40),
+      headRef: "f",
+      headSha,
+      cloneUrl: "https://github.com/o/r.git",
+    }),
+  );
 
 describe("NoMistakesProbot's webhook endpoint", () => {
   it("answers a signed delivery 200 once the handler has journaled it", async () => {
@@ -54,7 +81,14 @@ describe("NoMistakesProbot's webhook endpoint", () => {
     const { post, intake } = await serve(async (r) => void applied.push(r));
     expect(await post("d-1", body("1".repeat(40)))).toEqual({ status: 200, text: "ok\n" });
     await intake.settled();
-    expect(applied).toEqual([expect.objectContaining({ kind: "pull_request", deliveryId: "d-1", action: "synchronize", run: expect.objectContaining({ headSha: "1".repeat(40), prNumber: 3 }) })]);
+    expect(applied).toEqual([
+      expect.objectContaining({
+        kind: "pull_request",
+        deliveryId: "d-1",
+        action: "synchronize",
+        run: expect.objectContaining({ headSha: "1".repeat(40), prNumber: 3 }),
+      }),
+    ]);
   });
 
   it("refuses a bad signature with 400 and hands nothing to the intake", async () => {
@@ -72,7 +106,9 @@ describe("NoMistakesProbot's webhook endpoint", () => {
     expect((await post("d-3", body("3".repeat(40)))).status).toBe(200);
     const refused = await post("d-4", body("4".repeat(40)));
     expect(refused.status).toBe(503);
-    expect(JSON.parse(refused.text)).toEqual({ error: "IntakeRefusedError: too many deliveries wait for the database (1); refusing more until they are applied" });
+    expect(JSON.parse(refused.text)).toEqual({
+      error: "IntakeRefusedError: too many deliveries wait for the database (1); refusing more until they are applied",
+    });
     expect(lines()).toContainEqual(expect.objectContaining({ msg: "webhook handler failed", deliveryId: "d-4" }));
   });
 
@@ -81,8 +117,12 @@ describe("NoMistakesProbot's webhook endpoint", () => {
     const { url, intake, lines } = await serve(async (r) => void applied.push(r));
     const res = await streamPost(url, { ...unsigned("d-5"), "content-length": String(MAX_WEBHOOK_BODY_BYTES + 1) }, 0); // headers, then nothing
     expect(res).toMatchObject({ status: 413, closed: true, sentBytes: 0 });
-    expect(JSON.parse(res.text)).toEqual({ error: `Payload too large: a webhook body may be at most ${MAX_WEBHOOK_BODY_BYTES} bytes (GitHub sends at most 25 MB)` });
-    expect(refusals(lines)).toEqual([expect.objectContaining({ level: 40, deliveryId: "d-5", contentLength: MAX_WEBHOOK_BODY_BYTES + 1, status: 413 })]);
+    expect(JSON.parse(res.text)).toEqual({
+      error: `Payload too large: a webhook body may be at most ${MAX_WEBHOOK_BODY_BYTES} bytes (GitHub sends at most 25 MB)`,
+    });
+    expect(refusals(lines)).toEqual([
+      expect.objectContaining({ level: 40, deliveryId: "d-5", contentLength: MAX_WEBHOOK_BODY_BYTES + 1, status: 413 }),
+    ]);
     await intake.settled();
     expect(applied).toEqual([]);
   });
@@ -112,7 +152,13 @@ describe("NoMistakesProbot's webhook endpoint", () => {
     expect(Buffer.byteLength(full)).toBe(MAX_WEBHOOK_BODY_BYTES);
     expect(await post("d-7", full)).toEqual({ status: 200, text: "ok\n" });
     await intake.settled();
-    expect(applied).toEqual([expect.objectContaining({ kind: "pull_request", deliveryId: "d-7", run: expect.objectContaining({ headSha: "7".repeat(40) }) })]);
+    expect(applied).toEqual([
+      expect.objectContaining({
+        kind: "pull_request",
+        deliveryId: "d-7",
+        run: expect.objectContaining({ headSha: "7".repeat(40) }),
+      }),
+    ]);
     expect(refusals(lines)).toEqual([]);
   });
 });

@@ -63,7 +63,9 @@ describe("production start (npm run build, node dist/index.js)", { timeout: 120_
     for (const path of [paths.bridge, paths.claude, paths.codex, join(paths.migrations, "meta/_journal.json")]) {
       expect(existsSync(path), path).toBe(true);
     }
-    expect(paths.version).toBe((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version);
+    expect(paths.version).toBe(
+      (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version,
+    );
   });
 
   it("serves /health on a migrated embedded database in setup mode", async () => {
@@ -78,7 +80,9 @@ describe("production start (npm run build, node dist/index.js)", { timeout: 120_
     expect(await app.stop()).toBe(0);
 
     // Every committed migration was applied: drizzle/ was found from dist/db/.
-    const journal = JSON.parse(readFileSync(join(ROOT, "drizzle/meta/_journal.json"), "utf8")) as { entries: unknown[] };
+    const journal = JSON.parse(readFileSync(join(ROOT, "drizzle/meta/_journal.json"), "utf8")) as {
+      entries: unknown[];
+    };
     const db = new PGlite(join(dataDir, "pglite"));
     try {
       const { rows } = await db.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations");

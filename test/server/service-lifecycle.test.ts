@@ -49,7 +49,17 @@ async function world(): Promise<ProcessWorld> {
 /** The reviewer's answer: one warning on the changed loop line. */
 const ONE_FINDING = {
   summary: "One problem in the loop.",
-  findings: [{ path: "src/app.ts", line: 11, severity: "warning", action: "auto-fix", title: "Off-by-one in loop bound", body: "`<=` reads past the end.", suggestion: "for (i = 0; i < n; i++)" }],
+  findings: [
+    {
+      path: "src/app.ts",
+      line: 11,
+      severity: "warning",
+      action: "auto-fix",
+      title: "Off-by-one in loop bound",
+      body: "`<=` reads past the end.",
+      suggestion: "for (i = 0; i < n; i++)",
+    },
+  ],
   resolved: [],
 };
 /** A turn that takes longer than any test waits. */
@@ -58,14 +68,19 @@ const FOREVER = 600_000;
 /** Pushes the PR's next commit and has GitHub deliver `opened` (first push) or `synchronize`; returns the head. */
 async function pushAndDeliver(w: ProcessWorld, line: string, previous?: string): Promise<string> {
   const head = w.fixture.push({ "src/app.ts": numbered("app", 30, { 11: line }) }, line);
-  const attempt = await w.github.deliver("pull_request", previous ? w.fixture.prPayload("synchronize", head, { before: previous }) : w.fixture.prPayload("opened", head));
+  const attempt = await w.github.deliver(
+    "pull_request",
+    previous ? w.fixture.prPayload("synchronize", head, { before: previous }) : w.fixture.prPayload("opened", head),
+  );
   expect(attempt.status_code, attempt.status).toBe(200);
   return head;
 }
 
 /** When the stand-in received the review of `sha` (POST …/reviews with an event, i.e. not a pending probe). */
 function reviewPostedAt(w: ProcessWorld, sha: string): number | undefined {
-  return w.github.sent("POST", /\/pulls\/\d+\/reviews$/).find((r) => r.body?.commit_id === sha && r.body?.event !== undefined)?.at;
+  return w.github
+    .sent("POST", /\/pulls\/\d+\/reviews$/)
+    .find((r) => r.body?.commit_id === sha && r.body?.event !== undefined)?.at;
 }
 
 function exitOf(app: StartedApp): Promise<{ code: number | null; at: number }> {
@@ -81,11 +96,17 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
 
     const runId = await waitFor("the run row", () => w.runId(), 30_000);
-    const killedTurn = await waitFor("the reviewer's turn to start", async () => (await w.turns(runId)).find((t) => t.status === "running"), 60_000);
+    const killedTurn = await waitFor(
+      "the reviewer's turn to start",
+      async () => (await w.turns(runId)).find((t) => t.status === "running"),
+      60_000,
+    );
     await w.kill(first);
 
     // The dead process's job still holds the run, on the default lease: only the heartbeat can free it soon.
-    const [held] = await w.sql<{ state: string; lease: number }[]>`select state, extract(epoch from expire_in)::int as lease from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)}`;
+    const [held] = await w.sql<
+      { state: string; lease: number }[]
+    >`select state, extract(epoch from expire_in)::int as lease from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)}`;
     expect(held).toEqual({ state: "active", lease: 3 * 15 * 60 + 300 });
     expect(w.reviewsOf(head)).toHaveLength(0);
 
@@ -98,20 +119,38 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(second.output()).toContain("worker stopped: its jobs are handed back to the queue");
 
     // The killed turn is closed as interrupted, in the database and in the summary's turn table.
-    const turns = await waitFor("the run's turns to be closed", async () => {
-      const now = await w.turns(runId);
-      return now.every((t) => t.status !== "running") && now.length >= 2 ? now : undefined;
-    }, 30_000);
-    expect(turns.find((t) => t.id === killedTurn.id)).toMatchObject({ status: "interrupted", error: expect.stringMatching(/stopped before it ended/) });
+    const turns = await waitFor(
+      "the run's turns to be closed",
+      async () => {
+        const now = await w.turns(runId);
+        return now.every((t) => t.status !== "running") && now.length >= 2 ? now : undefined;
+      },
+      30_000,
+    );
+    expect(turns.find((t) => t.id === killedTurn.id)).toMatchObject({
+      status: "interrupted",
+      error: expect.stringMatching(/stopped before it ended/),
+    });
     expect(turns.filter((t) => t.id !== killedTurn.id).map((t) => t.status)).toEqual(["succeeded"]);
-    const summary = await waitFor("the summary's turn table", () => w.github.issueComments.find((c) => c.body.startsWith("<!-- no-mistakes:summary -->") && c.body.includes("| succeeded |"))?.body, 30_000);
-    expect(summary).toMatch(new RegExp(`\\| 1 \\| reviewer \\| opened \\| ${head.slice(0, 7)} \\|[^\\n]*\\| interrupted \\|`));
+    const summary = await waitFor(
+      "the summary's turn table",
+      () =>
+        w.github.issueComments.find(
+          (c) => c.body.startsWith("<!-- no-mistakes:summary -->") && c.body.includes("| succeeded |"),
+        )?.body,
+      30_000,
+    );
+    expect(summary).toMatch(
+      new RegExp(`\\| 1 \\| reviewer \\| opened \\| ${head.slice(0, 7)} \\|[^\\n]*\\| interrupted \\|`),
+    );
 
     // A push right after the restart is not stuck behind the dead job.
     const pushedAt = Date.now();
     const next = await pushAndDeliver(w, "for (i = 0; i < n; i++)", head);
     const nextAt = await waitFor("the next push's review", () => reviewPostedAt(w, next), 60_000);
-    console.log(`kill -9 mid-turn: the push after the restart was reviewed ${nextAt - pushedAt} ms after it was pushed`);
+    console.log(
+      `kill -9 mid-turn: the push after the restart was reviewed ${nextAt - pushedAt} ms after it was pushed`,
+    );
 
     expect(w.reviewsOf(head)).toHaveLength(1);
     expect(w.reviewsOf(next)).toHaveLength(1);
@@ -119,11 +158,19 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
   });
   it("SIGTERM mid-turn within the grace period: the turn finishes and is posted, a delivery 1 s after the signal is answered 200 and applied, exit 0", async () => {
     const w = await world();
-    const app = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: 5000, answer: ONE_FINDING }], env: { STOP_GRACE: "60s" } });
+    const app = await w.start({
+      name: "app",
+      steps: [{ role: "reviewer", delayMs: 5000, answer: ONE_FINDING }],
+      env: { STOP_GRACE: "60s" },
+    });
     w.sendWebhooksTo(app);
     const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
     const runId = await waitFor("the run row", () => w.runId(), 30_000);
-    await waitFor("the reviewer's turn to start", async () => (await w.turns(runId)).find((t) => t.status === "running"), 60_000);
+    await waitFor(
+      "the reviewer's turn to start",
+      async () => (await w.turns(runId)).find((t) => t.status === "running"),
+      60_000,
+    );
 
     const exited = exitOf(app);
     const signalledAt = Date.now();
@@ -152,16 +199,27 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
 
   it("SIGTERM past the grace period: the turn is stopped and closed, its job handed back (retry), the process exits; the next start reviews the head", async () => {
     const w = await world();
-    const app = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: FOREVER }], env: { STOP_GRACE: "2s" } });
+    const app = await w.start({
+      name: "app",
+      steps: [{ role: "reviewer", delayMs: FOREVER }],
+      env: { STOP_GRACE: "2s" },
+    });
     w.sendWebhooksTo(app);
     const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
     const runId = await waitFor("the run row", () => w.runId(), 30_000);
-    const stopped = await waitFor("the reviewer's turn to start", async () => (await w.turns(runId)).find((t) => t.status === "running"), 60_000);
+    const stopped = await waitFor(
+      "the reviewer's turn to start",
+      async () => (await w.turns(runId)).find((t) => t.status === "running"),
+      60_000,
+    );
 
     const exited = exitOf(app);
     const signalledAt = Date.now();
     app.child.kill("SIGTERM");
-    const { code, at } = await Promise.race([exited, sleep(30_000).then(() => ({ code: "still running" as const, at: Date.now() }))]);
+    const { code, at } = await Promise.race([
+      exited,
+      sleep(30_000).then(() => ({ code: "still running" as const, at: Date.now() })),
+    ]);
     console.log(`SIGTERM past the grace period (2 s): exited ${at - signalledAt} ms after the signal, code ${code}`);
     expect(code).toBe(0);
     expect(at - signalledAt).toBeLessThanOrEqual(20_000);
@@ -170,19 +228,29 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     // Before anything else runs: the turn is closed, the job is back in the queue to run at once.
     // Closed as interrupted (it runs again), not as cancelled.
     expect((await w.turns(runId)).find((t) => t.id === stopped.id)?.status).toBe("interrupted");
-    const [job] = await w.sql<{ state: string; due: boolean }[]>`select state, start_after <= now() as due from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)}`;
+    const [job] = await w.sql<
+      { state: string; due: boolean }[]
+    >`select state, start_after <= now() as due from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)}`;
     expect(job).toEqual({ state: "retry", due: true });
     expect(w.reviewsOf(head)).toHaveLength(0);
     // The head's check says it will be retried, not that it failed.
-    expect([...w.github.checkRuns.values()].filter((c) => c.head_sha === head).map((c) => c.status)).toEqual(["queued"]);
+    expect([...w.github.checkRuns.values()].filter((c) => c.head_sha === head).map((c) => c.status)).toEqual([
+      "queued",
+    ]);
 
     const next = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }] });
     w.sendWebhooksTo(next);
     const postedAt = await waitFor("the head's review after the next start", () => reviewPostedAt(w, head), 60_000);
-    console.log(`SIGTERM past the grace period: the next start reviewed the head ${postedAt - next.spawnedAt} ms after it was spawned`);
+    console.log(
+      `SIGTERM past the grace period: the next start reviewed the head ${postedAt - next.spawnedAt} ms after it was spawned`,
+    );
     expect(postedAt - next.spawnedAt).toBeLessThanOrEqual(60_000);
     expect(w.reviewsOf(head)).toHaveLength(1);
-    await waitFor("the head's check to complete", () => [...w.github.checkRuns.values()].find((c) => c.head_sha === head && c.status === "completed"), 30_000);
+    await waitFor(
+      "the head's check to complete",
+      () => [...w.github.checkRuns.values()].find((c) => c.head_sha === head && c.status === "completed"),
+      30_000,
+    );
     expect(w.relay.failures).toEqual([]);
   });
   it("web + 2 workers: a worker answers webhooks 503, the web process's deliveries are reviewed by the workers; kill -9 the worker in a long turn → the other takes the job within 30 s", async () => {
@@ -199,17 +267,33 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     // The web process first: processes that create pg-boss's queues at the same moment on a fresh
     // database can deadlock (one of them then fails to start).
     const web = await w.start({ name: "web", env: { ROLE: "web" } });
-    const workers = await Promise.all([w.start({ name: "worker-1", env: workerEnv }), w.start({ name: "worker-2", env: workerEnv })]);
+    const workers = await Promise.all([
+      w.start({ name: "worker-1", env: workerEnv }),
+      w.start({ name: "worker-2", env: workerEnv }),
+    ]);
 
     // A delivery misrouted to a worker is refused (GitHub marks it failed; the sweep redelivers it).
     const misrouted = w.fixture.pr + 7000;
-    expect(await postSignedDelivery(workers[0]!.webhookUrl, WEBHOOK_SECRET, { name: "pull_request", payload: w.fixture.prPayload("opened", w.fixture.baseSha, { number: misrouted }) })).toBe(503);
+    expect(
+      await postSignedDelivery(workers[0]!.webhookUrl, WEBHOOK_SECRET, {
+        name: "pull_request",
+        payload: w.fixture.prPayload("opened", w.fixture.baseSha, { number: misrouted }),
+      }),
+    ).toBe(503);
 
     w.sendWebhooksTo(web);
     const first = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
     await waitFor("the first head's review", () => reviewPostedAt(w, first), 60_000);
-    const postedBy = (app: StartedApp, sha: string) => app.output().split("\n").some((l) => l.includes('"msg":"review posted"') && l.includes(sha));
-    const reviewers = await waitFor("a worker to say it posted the review", () => workers.filter((app) => postedBy(app, first)).length > 0 && workers.filter((app) => postedBy(app, first)), 10_000);
+    const postedBy = (app: StartedApp, sha: string) =>
+      app
+        .output()
+        .split("\n")
+        .some((l) => l.includes('"msg":"review posted"') && l.includes(sha));
+    const reviewers = await waitFor(
+      "a worker to say it posted the review",
+      () => workers.filter((app) => postedBy(app, first)).length > 0 && workers.filter((app) => postedBy(app, first)),
+      10_000,
+    );
     expect(reviewers).toHaveLength(1);
     expect(web.output()).not.toMatch(/"msg":"(review posted|agent turn finished)"/);
     // Both workers, and only they, are in the heartbeat registry.
@@ -219,31 +303,54 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
 
     const second = await pushAndDeliver(w, "for (i = 0; i < n - 1; i++)", first);
     const runId = (await w.runId())!;
-    const long = await waitFor("a worker's long turn", async () => {
-      const [row] = await w.sql<{ pid: number }[]>`select w.pid from worker_jobs j join workers w on w.id = j.worker_id where j.run_id = ${runId}`;
-      const turn = (await w.turns(runId)).find((t) => t.status === "running" && t.head_sha === second);
-      return row && turn ? { pid: row.pid, turn } : undefined;
-    }, 60_000);
+    const long = await waitFor(
+      "a worker's long turn",
+      async () => {
+        const [row] = await w.sql<
+          { pid: number }[]
+        >`select w.pid from worker_jobs j join workers w on w.id = j.worker_id where j.run_id = ${runId}`;
+        const turn = (await w.turns(runId)).find((t) => t.status === "running" && t.head_sha === second);
+        return row && turn ? { pid: row.pid, turn } : undefined;
+      },
+      60_000,
+    );
     const victim = workers.find((app) => app.pid === long.pid)!;
     const survivor = workers.find((app) => app !== victim)!;
     // The turn row exists before the agent picks its step: kill only once the long step is taken (the
     // fake agent counts uses in its home), or the survivor would be the one to think forever.
-    await waitFor("the agent to take the long step", () => readdirSync(agentHome).some((f) => f.startsWith("uses-") && JSON.parse(readFileSync(join(agentHome, f), "utf8"))["1"] === 1), 30_000);
+    await waitFor(
+      "the agent to take the long step",
+      () =>
+        readdirSync(agentHome).some(
+          (f) => f.startsWith("uses-") && JSON.parse(readFileSync(join(agentHome, f), "utf8"))["1"] === 1,
+        ),
+      30_000,
+    );
 
     await w.kill(victim);
     const killedAt = Date.now();
-    await waitFor("the other worker to take the job", async () => (await w.turns(runId)).some((t) => t.id > long.turn.id), 45_000);
+    await waitFor(
+      "the other worker to take the job",
+      async () => (await w.turns(runId)).some((t) => t.id > long.turn.id),
+      45_000,
+    );
     const takeover = Date.now() - killedAt;
-    console.log(`web + 2 workers: worker pid ${survivor.pid} took the job of killed worker pid ${victim.pid} ${takeover} ms after the kill`);
+    console.log(
+      `web + 2 workers: worker pid ${survivor.pid} took the job of killed worker pid ${victim.pid} ${takeover} ms after the kill`,
+    );
     expect(takeover).toBeLessThanOrEqual(30_000);
 
     await waitFor("the second head's review", () => reviewPostedAt(w, second), 60_000);
     await waitFor("the surviving worker to say it posted the review", () => postedBy(survivor, second), 10_000);
     expect(survivor.output()).toContain("worker stopped: its jobs are handed back to the queue");
-    const turns = await waitFor("the run's turns to be closed", async () => {
-      const now = await w.turns(runId);
-      return now.every((t) => t.status !== "running") ? now : undefined;
-    }, 30_000);
+    const turns = await waitFor(
+      "the run's turns to be closed",
+      async () => {
+        const now = await w.turns(runId);
+        return now.every((t) => t.status !== "running") ? now : undefined;
+      },
+      30_000,
+    );
     expect(turns.find((t) => t.id === long.turn.id)?.status).toBe("interrupted");
     expect(w.reviewsOf(first)).toHaveLength(1);
     expect(w.reviewsOf(second)).toHaveLength(1);
@@ -252,16 +359,24 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
   it("/metrics with METRICS_TOKEN: 401 without it; with it, the accepted delivery and the reviewer's turn are counted", async () => {
     const w = await world();
     const token = "metrics-token-0123456789abcdef";
-    const app = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }], env: { METRICS_TOKEN: token } });
+    const app = await w.start({
+      name: "app",
+      steps: [{ role: "reviewer", answer: ONE_FINDING }],
+      env: { METRICS_TOKEN: token },
+    });
     w.sendWebhooksTo(app);
     const scrape = async (authorization?: string) => {
       const res = await fetch(app.url("/metrics"), { headers: authorization ? { authorization } : {} });
       return { status: res.status, text: await res.text() };
     };
-    const accepted = (text: string) => sample(text, 'webhook_deliveries_total{event="pull_request",outcome="accepted"}') ?? 0;
+    const accepted = (text: string) =>
+      sample(text, 'webhook_deliveries_total{event="pull_request",outcome="accepted"}') ?? 0;
     /** Finished reviewer turns, whatever their session mode. */
     const reviewerTurns = (text: string) =>
-      text.split("\n").filter((l) => l.startsWith('agent_turn_seconds_count{role="reviewer",')).reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+      text
+        .split("\n")
+        .filter((l) => l.startsWith('agent_turn_seconds_count{role="reviewer",'))
+        .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
 
     expect((await scrape()).status).toBe(401);
     expect((await scrape("Bearer not-the-metrics-token-at-all")).status).toBe(401);

@@ -58,21 +58,33 @@ describe("setup mode (npm start without APP_ID)", { timeout: 180_000 }, () => {
     const cwd = appDir();
     const github = await fakeGitHub();
     const port = await freePort();
-    const app = startAppProcess({ PORT: String(port), DATA_DIR: join(cwd, "data"), GHE_HOST: github.host, GHE_PROTOCOL: "http" }, { cwd });
+    const app = startAppProcess(
+      { PORT: String(port), DATA_DIR: join(cwd, "data"), GHE_HOST: github.host, GHE_PROTOCOL: "http" },
+      { cwd },
+    );
     running.push(app);
     const base = `http://localhost:${port}`;
     const health = await waitForHttp(`${base}/health`, app);
     expect(health.status).toBe(200); // stays open
     const get = async (path: string, cookie?: string) => {
       const res = await fetch(`${base}${path}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
-      return { status: res.status, text: await res.text(), cookies: res.headers.getSetCookie(), location: res.headers.get("location") };
+      return {
+        status: res.status,
+        text: await res.text(),
+        cookies: res.headers.getSetCookie(),
+        location: res.headers.get("location"),
+      };
     };
     const postImport = async (headers: Record<string, string>) =>
       (
         await fetch(`${base}/probot/import`, {
           method: "POST",
           headers: { "content-type": "application/json", ...headers },
-          body: JSON.stringify({ appId: "999", pem: "-----BEGIN RSA PRIVATE KEY-----\nx\n-----END RSA PRIVATE KEY-----", webhook_secret: "posted-secret" }),
+          body: JSON.stringify({
+            appId: "999",
+            pem: "-----BEGIN RSA PRIVATE KEY-----\nx\n-----END RSA PRIVATE KEY-----",
+            webhook_secret: "posted-secret",
+          }),
         })
       ).status;
 
@@ -97,7 +109,9 @@ describe("setup mode (npm start without APP_ID)", { timeout: 180_000 }, () => {
     const strict = cookieOf(page.cookies, "no_mistakes_setup")!;
     const lax = cookieOf(page.cookies, "no_mistakes_setup_return")!;
     expect(page.cookies.find((c) => c.startsWith("no_mistakes_setup="))).toMatch(/; HttpOnly; SameSite=Strict$/);
-    expect(page.cookies.find((c) => c.startsWith("no_mistakes_setup_return="))).toMatch(/; Path=\/probot\/setup; HttpOnly; SameSite=Lax$/);
+    expect(page.cookies.find((c) => c.startsWith("no_mistakes_setup_return="))).toMatch(
+      /; Path=\/probot\/setup; HttpOnly; SameSite=Lax$/,
+    );
     const form = /<form action="(http:\/\/[^"]+\/settings\/apps\/new)\?state=([0-9a-f]{64})"/.exec(page.text);
     expect(form?.[1]).toBe(`http://${github.host}/settings/apps/new`);
     const state = form![2]!;
@@ -145,7 +159,14 @@ describe("app mode (APP_ID set)", { timeout: 180_000 }, () => {
       publicKeyEncoding: { type: "spki", format: "pem" },
     }).privateKey;
     const app = startAppProcess(
-      { PORT: String(port), DATA_DIR: join(cwd, "data"), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "fake" },
+      {
+        PORT: String(port),
+        DATA_DIR: join(cwd, "data"),
+        APP_ID: "12345",
+        PRIVATE_KEY: privateKey,
+        WEBHOOK_SECRET: "a-webhook-secret-value",
+        AGENT: "fake",
+      },
       { cwd },
     );
     running.push(app);

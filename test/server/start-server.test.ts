@@ -51,45 +51,59 @@ describe("npm start", { timeout: 180_000 }, () => {
     expect(await app.stop()).toBe(0); // SIGTERM stops it cleanly
   });
 
-  it.runIf(kinds.includes("postgres"))("loads the app on PostgreSQL when credentials are given, and redacts them from logs", async () => {
-    const { url, drop } = await createPostgresDatabase();
-    try {
-      const privateKey = appPrivateKey();
-      const app = startAppProcess({
-        PORT: "0",
-        DATA_DIR: tempDir(),
-        DATABASE_URL: url,
-        APP_ID: "12345",
-        AGENT: "fake",
-        PRIVATE_KEY: privateKey,
-        WEBHOOK_SECRET: "a-webhook-secret-value",
-        LOG_LEVEL: "debug",
-      });
-      running.push(app);
+  it.runIf(kinds.includes("postgres"))(
+    "loads the app on PostgreSQL when credentials are given, and redacts them from logs",
+    async () => {
+      const { url, drop } = await createPostgresDatabase();
+      try {
+        const privateKey = appPrivateKey();
+        const app = startAppProcess({
+          PORT: "0",
+          DATA_DIR: tempDir(),
+          DATABASE_URL: url,
+          APP_ID: "12345",
+          AGENT: "fake",
+          PRIVATE_KEY: privateKey,
+          WEBHOOK_SECRET: "a-webhook-secret-value",
+          LOG_LEVEL: "debug",
+        });
+        running.push(app);
 
-      const port = await listeningPort(app);
-      const health = await waitForHttp(`http://localhost:${port}/health`, app);
+        const port = await listeningPort(app);
+        const health = await waitForHttp(`http://localhost:${port}/health`, app);
 
-      expect(await health.json()).toMatchObject({ status: "ok", mode: "app", database: { kind: "postgres", ok: true } });
-      const unsigned = await fetch(`http://localhost:${port}/api/github/webhooks`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "d-1" },
-        body: "{}",
-      });
-      expect(unsigned.status).toBeGreaterThanOrEqual(400); // webhooks must be signed
-      await app.stop();
-      expect(app.output()).toContain("no-mistakes loaded");
-      expect(app.output()).not.toContain("a-webhook-secret-value");
-      expect(app.output()).not.toContain(privateKey.split("\n")[1]);
-    } finally {
-      await drop();
-    }
-  });
+        expect(await health.json()).toMatchObject({
+          status: "ok",
+          mode: "app",
+          database: { kind: "postgres", ok: true },
+        });
+        const unsigned = await fetch(`http://localhost:${port}/api/github/webhooks`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "d-1" },
+          body: "{}",
+        });
+        expect(unsigned.status).toBeGreaterThanOrEqual(400); // webhooks must be signed
+        await app.stop();
+        expect(app.output()).toContain("no-mistakes loaded");
+        expect(app.output()).not.toContain("a-webhook-secret-value");
+        expect(app.output()).not.toContain(privateKey.split("\n")[1]);
+      } finally {
+        await drop();
+      }
+    },
+  );
 
   it("with a real agent, refuses to start when the sandbox cannot confine, naming the fix; starts with AGENT_SANDBOX=off, saying so", async () => {
     const privateKey = appPrivateKey();
     // No bwrap on this PATH (the app itself is started by absolute path).
-    const env = { PATH: tempDir("nm-empty-path-"), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "claude", ANTHROPIC_API_KEY: "sk-ant-startup-test-key" };
+    const env = {
+      PATH: tempDir("nm-empty-path-"),
+      APP_ID: "12345",
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: "a-webhook-secret-value",
+      AGENT: "claude",
+      ANTHROPIC_API_KEY: "sk-ant-startup-test-key",
+    };
 
     const refused = startAppProcess({ ...env, PORT: "0", DATA_DIR: tempDir() });
     running.push(refused);
@@ -98,7 +112,9 @@ describe("npm start", { timeout: 180_000 }, () => {
     expect(refused.output()).toContain("The agent sandbox is invalid");
     expect(refused.output()).toContain("bubblewrap cannot confine the agent here");
     expect(refused.output()).toContain("apt-get install bubblewrap");
-    expect(refused.output()).toContain("--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined");
+    expect(refused.output()).toContain(
+      "--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined",
+    );
     expect(refused.output()).toContain("AGENT_SANDBOX=off");
 
     const unconfined = startAppProcess({ ...env, PORT: "0", DATA_DIR: tempDir(), AGENT_SANDBOX: "off" });
@@ -112,7 +128,15 @@ describe("npm start", { timeout: 180_000 }, () => {
 
   it("with a real agent and bubblewrap, probes the sandbox at start and reports it in /health", async () => {
     const privateKey = appPrivateKey();
-    const app = startAppProcess({ PORT: "0", DATA_DIR: tempDir(), APP_ID: "12345", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "a-webhook-secret-value", AGENT: "codex", OPENAI_API_KEY: "sk-startup-test-key" });
+    const app = startAppProcess({
+      PORT: "0",
+      DATA_DIR: tempDir(),
+      APP_ID: "12345",
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: "a-webhook-secret-value",
+      AGENT: "codex",
+      OPENAI_API_KEY: "sk-startup-test-key",
+    });
     running.push(app);
     const port = await listeningPort(app);
     const health = await waitForHttp(`http://localhost:${port}/health`, app);

@@ -26,10 +26,18 @@ async function serve() {
   const applied: IntakeRecord[] = [];
   const intake = WebhookIntake.open({ dir, apply: async (r) => void applied.push(r), log });
   const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret: SECRET, log });
-  const deps = { intake, log, work: false, agent: { name: "fake" }, database: { kind: "pglite" } } as unknown as AppDependencies;
+  const deps = {
+    intake,
+    log,
+    work: false,
+    agent: { name: "fake" },
+    database: { kind: "pglite" },
+  } as unknown as AppDependencies;
   await probot.load(createApp(deps));
   const middleware = await probot.getNodeMiddleware({ path: "/api/github/webhooks" });
-  const server = createServer((req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()));
+  const server = createServer(
+    (req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()),
+  );
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
@@ -37,7 +45,12 @@ async function serve() {
     const body = JSON.stringify(payload);
     const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-github-event": event, "x-github-delivery": id, "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}` },
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": event,
+        "x-github-delivery": id,
+        "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+      },
       body,
     });
     return { status: res.status, text: await res.text() };
@@ -53,7 +66,14 @@ async function serve() {
 }
 
 const prPayload = (action: string) =>
-  pullRequestPayload({ action, number: 3, baseSha: "b".repeat(40), headRef: "f", headSha: "1".repeat(40), cloneUrl: "https://github.com/o/r.git" });
+  pullRequestPayload({
+    action,
+    number: 3,
+    baseSha: "b".repeat(40),
+    headRef: "f",
+    headSha: "1".repeat(40),
+    cloneUrl: "https://github.com/o/r.git",
+  });
 
 function commentPayload(body: string): Record<string, any> {
   const payload = examplePayload("issue_comment", "created");
@@ -63,9 +83,18 @@ function commentPayload(body: string): Record<string, any> {
   return payload;
 }
 
-function reviewCommentPayload(body: string, extra: { inReplyTo?: number; user?: { login: string; id: number; type: string } } = {}): Record<string, any> {
+function reviewCommentPayload(
+  body: string,
+  extra: { inReplyTo?: number; user?: { login: string; id: number; type: string } } = {},
+): Record<string, any> {
   const payload = examplePayload("pull_request_review_comment", "created");
-  payload.comment = { ...payload.comment, id: 555, body, user: extra.user ?? { ...payload.comment.user, type: "User" }, ...(extra.inReplyTo ? { in_reply_to_id: extra.inReplyTo } : {}) };
+  payload.comment = {
+    ...payload.comment,
+    id: 555,
+    body,
+    user: extra.user ?? { ...payload.comment.user, type: "User" },
+    ...(extra.inReplyTo ? { in_reply_to_id: extra.inReplyTo } : {}),
+  };
   payload.installation = { id: 99, node_id: "inst" };
   return payload;
 }
@@ -86,15 +115,72 @@ const without = (payload: Record<string, any>, path: string[]): Record<string, a
 
 describe("a signed delivery whose payload lacks what its handler reads", () => {
   const cases = [
-    { name: "pull_request.opened without pull_request.head", event: "pull_request", payload: () => without(prPayload("opened"), ["pull_request", "head"]), eventName: "pull_request.opened", missing: "pull_request.head" },
-    { name: "pull_request.synchronize without pull_request", event: "pull_request", payload: () => without(prPayload("synchronize"), ["pull_request"]), eventName: "pull_request.synchronize", missing: "pull_request" },
-    { name: "pull_request.opened without installation", event: "pull_request", payload: () => without(prPayload("opened"), ["installation"]), eventName: "pull_request.opened", missing: "installation" },
-    { name: "pull_request.closed without pull_request", event: "pull_request", payload: () => without(prPayload("closed"), ["pull_request"]), eventName: "pull_request.closed", missing: "pull_request" },
-    { name: "issue_comment.created without issue", event: "issue_comment", payload: () => without(commentPayload("/no-mistakes review"), ["issue"]), eventName: "issue_comment.created", missing: "issue" },
-    { name: "issue_comment.created with a string comment id", event: "issue_comment", payload: () => ({ ...commentPayload("/no-mistakes review"), comment: { ...commentPayload("x").comment, id: "12" } }), eventName: "issue_comment.created", missing: "comment.id" },
-    { name: "pull_request_review_comment.created without comment.user.id", event: "pull_request_review_comment", payload: () => without(reviewCommentPayload("why?", { inReplyTo: 7 }), ["comment", "user", "id"]), eventName: "pull_request_review_comment.created", missing: "comment.user.id" },
-    { name: "check_run.rerequested without check_run.head_sha", event: "check_run", payload: () => without(rerunPayload(), ["check_run", "head_sha"]), eventName: "check_run.rerequested", missing: "check_run.head_sha" },
-    { name: "check_run.rerequested without check_run", event: "check_run", payload: () => without(rerunPayload(), ["check_run"]), eventName: "check_run.rerequested", missing: "check_run" },
+    {
+      name: "pull_request.opened without pull_request.head",
+      event: "pull_request",
+      payload: () => without(prPayload("opened"), ["pull_request", "head"]),
+      eventName: "pull_request.opened",
+      missing: "pull_request.head",
+    },
+    {
+      name: "pull_request.synchronize without pull_request",
+      event: "pull_request",
+      payload: () => without(prPayload("synchronize"), ["pull_request"]),
+      eventName: "pull_request.synchronize",
+      missing: "pull_request",
+    },
+    {
+      name: "pull_request.opened without installation",
+      event: "pull_request",
+      payload: () => without(prPayload("opened"), ["installation"]),
+      eventName: "pull_request.opened",
+      missing: "installation",
+    },
+    {
+      name: "pull_request.closed without pull_request",
+      event: "pull_request",
+      payload: () => without(prPayload("closed"), ["pull_request"]),
+      eventName: "pull_request.closed",
+      missing: "pull_request",
+    },
+    {
+      name: "issue_comment.created without issue",
+      event: "issue_comment",
+      payload: () => without(commentPayload("/no-mistakes review"), ["issue"]),
+      eventName: "issue_comment.created",
+      missing: "issue",
+    },
+    {
+      name: "issue_comment.created with a string comment id",
+      event: "issue_comment",
+      payload: () => ({
+        ...commentPayload("/no-mistakes review"),
+        comment: { ...commentPayload("x").comment, id: "12" },
+      }),
+      eventName: "issue_comment.created",
+      missing: "comment.id",
+    },
+    {
+      name: "pull_request_review_comment.created without comment.user.id",
+      event: "pull_request_review_comment",
+      payload: () => without(reviewCommentPayload("why?", { inReplyTo: 7 }), ["comment", "user", "id"]),
+      eventName: "pull_request_review_comment.created",
+      missing: "comment.user.id",
+    },
+    {
+      name: "check_run.rerequested without check_run.head_sha",
+      event: "check_run",
+      payload: () => without(rerunPayload(), ["check_run", "head_sha"]),
+      eventName: "check_run.rerequested",
+      missing: "check_run.head_sha",
+    },
+    {
+      name: "check_run.rerequested without check_run",
+      event: "check_run",
+      payload: () => without(rerunPayload(), ["check_run"]),
+      eventName: "check_run.rerequested",
+      missing: "check_run",
+    },
   ];
 
   for (const c of cases) {
@@ -106,7 +192,12 @@ describe("a signed delivery whose payload lacks what its handler reads", () => {
       expect(journaled()).toEqual([]);
       expect(applied).toEqual([]);
       expect(warnings()).toEqual([
-        expect.objectContaining({ level: 40, deliveryId: `bad-${c.eventName}`, event: c.eventName, msg: "webhook payload does not have the event's shape; ignored" }),
+        expect.objectContaining({
+          level: 40,
+          deliveryId: `bad-${c.eventName}`,
+          event: c.eventName,
+          msg: "webhook payload does not have the event's shape; ignored",
+        }),
       ]);
       const [warning] = warnings();
       expect((warning!.missing as string[]).some((m) => m.startsWith(`${c.missing}:`))).toBe(true);
@@ -119,17 +210,58 @@ describe("review comments", () => {
   it("a person's reply in a thread, and a mention of a bot or `/no-mistakes ask` anywhere, are journaled; bots, other comments and other commands are not", async () => {
     const { post, intake, journaled, warnings } = await serve();
     const bot = { login: "no-mistakes[bot]", id: 4242, type: "Bot" };
-    expect((await post("pull_request_review_comment", "rc-reply", reviewCommentPayload("It is fine.", { inReplyTo: 7 }))).status).toBe(200);
+    expect(
+      (await post("pull_request_review_comment", "rc-reply", reviewCommentPayload("It is fine.", { inReplyTo: 7 })))
+        .status,
+    ).toBe(200);
     await post("pull_request_review_comment", "rc-mention", reviewCommentPayload("@no-mistakes[bot] is this safe?"));
     await post("pull_request_review_comment", "rc-ask", reviewCommentPayload("/no-mistakes ask is this safe?"));
-    await post("pull_request_review_comment", "rc-bot", reviewCommentPayload("Resolved in abc.", { inReplyTo: 7, user: bot }));
+    await post(
+      "pull_request_review_comment",
+      "rc-bot",
+      reviewCommentPayload("Resolved in abc.", { inReplyTo: 7, user: bot }),
+    );
     await post("pull_request_review_comment", "rc-plain", reviewCommentPayload("A new remark, to nobody."));
-    await post("pull_request_review_comment", "rc-command", reviewCommentPayload("/no-mistakes fix NM-1", { inReplyTo: 7 }));
+    await post(
+      "pull_request_review_comment",
+      "rc-command",
+      reviewCommentPayload("/no-mistakes fix NM-1", { inReplyTo: 7 }),
+    );
     await intake.settled();
     expect(journaled().map((r) => [r.deliveryId, r.kind === "command" ? [r.event, r.job.command] : r.kind])).toEqual([
-      ["rc-reply", ["pull_request_review_comment", { kind: "thread-reply", threadId: 7, body: "It is fine.", authorId: 21031067, asks: false }]],
-      ["rc-mention", ["pull_request_review_comment", { kind: "thread-reply", threadId: 555, body: "@no-mistakes[bot] is this safe?", authorId: 21031067, asks: true }]],
-      ["rc-ask", ["pull_request_review_comment", { kind: "thread-reply", threadId: 555, body: "/no-mistakes ask is this safe?", authorId: 21031067, asks: true }]],
+      [
+        "rc-reply",
+        [
+          "pull_request_review_comment",
+          { kind: "thread-reply", threadId: 7, body: "It is fine.", authorId: 21031067, asks: false },
+        ],
+      ],
+      [
+        "rc-mention",
+        [
+          "pull_request_review_comment",
+          {
+            kind: "thread-reply",
+            threadId: 555,
+            body: "@no-mistakes[bot] is this safe?",
+            authorId: 21031067,
+            asks: true,
+          },
+        ],
+      ],
+      [
+        "rc-ask",
+        [
+          "pull_request_review_comment",
+          {
+            kind: "thread-reply",
+            threadId: 555,
+            body: "/no-mistakes ask is this safe?",
+            authorId: 21031067,
+            asks: true,
+          },
+        ],
+      ],
     ]);
     expect(warnings()).toEqual([]);
   });
@@ -139,13 +271,25 @@ describe("well-formed real payloads still journal", () => {
   it("pull_request.opened, issue_comment.created with a command, and a re-run of our check run are journaled and applied", async () => {
     const { post, intake, applied, journaled, warnings } = await serve();
     expect(await post("pull_request", "ok-pr", prPayload("opened"))).toEqual({ status: 200, text: "ok\n" });
-    expect(await post("issue_comment", "ok-comment", commentPayload("/no-mistakes review"))).toEqual({ status: 200, text: "ok\n" });
+    expect(await post("issue_comment", "ok-comment", commentPayload("/no-mistakes review"))).toEqual({
+      status: 200,
+      text: "ok\n",
+    });
     expect(await post("check_run", "ok-rerun", rerunPayload())).toEqual({ status: 200, text: "ok\n" });
     expect(await post("pull_request", "ok-closed", prPayload("closed"))).toEqual({ status: 200, text: "ok\n" });
     await intake.settled();
     const expected = [
-      expect.objectContaining({ kind: "pull_request", deliveryId: "ok-pr", action: "opened", run: expect.objectContaining({ prNumber: 3, headSha: "1".repeat(40), headRef: "f", installationId: 99 }) }),
-      expect.objectContaining({ kind: "command", deliveryId: "ok-comment", job: expect.objectContaining({ prNumber: 3, command: expect.objectContaining({ kind: "review" }) }) }),
+      expect.objectContaining({
+        kind: "pull_request",
+        deliveryId: "ok-pr",
+        action: "opened",
+        run: expect.objectContaining({ prNumber: 3, headSha: "1".repeat(40), headRef: "f", installationId: 99 }),
+      }),
+      expect.objectContaining({
+        kind: "command",
+        deliveryId: "ok-comment",
+        job: expect.objectContaining({ prNumber: 3, command: expect.objectContaining({ kind: "review" }) }),
+      }),
       expect.objectContaining({ kind: "rerun", deliveryId: "ok-rerun", headSha: rerunPayload().check_run.head_sha }),
       expect.objectContaining({ kind: "pull_request_closed", deliveryId: "ok-closed", prNumber: 3 }),
     ];
@@ -156,11 +300,24 @@ describe("well-formed real payloads still journal", () => {
 
   it("a deleted fork (head.repo null) and a PR without body are well-formed", async () => {
     const { post, intake, applied, warnings } = await serve();
-    const payload = pullRequestPayload({ action: "synchronize", number: 4, baseSha: "b".repeat(40), headRef: "f", headSha: "2".repeat(40), cloneUrl: "https://github.com/o/r.git", headRepo: null });
+    const payload = pullRequestPayload({
+      action: "synchronize",
+      number: 4,
+      baseSha: "b".repeat(40),
+      headRef: "f",
+      headSha: "2".repeat(40),
+      cloneUrl: "https://github.com/o/r.git",
+      headRepo: null,
+    });
     payload.pull_request.body = null;
     expect((await post("pull_request", "ok-fork", payload)).status).toBe(200);
     await intake.settled();
-    expect(applied).toEqual([expect.objectContaining({ deliveryId: "ok-fork", run: expect.objectContaining({ headRepoFullName: null, headCloneUrl: null, body: "" }) })]);
+    expect(applied).toEqual([
+      expect.objectContaining({
+        deliveryId: "ok-fork",
+        run: expect.objectContaining({ headRepoFullName: null, headCloneUrl: null, body: "" }),
+      }),
+    ]);
     expect(warnings()).toEqual([]);
   });
 });

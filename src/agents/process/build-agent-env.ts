@@ -51,7 +51,10 @@ export function isForbiddenAgentEnvName(name: string): boolean {
  * Allowlisted variables of `base` (default: process.env) plus `extra` (undefined values are
  * dropped; `extra` wins). Forbidden names are removed from both, always.
  */
-export function buildAgentEnv(extra: Record<string, string | undefined>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function buildAgentEnv(
+  extra: Record<string, string | undefined>,
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined) continue;

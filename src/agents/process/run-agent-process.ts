@@ -221,6 +221,13 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
 
 function spawnError(command: string, error: unknown): AgentError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason = code === "ENOENT" ? "not found" : code === "EACCES" ? "not executable" : (error as Error)?.message ?? String(error);
-  return new AgentError("spawn", `agent CLI ${command} could not be started: ${reason}${code ? ` (${code})` : ""}`, { cause: error });
+  const reason =
+    code === "ENOENT"
+      ? "not found"
+      : code === "EACCES"
+        ? "not executable"
+        : ((error as Error)?.message ?? String(error));
+  return new AgentError("spawn", `agent CLI ${command} could not be started: ${reason}${code ? ` (${code})` : ""}`, {
+    cause: error,
+  });
 }

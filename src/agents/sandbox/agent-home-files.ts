@@ -36,7 +36,8 @@ export async function assertHomeDir(home: string, dir: string): Promise<void> {
   await mkdir(home, { recursive: true }); // the home itself is the app's (after an empty disk it is created here)
   let existing = dir;
   while (!(await exists(existing)) && dirname(existing) !== existing) existing = dirname(existing);
-  if (!(await inside(home, existing))) throw new Error(`refusing to write outside the agent home: ${dir} leads out of ${home}`);
+  if (!(await inside(home, existing)))
+    throw new Error(`refusing to write outside the agent home: ${dir} leads out of ${home}`);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -74,7 +74,16 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
   } else {
     args.push("--ro-bind", m.workspace, m.workspace);
   }
-  args.push("--dir", SANDBOX_RUN_DIR, "--ro-bind", m.bridgeScript, SANDBOX_BRIDGE, "--bind", m.modelSocket, SANDBOX_MODEL_SOCKET);
+  args.push(
+    "--dir",
+    SANDBOX_RUN_DIR,
+    "--ro-bind",
+    m.bridgeScript,
+    SANDBOX_BRIDGE,
+    "--bind",
+    m.modelSocket,
+    SANDBOX_MODEL_SOCKET,
+  );
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", m.workspace);
   return args;
 }

@@ -40,7 +40,8 @@ export class BubblewrapSandbox implements AgentSandbox {
     this.#bwrap = options.bwrap ?? findOnPath("bwrap");
     this.#extra = options.extraReadOnly ?? [];
     const socat = options.bridge === "node" ? undefined : findOnPath("socat");
-    if (options.bridge === "socat" && socat === undefined) throw new Error("socat is not installed (Debian/Ubuntu: apt-get install socat)");
+    if (options.bridge === "socat" && socat === undefined)
+      throw new Error("socat is not installed (Debian/Ubuntu: apt-get install socat)");
     this.#bridge = socat ? { kind: "socat", socat: realpathSync(socat) } : { kind: "node", node: process.execPath };
   }
 
@@ -50,7 +51,10 @@ export class BubblewrapSandbox implements AgentSandbox {
   }
 
   modelEndpoint(real: ModelEndpoint): ModelEndpoint {
-    return { baseUrl: `http://127.0.0.1:${SANDBOX_MODEL_PORT}`, apiKey: real.apiKey === undefined ? undefined : SANDBOX_API_KEY_PLACEHOLDER };
+    return {
+      baseUrl: `http://127.0.0.1:${SANDBOX_MODEL_PORT}`,
+      apiKey: real.apiKey === undefined ? undefined : SANDBOX_API_KEY_PLACEHOLDER,
+    };
   }
 
   /** The full bwrap argv of a call (its model socket at `socket`). */
@@ -71,7 +75,11 @@ export class BubblewrapSandbox implements AgentSandbox {
 
   async run(call: SandboxedCall): Promise<AgentProcessResult> {
     const bwrap = this.#bwrap;
-    if (bwrap === undefined) throw new AgentError("spawn", "the agent sandbox could not start: bubblewrap (bwrap) is not installed — install it (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off");
+    if (bwrap === undefined)
+      throw new AgentError(
+        "spawn",
+        "the agent sandbox could not start: bubblewrap (bwrap) is not installed — install it (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off",
+      );
     if (call.command.includes("/") && !existsSync(call.command)) {
       throw new AgentError("spawn", `agent CLI ${call.command} could not be started: not found (ENOENT)`);
     }
@@ -91,9 +99,14 @@ export class BubblewrapSandbox implements AgentSandbox {
       }).catch((error: unknown) => {
         const failure = toAgentError(error);
         if (failure.kind !== "spawn") throw failure;
-        throw new AgentError("spawn", `the agent sandbox could not start: ${failure.message} — install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off`, { cause: error });
+        throw new AgentError(
+          "spawn",
+          `the agent sandbox could not start: ${failure.message} — install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off`,
+          { cause: error },
+        );
       });
-      if (proxy.refused.length > 0) result.stderr += `\n[no-mistakes sandbox] refused model API calls: ${proxy.refused.slice(0, 5).join(", ")}`;
+      if (proxy.refused.length > 0)
+        result.stderr += `\n[no-mistakes sandbox] refused model API calls: ${proxy.refused.slice(0, 5).join(", ")}`;
       return result;
     } finally {
       await proxy.close();

@@ -18,7 +18,14 @@ const DROPPED_REQUEST_HEADERS = new Set([
   "api-key",
   "cookie",
 ]);
-const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "trailer", "set-cookie"]);
+const DROPPED_RESPONSE_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "trailer",
+  "set-cookie",
+]);
 
 export interface ModelProxy {
   /** The unix socket the proxy listens on. */
@@ -51,7 +58,9 @@ export async function startModelProxy(socketPath: string, route: ModelRoute): Pr
       refused.push(`${req.method ?? "?"} ${path}`.slice(0, 200));
       req.resume();
       const message = `no-mistakes sandbox: ${req.method} ${path} is not a model API call the agent may make`;
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ type: "error", error: { type: "not_found_error", message } }));
       return;
     }
     const headers: Record<string, string | string[]> = {};
@@ -81,7 +90,17 @@ export async function startModelProxy(socketPath: string, route: ModelRoute): Pr
     outgoing.on("error", (error) => {
       // The CLI sees what it would see from an unreachable API: a connection-level failure.
       if (!res.headersSent) {
-        res.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "api_error", message: `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})` } }));
+        res
+          .writeHead(502, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({
+              type: "error",
+              error: {
+                type: "api_error",
+                message: `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+              },
+            }),
+          );
       } else {
         res.destroy();
       }

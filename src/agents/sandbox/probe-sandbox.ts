@@ -31,7 +31,9 @@ export async function probeSandbox(sandbox: AgentSandbox, timeoutMs = 20_000): P
       model: { upstream: "http://127.0.0.1:9", allow: [] },
     });
     if (result.exitCode === 0 && result.stdout.includes("confined")) return { ok: true, ms: Date.now() - started };
-    const why = result.timedOut ? `no answer within ${timeoutMs} ms` : result.stderr.trim() || `exit ${result.exitCode ?? result.signal}`;
+    const why = result.timedOut
+      ? `no answer within ${timeoutMs} ms`
+      : result.stderr.trim() || `exit ${result.exitCode ?? result.signal}`;
     return { ok: false, reason: why.slice(0, 500) };
   } catch (error) {
     return { ok: false, reason: toAgentError(error).message.slice(0, 500) };
@@ -39,4 +41,3 @@ export async function probeSandbox(sandbox: AgentSandbox, timeoutMs = 20_000): P
     await rm(root, { recursive: true, force: true });
   }
 }
-

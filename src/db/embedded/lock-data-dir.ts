@@ -35,7 +35,8 @@ export async function lockDataDir(dir: string, options: { serverExitWaitMs?: num
   const path = `${dir}.lock`;
   const self = currentProcess();
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (tryCreate(path, self)) return { path, recordServer: (pid) => recordServer(path, self, pid), release: () => releaseIfOurs(path, self) };
+    if (tryCreate(path, self))
+      return { path, recordServer: (pid) => recordServer(path, self, pid), release: () => releaseIfOurs(path, self) };
     const read = readHolder(path);
     if (read === "missing") continue; // released meanwhile
     if (read !== "unreadable") {
@@ -60,7 +61,9 @@ export async function lockDataDir(dir: string, options: { serverExitWaitMs?: num
     }
     rmSync(path, { force: true }); // its owner is gone
   }
-  throw new ConfigError("DATA_DIR", [`could not lock the embedded database ${dir}: ${path} keeps changing (another process starting on the same DATA_DIR?)`]);
+  throw new ConfigError("DATA_DIR", [
+    `could not lock the embedded database ${dir}: ${path} keeps changing (another process starting on the same DATA_DIR?)`,
+  ]);
 }
 
 /** Whether the process has exited within `waitMs`. */
@@ -132,7 +135,12 @@ function readHolder(path: string): { holder: Holder; text: string } | "missing" 
 
 function ours(path: string, self: ProcessIdentity): boolean {
   const read = readHolder(path);
-  return typeof read === "object" && read.holder.host === self.host && read.holder.pid === self.pid && read.holder.started === self.started;
+  return (
+    typeof read === "object" &&
+    read.holder.host === self.host &&
+    read.holder.pid === self.pid &&
+    read.holder.started === self.started
+  );
 }
 
 function releaseIfOurs(path: string, self: ProcessIdentity): void {

@@ -51,7 +51,11 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
   try {
     // Plain node whatever loader runs the app (tsx, vitest): the entry is JavaScript. Its stdout is PGlite's
     // chatter; its stderr (a crash) goes to the app's.
-    child = fork(fileURLToPath(new URL("./pglite-server-process.mjs", import.meta.url)), [], { execArgv: [], stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "json" });
+    child = fork(fileURLToPath(new URL("./pglite-server-process.mjs", import.meta.url)), [], {
+      execArgv: [],
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      serialization: "json",
+    });
     if (child.pid === undefined) throw new Error("the embedded database process could not be started");
     lock?.recordServer(child.pid);
   } catch (error) {
@@ -69,7 +73,8 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
   );
   child.on("error", (error) => (failure ??= error));
   child.on("message", (message: unknown) => {
-    if (typeof message === "object" && message !== null && "failed" in message) failure ??= new Error(`the embedded database failed: ${String(message.failed)}`);
+    if (typeof message === "object" && message !== null && "failed" in message)
+      failure ??= new Error(`the embedded database failed: ${String(message.failed)}`);
   });
   /**
    * Waits for the process to exit once asked to (by "stop", or by closing the channel, after which it
@@ -88,8 +93,18 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
   try {
     await new Promise<void>((ready, fail) => {
       child.once("error", fail);
-      child.once("exit", (code, signal) => fail(new Error(`the embedded database process exited while starting (${signal ? `signal ${signal}` : `code ${code}`})`)));
-      child.once("message", (message) => (message === "ready" ? ready() : fail(new Error(`the embedded database did not start: ${JSON.stringify(message)}`))));
+      child.once("exit", (code, signal) =>
+        fail(
+          new Error(
+            `the embedded database process exited while starting (${signal ? `signal ${signal}` : `code ${code}`})`,
+          ),
+        ),
+      );
+      child.once("message", (message) =>
+        message === "ready"
+          ? ready()
+          : fail(new Error(`the embedded database did not start: ${JSON.stringify(message)}`)),
+      );
       child.send({ start: { dataDir: dir, socketPath, maxConnections: MAX_CONNECTIONS } });
     });
   } catch (error) {

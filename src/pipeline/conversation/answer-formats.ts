@@ -23,5 +23,8 @@ export function parseAnswer<T>(shape: z.ZodType<T>, json: unknown): Parsed<T> {
   if (json === undefined) return { ok: false, problems: ["the final message holds no JSON object"] };
   const result = shape.safeParse(json);
   if (result.success) return { ok: true, answer: result.data };
-  return { ok: false, problems: result.error.issues.map((i) => `${i.path.map(String).join(".") || "(answer)"}: ${i.message}`) };
+  return {
+    ok: false,
+    problems: result.error.issues.map((i) => `${i.path.map(String).join(".") || "(answer)"}: ${i.message}`),
+  };
 }

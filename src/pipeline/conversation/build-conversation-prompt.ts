@@ -28,13 +28,19 @@ function quote(text: string): string {
 }
 
 function findingBlock(f: Finding): string[] {
-  const where = f.path ? `${f.path}${f.line ? `:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : ""}` : "(no location)";
+  const where = f.path
+    ? `${f.path}${f.line ? `:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : ""}`
+    : "(no location)";
   return ["<finding>", quote(`${findingId(f.number)} [${f.severity}] ${where} — ${f.title}\n${f.body}`), "</finding>"];
 }
 
 function threadBlock(thread: ThreadEntry[]): string[] {
   if (thread.length === 0) return [];
-  return ["<thread>", ...thread.map((e) => `<comment author="${quote(e.author).replace(/"/g, "'")}">\n${quote(e.body)}\n</comment>`), "</thread>"];
+  return [
+    "<thread>",
+    ...thread.map((e) => `<comment author="${quote(e.author).replace(/"/g, "'")}">\n${quote(e.body)}\n</comment>`),
+    "</thread>",
+  ];
 }
 
 function intro(ctx: ConversationContext): string {
@@ -62,7 +68,9 @@ export function buildThreadPrompt(ctx: ConversationContext & { finding: Finding;
     `The finding:`,
     ...findingBlock(ctx.finding),
     "",
-    ...(ctx.thread && ctx.thread.length > 0 ? ["The thread so far, oldest first:", ...threadBlock(ctx.thread), ""] : []),
+    ...(ctx.thread && ctx.thread.length > 0
+      ? ["The thread so far, oldest first:", ...threadBlock(ctx.thread), ""]
+      : []),
     `The newest reply, from @${ctx.from.login}:`,
     "<reply>",
     quote(ctx.reply),
@@ -80,7 +88,9 @@ export function buildAskPrompt(ctx: ConversationContext & { question: string }):
     DATA_RULE,
     "",
     ...(ctx.finding ? ["The finding:", ...findingBlock(ctx.finding), ""] : []),
-    ...(ctx.thread && ctx.thread.length > 0 ? ["The thread so far, oldest first:", ...threadBlock(ctx.thread), ""] : []),
+    ...(ctx.thread && ctx.thread.length > 0
+      ? ["The thread so far, oldest first:", ...threadBlock(ctx.thread), ""]
+      : []),
     "<question>",
     quote(ctx.question),
     "</question>",
@@ -91,6 +101,15 @@ export function buildAskPrompt(ctx: ConversationContext & { question: string }):
 
 /** The follow-up in the same session when an answer did not validate. */
 export function buildConversationRepairPrompt(problems: string[], format: string): string {
-  const listed = problems.length > 0 ? problems.map((p) => `- ${p.replace(/\s+/g, " ").trim()}`) : ["- the answer could not be read"];
-  return ["Your answer could not be used:", ...listed, "", `Answer again with only this JSON object, no prose, no code fence: ${format}`, ""].join("\n");
+  const listed =
+    problems.length > 0
+      ? problems.map((p) => `- ${p.replace(/\s+/g, " ").trim()}`)
+      : ["- the answer could not be read"];
+  return [
+    "Your answer could not be used:",
+    ...listed,
+    "",
+    `Answer again with only this JSON object, no prose, no code fence: ${format}`,
+    "",
+  ].join("\n");
 }

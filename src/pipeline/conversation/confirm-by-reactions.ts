@@ -13,15 +13,22 @@ import { awaitingMaintainer, confirmPatch } from "./ruling-state.js";
  * Rulings awaiting a maintainer that a writer confirmed with a 👍 on the bot's ruling reply. GitHub sends
  * no webhook for reactions, so every job of the run looks (one request per awaiting finding).
  */
-export async function confirmByReactions(deps: { db: Database; github: (installationId: number) => Promise<GitHubClient>; log: Logger }, runId: number): Promise<void> {
-  const awaiting = (await listFindings(deps.db, runId)).filter((f) => awaitingMaintainer(f) && f.rulingReplyId !== null);
+export async function confirmByReactions(
+  deps: { db: Database; github: (installationId: number) => Promise<GitHubClient>; log: Logger },
+  runId: number,
+): Promise<void> {
+  const awaiting = (await listFindings(deps.db, runId)).filter(
+    (f) => awaitingMaintainer(f) && f.rulingReplyId !== null,
+  );
   if (awaiting.length === 0) return;
   const run = (await getRun(deps.db, runId))!;
   const github = await deps.github(run.installationId);
   const ref = repoRef(run);
   let confirmed = 0;
   for (const finding of awaiting) {
-    const thumbs = (await github.listReviewCommentReactions(ref, finding.rulingReplyId!)).filter((r) => r.content === "+1" && r.userType !== "Bot");
+    const thumbs = (await github.listReviewCommentReactions(ref, finding.rulingReplyId!)).filter(
+      (r) => r.content === "+1" && r.userType !== "Bot",
+    );
     for (const reaction of thumbs) {
       if (!(await standing(github, ref, run, reaction.login)).writer) continue;
       await updateFinding(deps.db, run.id, finding.number, confirmPatch(finding, reaction.login));

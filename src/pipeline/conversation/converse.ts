@@ -19,7 +19,8 @@ export interface ConverseRequest<T> {
   parse: (json: unknown) => Parsed<T>;
 }
 
-export type ConverseOutcome<T> = { kind: "answered"; answer: T } | { kind: "unreadable"; problems: string[] } | { kind: "refused"; reason: string };
+export type ConverseOutcome<T> =
+  { kind: "answered"; answer: T } | { kind: "unreadable"; problems: string[] } | { kind: "refused"; reason: string };
 
 /** What is kept with the run command once the agent has answered. */
 type Stored<T> = { kind: "answered"; answer: T } | { kind: "unreadable"; problems: string[] };
@@ -45,20 +46,39 @@ export async function converse<T>(
     return { kind: "refused", reason: refusal };
   }
   const workspace = deps.workspace(run);
-  const ws = await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, await github.installationToken()), { full: false, log });
-  const turn = { trigger: request.trigger, headSha: ws.headSha, cwd: workspace.dir, timeoutMs: deps.agentTimeoutMs, signal };
-  const first = await deps.sessions.run(run.id, "reviewer", { ...turn, prompt: request.prompt, fresh: config.review.session === "cold" });
+  const ws = await prepareWorkspace(workspace, run, deps.gitToken(run.cloneUrl, await github.installationToken()), {
+    full: false,
+    log,
+  });
+  const turn = {
+    trigger: request.trigger,
+    headSha: ws.headSha,
+    cwd: workspace.dir,
+    timeoutMs: deps.agentTimeoutMs,
+    signal,
+  };
+  const first = await deps.sessions.run(run.id, "reviewer", {
+    ...turn,
+    prompt: request.prompt,
+    fresh: config.review.session === "cold",
+  });
   let parsed = request.parse(first.result.json);
   if (!parsed.ok) {
     log.warn({ problems: parsed.problems }, "reviewer's answer unreadable; asking for a repair");
-    const repair = await deps.sessions.run(run.id, "reviewer", { ...turn, trigger: "repair", prompt: buildConversationRepairPrompt(parsed.problems, request.format) });
+    const repair = await deps.sessions.run(run.id, "reviewer", {
+      ...turn,
+      trigger: "repair",
+      prompt: buildConversationRepairPrompt(parsed.problems, request.format),
+    });
     parsed = request.parse(repair.result.json);
     if (!parsed.ok) {
       if (first.turnId !== undefined) await setTurnRawAnswer(deps.db, first.turnId, first.result.text);
       if (repair.turnId !== undefined) await setTurnRawAnswer(deps.db, repair.turnId, repair.result.text);
     }
   }
-  const outcome: Stored<T> = parsed.ok ? { kind: "answered", answer: parsed.answer } : { kind: "unreadable", problems: parsed.problems };
+  const outcome: Stored<T> = parsed.ok
+    ? { kind: "answered", answer: parsed.answer }
+    : { kind: "unreadable", problems: parsed.problems };
   await setRunCommandAnswer(deps.db, command.id, outcome);
   return outcome;
 }

@@ -38,8 +38,15 @@ export function rulingPatch(f: Pick<Finding, "status" | "severity">, input: Ruli
   const ruled = f.status === "withdrawn" || f.status === "deferred";
   const isLive = live(f) || ruled;
   const reopened = ruled ? { status: "open" } : {};
-  const base = { ruling: input.ruling, rulingReason: input.reason, rulingBy: input.by, rulingConfirmedBy: null, rulingReplyId: null };
-  if (input.ruling === "upheld" || !isLive) return { ...base, rulingConfirmation: null, ...(input.ruling === "upheld" ? reopened : {}) };
+  const base = {
+    ruling: input.ruling,
+    rulingReason: input.reason,
+    rulingBy: input.by,
+    rulingConfirmedBy: null,
+    rulingReplyId: null,
+  };
+  if (input.ruling === "upheld" || !isLive)
+    return { ...base, rulingConfirmation: null, ...(input.ruling === "upheld" ? reopened : {}) };
   const blocks = input.failOn !== "never" && (RANK[f.severity] ?? 0) >= RANK[input.failOn]!;
   const confirmation = input.byWriter ? "writer" : blocks ? "awaiting" : "not-needed";
   if (confirmation === "awaiting") return { ...base, rulingConfirmation: confirmation, ...reopened };

@@ -10,7 +10,14 @@ import { answerMarker } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import { repoRef } from "../repo-ref.js";
 import type { ReviewDeps } from "../run-review.js";
-import { ASK_FORMAT, askAnswerShape, parseAnswer, THREAD_FORMAT, threadAnswerShape, type ThreadAnswer } from "./answer-formats.js";
+import {
+  ASK_FORMAT,
+  askAnswerShape,
+  parseAnswer,
+  THREAD_FORMAT,
+  threadAnswerShape,
+  type ThreadAnswer,
+} from "./answer-formats.js";
 import { buildAskPrompt, buildThreadPrompt, type ConversationContext } from "./build-conversation-prompt.js";
 import { converse, type ConverseOutcome } from "./converse.js";
 import { postIssueAnswer, postThreadAnswer } from "./post-answer.js";
@@ -39,7 +46,10 @@ export async function runConversation(deps: ReviewDeps, pending: RunCommand, sig
   const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
   const log = deps.log.child({ runId: run.id, command: command.kind, commentId: pending.commentId });
   const at: At = { deps, run, github, ref, config, pending, signal, log };
-  const finding = "finding" in command && command.finding !== undefined ? (await listFindings(deps.db, run.id)).find((f) => f.number === command.finding) : undefined;
+  const finding =
+    "finding" in command && command.finding !== undefined
+      ? (await listFindings(deps.db, run.id)).find((f) => f.number === command.finding)
+      : undefined;
   switch (command.kind) {
     case "argue":
       if (finding) await argue(at, command, finding);
@@ -56,30 +66,69 @@ function context(at: At, role: "author" | "writer"): Omit<ConversationContext, "
   return {
     repository: at.run.repositoryFullName,
     pr: { number: at.run.prNumber, title: at.run.title },
-    from: { login: at.pending.author, role: role === "writer" ? "a maintainer with write access" : "the pull request's author" },
+    from: {
+      login: at.pending.author,
+      role: role === "writer" ? "a maintainer with write access" : "the pull request's author",
+    },
   };
 }
 
 /** A reply in a finding's thread: the reviewer rules, answers in the thread, and the ledger, summary and check follow. */
-async function argue(at: At, command: Extract<ConversationCommand, { kind: "argue" }>, finding: Finding): Promise<void> {
+async function argue(
+  at: At,
+  command: Extract<ConversationCommand, { kind: "argue" }>,
+  finding: Finding,
+): Promise<void> {
   const { deps, run, github, ref, pending } = at;
   const id = findingId(finding.number);
   const marker = answerMarker(pending.commentId);
   const thread = await threadSoFar(github, ref, run.prNumber, command.threadId, pending.commentId);
-  const prompt = buildThreadPrompt({ ...context(at, command.byWriter ? "writer" : "author"), finding, thread, reply: command.body });
-  const outcome = await converse(deps, { ...at, command: pending }, { trigger: "thread-reply", prompt, format: THREAD_FORMAT, parse: (json) => parseAnswer(threadAnswerShape, json) });
+  const prompt = buildThreadPrompt({
+    ...context(at, command.byWriter ? "writer" : "author"),
+    finding,
+    thread,
+    reply: command.body,
+  });
+  const outcome = await converse(
+    deps,
+    { ...at, command: pending },
+    { trigger: "thread-reply", prompt, format: THREAD_FORMAT, parse: (json) => parseAnswer(threadAnswerShape, json) },
+  );
   if (outcome.kind !== "answered") {
-    await postThreadAnswer(github, ref, run.prNumber, command.threadId, notAnswered(outcome, `Nothing changed for ${id}`), marker);
+    await postThreadAnswer(
+      github,
+      ref,
+      run.prNumber,
+      command.threadId,
+      notAnswered(outcome, `Nothing changed for ${id}`),
+      marker,
+    );
     return;
   }
   const answer = outcome.answer;
   const reason = (answer.reason ?? answer.reply).trim().slice(0, 500);
-  const patch = rulingPatch(finding, { ruling: answer.ruling, reason, by: pending.author, byWriter: command.byWriter, failOn: at.config.review.fail_on });
+  const patch = rulingPatch(finding, {
+    ruling: answer.ruling,
+    reason,
+    by: pending.author,
+    byWriter: command.byWriter,
+    failOn: at.config.review.fail_on,
+  });
   await updateFinding(deps.db, run.id, finding.number, patch);
   const ruled = { ...finding, ...patch } as Finding;
-  const replyId = await postThreadAnswer(github, ref, run.prNumber, command.threadId, renderRuling(id, answer, ruled), marker);
+  const replyId = await postThreadAnswer(
+    github,
+    ref,
+    run.prNumber,
+    command.threadId,
+    renderRuling(id, answer, ruled),
+    marker,
+  );
   await updateFinding(deps.db, run.id, finding.number, { rulingReplyId: replyId });
-  at.log.info({ finding: finding.number, ruling: answer.ruling, confirmation: ruled.rulingConfirmation, status: ruled.status }, "ruling recorded");
+  at.log.info(
+    { finding: finding.number, ruling: answer.ruling, confirmation: ruled.rulingConfirmation, status: ruled.status },
+    "ruling recorded",
+  );
   await refreshVerdict(deps.db, github, ref, run, at.config);
 }
 
@@ -89,13 +138,18 @@ function renderRuling(id: string, answer: ThreadAnswer, f: Finding): string {
   if (answer.ruling === "upheld") line = `**${id}: upheld**${reason}`;
   else if (f.rulingConfirmation === "awaiting")
     line = `**${id}: ${answer.ruling} at the author's request, awaiting a maintainer**${reason}\n\nIt keeps counting against the check until someone with write access confirms: a 👍 on this comment, or a reply saying \`confirm\`.`;
-  else if (answer.ruling === "withdrawn") line = `**${id}: withdrawn**${reason}\n\nIt will not be raised again in this pull request.`;
+  else if (answer.ruling === "withdrawn")
+    line = `**${id}: withdrawn**${reason}\n\nIt will not be raised again in this pull request.`;
   else line = `**${id}: deferred**${reason}\n\nIt stays open, without blocking the pull request.`;
   return `${sanitizeMarkdown(answer.reply)}\n\n${line}`;
 }
 
 /** A writer confirms the ruling the PR's author asked for. */
-async function confirm(at: At, command: Extract<ConversationCommand, { kind: "confirm" }>, finding: Finding): Promise<void> {
+async function confirm(
+  at: At,
+  command: Extract<ConversationCommand, { kind: "confirm" }>,
+  finding: Finding,
+): Promise<void> {
   const { deps, run, github, ref, pending } = at;
   const id = findingId(finding.number);
   const marker = answerMarker(pending.commentId);
@@ -113,19 +167,37 @@ async function confirm(at: At, command: Extract<ConversationCommand, { kind: "co
 }
 
 /** A question: answered in its thread, or in the PR's conversation. Read-only: the ledger does not move. */
-async function ask(at: At, command: Extract<ConversationCommand, { kind: "ask" }>, finding: Finding | undefined): Promise<void> {
+async function ask(
+  at: At,
+  command: Extract<ConversationCommand, { kind: "ask" }>,
+  finding: Finding | undefined,
+): Promise<void> {
   const { deps, run, github, ref, pending } = at;
   const marker = answerMarker(pending.commentId);
-  const thread = command.threadId !== undefined ? await threadSoFar(github, ref, run.prNumber, command.threadId, pending.commentId) : undefined;
+  const thread =
+    command.threadId !== undefined
+      ? await threadSoFar(github, ref, run.prNumber, command.threadId, pending.commentId)
+      : undefined;
   const writer = pending.author.toLowerCase() !== run.authorLogin.toLowerCase();
-  const prompt = buildAskPrompt({ ...context(at, writer ? "writer" : "author"), finding, thread, question: command.question });
-  const outcome = await converse(deps, { ...at, command: pending }, { trigger: "ask", prompt, format: ASK_FORMAT, parse: (json) => parseAnswer(askAnswerShape, json) });
-  const body = outcome.kind === "answered" ? sanitizeMarkdown(outcome.answer.reply) : notAnswered(outcome, "Nothing was answered");
+  const prompt = buildAskPrompt({
+    ...context(at, writer ? "writer" : "author"),
+    finding,
+    thread,
+    question: command.question,
+  });
+  const outcome = await converse(
+    deps,
+    { ...at, command: pending },
+    { trigger: "ask", prompt, format: ASK_FORMAT, parse: (json) => parseAnswer(askAnswerShape, json) },
+  );
+  const body =
+    outcome.kind === "answered" ? sanitizeMarkdown(outcome.answer.reply) : notAnswered(outcome, "Nothing was answered");
   if (command.threadId !== undefined) await postThreadAnswer(github, ref, run.prNumber, command.threadId, body, marker);
   else await postIssueAnswer(github, ref, run.prNumber, `@${pending.author} ${body}`, marker);
 }
 
 function notAnswered(outcome: Exclude<ConverseOutcome<unknown>, { kind: "answered" }>, nothing: string): string {
-  if (outcome.kind === "refused") return `The reviewer was not asked: ${outcome.reason}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`;
+  if (outcome.kind === "refused")
+    return `The reviewer was not asked: ${outcome.reason}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`;
   return `The reviewer's answer could not be read (twice), so it is not posted. ${nothing}; its raw answers are kept with the run's turns. Reply again to ask once more.`;
 }

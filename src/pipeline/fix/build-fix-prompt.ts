@@ -17,7 +17,9 @@ function quote(text: string): string {
 export function buildFixPrompt(input: FixPromptInput): string {
   const findings = input.findings
     .map((f) => {
-      const where = f.path ? `${f.path}${f.line ? `:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : ""}` : "(no location)";
+      const where = f.path
+        ? `${f.path}${f.line ? `:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : ""}`
+        : "(no location)";
       const lines = [`${findingId(f.number)} [${f.severity}] ${where} — ${f.title}`, f.body];
       if (f.suggestion) lines.push(`Suggested replacement for those lines:\n${f.suggestion}`);
       return lines.join("\n");

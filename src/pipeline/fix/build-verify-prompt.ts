@@ -23,7 +23,9 @@ function quote(text: string): string {
 export function buildVerifyPrompt(input: VerifyPromptInput): string {
   const findings = input.findings
     .map((f) => {
-      const where = f.path ? `${f.path}${f.line ? `:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : ""}` : "(no location)";
+      const where = f.path
+        ? `${f.path}${f.line ? `:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : ""}`
+        : "(no location)";
       return `${findingId(f.number)} [${f.severity}] ${where} — ${f.title}\n${f.body}`;
     })
     .join("\n\n");

@@ -18,7 +18,8 @@ export function parseVerifierAnswer(json: unknown): Verdict[] | undefined {
   const verdicts: Verdict[] = [];
   for (const v of parsed.data.verdicts) {
     const number = parseFindingId(v.id);
-    if (number !== undefined && !verdicts.some((x) => x.number === number)) verdicts.push({ number, fixed: v.fixed, reason: (v.reason ?? "").slice(0, 1500) });
+    if (number !== undefined && !verdicts.some((x) => x.number === number))
+      verdicts.push({ number, fixed: v.fixed, reason: (v.reason ?? "").slice(0, 1500) });
   }
   return verdicts;
 }

@@ -11,7 +11,10 @@ export type PushTarget = { cloneUrl: string; branch: string; repoFullName: strin
 export function pushTarget(pr: PullRequestInfo, baseFullName: string): PushTarget {
   if (pr.state !== "open") return { refusal: "this pull request is closed, so there is no branch to push a fix to." };
   if (pr.headRepoFullName === null || pr.headCloneUrl === null) {
-    return { refusal: "the repository this pull request comes from no longer exists (the fork was deleted), so there is no branch to push a fix to." };
+    return {
+      refusal:
+        "the repository this pull request comes from no longer exists (the fork was deleted), so there is no branch to push a fix to.",
+    };
   }
   if (pr.headRepoFullName !== baseFullName && !pr.maintainerCanModify) {
     return {

@@ -45,7 +45,13 @@ export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: num
     outcome = await input.verifier.run(run.id, "verifier", {
       trigger: "verify",
       headSha: input.sha,
-      prompt: buildVerifyPrompt({ repository: run.repositoryFullName, prNumber: run.prNumber, findings: input.claimed, diff: await input.workspace.diff(input.from, input.sha), sha: input.sha }),
+      prompt: buildVerifyPrompt({
+        repository: run.repositoryFullName,
+        prNumber: run.prNumber,
+        findings: input.claimed,
+        diff: await input.workspace.diff(input.from, input.sha),
+        sha: input.sha,
+      }),
       cwd: input.workspace.dir,
       timeoutMs: input.timeoutMs,
       signal: input.signal,
@@ -67,16 +73,41 @@ export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: num
     const reason = sanitizeMarkdown(verdict.reason) || "no reason given";
     if (verdict.fixed) {
       ruled.confirmed.push(finding.number);
-      await updateFinding(input.db, run.id, finding.number, { status: "fixed", verification: "confirmed", resolvedTurnId: outcome.turnId ?? null });
-      await resolveFindingThreads(github, ref, run.prNumber, input.sha, [finding], log, `Confirmed by an independent check: ${reason}`);
+      await updateFinding(input.db, run.id, finding.number, {
+        status: "fixed",
+        verification: "confirmed",
+        resolvedTurnId: outcome.turnId ?? null,
+      });
+      await resolveFindingThreads(
+        github,
+        ref,
+        run.prNumber,
+        input.sha,
+        [finding],
+        log,
+        `Confirmed by an independent check: ${reason}`,
+      );
     } else {
       ruled.refuted.push(finding.number);
       await updateFinding(input.db, run.id, finding.number, { status: "open", verification: "refuted" });
       if (finding.commentId !== null) {
-        await replyOnce(github, ref, run.prNumber, finding.commentId, `The fix in ${shortSha(input.sha)} does not resolve ${findingId(finding.number)}, by an independent check: ${reason}`);
+        await replyOnce(
+          github,
+          ref,
+          run.prNumber,
+          finding.commentId,
+          `The fix in ${shortSha(input.sha)} does not resolve ${findingId(finding.number)}, by an independent check: ${reason}`,
+        );
       }
     }
   }
-  log.info({ confirmed: ruled.confirmed, refuted: ruled.refuted, unruled: input.claimed.length - ruled.confirmed.length - ruled.refuted.length }, "fix verified");
+  log.info(
+    {
+      confirmed: ruled.confirmed,
+      refuted: ruled.refuted,
+      unruled: input.claimed.length - ruled.confirmed.length - ruled.refuted.length,
+    },
+    "fix verified",
+  );
   return ruled;
 }

@@ -6,7 +6,12 @@ import { SEVERITY_ICON, where } from "./labels.js";
 import { stateLine, type ReviewState } from "./review-state.js";
 import { sanitizeMarkdown, tableCell } from "./sanitize-markdown.js";
 
-const STATE_TITLE: Record<ReviewState["state"], string> = { "open findings": "Open findings", converged: "Converged", converging: "Converging", stopped: "Stopped" };
+const STATE_TITLE: Record<ReviewState["state"], string> = {
+  "open findings": "Open findings",
+  converged: "Converged",
+  converging: "Converging",
+  stopped: "Stopped",
+};
 
 /** Open findings at or above the configured severity fail the check; `never` never does. */
 export function checkConclusion(findings: Finding[], failOn: FailOn): "success" | "failure" {
@@ -14,7 +19,11 @@ export function checkConclusion(findings: Finding[], failOn: FailOn): "success" 
 }
 
 /** The check run's title and markdown summary; with `state`, the title and summary start with it. */
-export function renderCheckOutput(findings: Finding[], notes: string[], state?: ReviewState): { title: string; summary: string } {
+export function renderCheckOutput(
+  findings: Finding[],
+  notes: string[],
+  state?: ReviewState,
+): { title: string; summary: string } {
   const open = findings.filter((f) => f.status === "open" || f.status === "fix-pushed");
   const bySeverity = (s: string) => open.filter((f) => f.severity === s).length;
   const title =
@@ -28,12 +37,22 @@ export function renderCheckOutput(findings: Finding[], notes: string[], state?: 
   const lines: string[] = state ? [stateLine(state), ""] : [];
   if (open.length > 0) {
     lines.push("| id | severity | where | finding |", "| --- | --- | --- | --- |");
-    for (const f of open) lines.push(`| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)}${rulingNote(f) ? ` _(${rulingNote(f)})_` : ""} |`);
+    for (const f of open)
+      lines.push(
+        `| ${findingId(f.number)} | ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} | ${where(f.path, f.line, f.endLine).replace(/\|/g, "\\|")} | ${tableCell(f.title)}${rulingNote(f) ? ` _(${rulingNote(f)})_` : ""} |`,
+      );
   } else {
     lines.push("Nothing open. 🎉");
   }
   for (const note of notes) lines.push("", `> ${sanitizeMarkdown(note).replace(/\n/g, "\n> ")}`);
   const kept = findings.filter((f) => f.status === "note").length;
-  if (kept > 0) lines.push("", `${kept} note${kept === 1 ? "" : "s"} on code unchanged since an earlier review (not counted; listed in the PR's summary comment).`);
-  return { title: state && state.state !== "open findings" ? `${STATE_TITLE[state.state]} · ${title}` : title, summary: lines.join("\n") };
+  if (kept > 0)
+    lines.push(
+      "",
+      `${kept} note${kept === 1 ? "" : "s"} on code unchanged since an earlier review (not counted; listed in the PR's summary comment).`,
+    );
+  return {
+    title: state && state.state !== "open findings" ? `${STATE_TITLE[state.state]} · ${title}` : title,
+    summary: lines.join("\n"),
+  };
 }

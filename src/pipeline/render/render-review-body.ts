@@ -31,7 +31,11 @@ export function renderReviewBody(input: ReviewBodyInput): string {
   const merged = input.baseMerged
     ? ` — the PR's own changes only (the base moved from ${shortSha(input.baseMerged.from)} to ${shortSha(input.baseMerged.to)} by a ${input.baseMerged.via})`
     : "";
-  const lines = [`### no-mistakes reviewed ${MODE_LINE[input.mode](input.from)} at ${shortSha(input.headSha)}${merged}`, "", sanitizeMarkdown(input.summary)];
+  const lines = [
+    `### no-mistakes reviewed ${MODE_LINE[input.mode](input.from)} at ${shortSha(input.headSha)}${merged}`,
+    "",
+    sanitizeMarkdown(input.summary),
+  ];
   if (input.inBody.length > 0) {
     lines.push("", `**Findings outside the diff (${input.inBody.length})**`, "");
     for (const { finding: f, reason } of input.inBody) {
@@ -50,8 +54,13 @@ export function renderReviewBody(input: ReviewBodyInput): string {
     );
   }
   if (input.dropped.length > 0) {
-    lines.push("", `<details><summary>${input.dropped.length} reported finding(s) could not be placed and were not posted</summary>`, "");
-    for (const d of input.dropped) lines.push(`- ${inlineCode(d.path)} — ${sanitizeMarkdown(d.title)}: ${sanitizeMarkdown(d.reason)}`);
+    lines.push(
+      "",
+      `<details><summary>${input.dropped.length} reported finding(s) could not be placed and were not posted</summary>`,
+      "",
+    );
+    for (const d of input.dropped)
+      lines.push(`- ${inlineCode(d.path)} — ${sanitizeMarkdown(d.title)}: ${sanitizeMarkdown(d.reason)}`);
     lines.push("", "</details>");
   }
   for (const note of input.notes) lines.push("", `> ${sanitizeMarkdown(note).replace(/\n/g, "\n> ")}`);

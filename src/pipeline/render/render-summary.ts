@@ -44,8 +44,15 @@ export function renderSummary(input: SummaryInput): string {
     }
   }
   if (kept.length > 0) {
-    lines.push("", `**Notes** — on code unchanged since an earlier review: kept here, not raised, not counted (an error is always raised)`, "");
-    for (const f of kept.slice(0, NOTES_SHOWN)) lines.push(`- ${where(f.path, f.line, f.endLine)} ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} — ${tableCell(f.title)} (${findingId(f.number)})`);
+    lines.push(
+      "",
+      `**Notes** — on code unchanged since an earlier review: kept here, not raised, not counted (an error is always raised)`,
+      "",
+    );
+    for (const f of kept.slice(0, NOTES_SHOWN))
+      lines.push(
+        `- ${where(f.path, f.line, f.endLine)} ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} — ${tableCell(f.title)} (${findingId(f.number)})`,
+      );
     if (kept.length > NOTES_SHOWN) lines.push(`- … and ${kept.length - NOTES_SHOWN} more`);
   }
   for (const note of input.notes ?? []) lines.push("", `> ${tableCell(note, 500)}`);
@@ -82,7 +89,8 @@ function statusLabel(f: Finding): string {
   if (f.status === "fix-pushed" && f.verification === null) notes.push("not yet confirmed by the verifier");
   if (f.status === "open" && f.verification === "refuted") notes.push("a fix was refuted by the verifier");
   if (f.status === "fixed" && f.verification === "confirmed") notes.push("verified");
-  if (f.claimedResolvedSha && (f.status === "open" || f.status === "fix-pushed")) notes.push(`claimed resolved at ${shortSha(f.claimedResolvedSha)}, unverified (its code did not change)`);
+  if (f.claimedResolvedSha && (f.status === "open" || f.status === "fix-pushed"))
+    notes.push(`claimed resolved at ${shortSha(f.claimedResolvedSha)}, unverified (its code did not change)`);
   if (rulingNote(f)) notes.push(rulingNote(f));
   return notes.length ? `${label} — ${notes.join("; ")}` : label;
 }

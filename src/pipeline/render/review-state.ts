@@ -28,13 +28,20 @@ export function reviewState(input: ReviewStateInput): ReviewState | undefined {
   const blocking = blockingFindings(input.findings, input.failOn).length;
   const threshold = input.failOn === "never" ? "nothing fails the check (`review.fail_on: never`)" : undefined;
   const openAbove = `${blocking} finding${blocking === 1 ? "" : "s"} open at or above \`${input.failOn}\``;
-  if (input.stopped) return { state: "stopped", detail: `${input.stopped}; no further reviews run. ${capital(threshold ?? openAbove)}.` };
+  if (input.stopped)
+    return {
+      state: "stopped",
+      detail: `${input.stopped}; no further reviews run. ${capital(threshold ?? openAbove)}.`,
+    };
   if (!input.lastReviewedSha) return undefined;
   if (blocking > 0) return { state: "open findings", detail: `${openAbove} (\`review.fail_on\`).` };
   const none = threshold ?? `nothing open at or above \`${input.failOn}\``;
   const added = addedByLastReview(input).length;
   if (added === 0) return { state: "converged", detail: `${capital(none)}, and the last review raised nothing new.` };
-  return { state: "converging", detail: `${capital(none)}; the last review raised ${added} new finding${added === 1 ? "" : "s"} that do${added === 1 ? "es" : ""} not fail the check, still open.` };
+  return {
+    state: "converging",
+    detail: `${capital(none)}; the last review raised ${added} new finding${added === 1 ? "" : "s"} that do${added === 1 ? "es" : ""} not fail the check, still open.`,
+  };
 }
 
 /** `**State: converged** — …`: the line the summary comment and the check run start with. */
@@ -44,8 +51,15 @@ export function stateLine(state: ReviewState): string {
 
 /** Open findings raised by the reviewer turns at the last reviewed head (notes are not raised). */
 function addedByLastReview(input: ReviewStateInput): Finding[] {
-  const atLast = new Set(input.turns.filter((t) => t.role === "reviewer" && t.headSha === input.lastReviewedSha).map((t) => t.id));
-  return input.findings.filter((f) => f.introducedTurnId !== null && atLast.has(f.introducedTurnId) && (f.status === "open" || f.status === "fix-pushed"));
+  const atLast = new Set(
+    input.turns.filter((t) => t.role === "reviewer" && t.headSha === input.lastReviewedSha).map((t) => t.id),
+  );
+  return input.findings.filter(
+    (f) =>
+      f.introducedTurnId !== null &&
+      atLast.has(f.introducedTurnId) &&
+      (f.status === "open" || f.status === "fix-pushed"),
+  );
 }
 
 function capital(text: string): string {

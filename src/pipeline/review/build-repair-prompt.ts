@@ -5,7 +5,10 @@ import { ANSWER_FORMAT } from "./answer-format.js";
  * found (as `parseReviewerAnswer` words them) and the format again, asking for the JSON only.
  */
 export function buildRepairPrompt(problems: string[]): string {
-  const listed = problems.length > 0 ? problems.map((p) => `- ${p.replace(/\s+/g, " ").trim()}`) : ["- the answer could not be read"];
+  const listed =
+    problems.length > 0
+      ? problems.map((p) => `- ${p.replace(/\s+/g, " ").trim()}`)
+      : ["- the answer could not be read"];
   return [
     `Your answer could not be used:`,
     ...listed,

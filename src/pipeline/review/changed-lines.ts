@@ -51,7 +51,12 @@ export function intersectChanges(sinceLast: ChangedLines, own: ChangedLines): Ch
 }
 
 /** Whether lines `line..endLine` of `path` (the whole file when `line` is absent) include a changed one. */
-export function touchesChanged(changed: ChangedLines, path: string, line?: number | null, endLine?: number | null): boolean {
+export function touchesChanged(
+  changed: ChangedLines,
+  path: string,
+  line?: number | null,
+  endLine?: number | null,
+): boolean {
   const entry = changed.get(path);
   if (entry === undefined) return false;
   if (entry === "file" || line === undefined || line === null) return true;

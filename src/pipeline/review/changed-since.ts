@@ -7,8 +7,15 @@ import { changedLines, intersectChanges, type ChangedLines } from "./changed-lin
  * merge of the base (or a rebase onto it) brought in is not the PR's own and is left out; a rename counts
  * only for the lines it edited. Nothing changed when `since` is the head.
  */
-export async function changedSince(workspace: GitWorkspace, since: string, at: { mergeBase: string; headSha: string }): Promise<ChangedLines> {
+export async function changedSince(
+  workspace: GitWorkspace,
+  since: string,
+  at: { mergeBase: string; headSha: string },
+): Promise<ChangedLines> {
   if (since === at.headSha) return new Map();
-  const [sinceLast, own] = await Promise.all([workspace.diff(since, at.headSha, { context: 0 }), workspace.diff(at.mergeBase, at.headSha, { context: 0 })]);
+  const [sinceLast, own] = await Promise.all([
+    workspace.diff(since, at.headSha, { context: 0 }),
+    workspace.diff(at.mergeBase, at.headSha, { context: 0 }),
+  ]);
   return intersectChanges(changedLines(sinceLast), changedLines(own));
 }

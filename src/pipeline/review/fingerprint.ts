@@ -20,7 +20,10 @@ import { normalizePath } from "./normalize-path.js";
  */
 export function fingerprint(finding: { path: string; title: string; body?: string }): string {
   const path = normalizePath(finding.path) ?? finding.path.trim();
-  return createHash("sha256").update(`${path}\n${normalizeTitle(finding.title)}`).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(`${path}\n${normalizeTitle(finding.title)}`)
+    .digest("hex")
+    .slice(0, 16);
 }
 
 const NUMBER_LIST = String.raw`\d+(?:\s*(?:-|–|—|to|through|and|,|&)\s*\d+)*`;

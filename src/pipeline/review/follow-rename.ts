@@ -21,5 +21,11 @@ export async function followRename(
   const line = mapRenamedLine(diff, finding.line);
   if (line === undefined) return { ...finding, path: to, line: undefined, end_line: undefined, suggestion: undefined };
   const end = finding.end_line === undefined ? undefined : mapRenamedLine(diff, finding.end_line);
-  return { ...finding, path: to, line, end_line: end, suggestion: end === undefined && finding.end_line !== undefined ? undefined : finding.suggestion };
+  return {
+    ...finding,
+    path: to,
+    line,
+    end_line: end,
+    suggestion: end === undefined && finding.end_line !== undefined ? undefined : finding.suggestion,
+  };
 }

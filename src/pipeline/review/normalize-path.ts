@@ -34,5 +34,11 @@ export function normalizePath(path: string, repoRoot?: string): string | undefin
 }
 
 function isAbsolute(path: string): boolean {
-  return path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(path) || path === "~" || path.startsWith("~/");
+  return (
+    path.startsWith("/") ||
+    path.startsWith("\\") ||
+    /^[A-Za-z]:[\\/]/.test(path) ||
+    path === "~" ||
+    path.startsWith("~/")
+  );
 }

@@ -25,7 +25,8 @@ export type RaiseDecision =
 export function raiseOrNote(finding: RaiseCandidate, changed: ChangedLines | undefined): RaiseDecision {
   if (changed === undefined) return { raise: true, because: "whole-review" };
   if (finding.severity === "error") return { raise: true, because: "error" };
-  if (touchesChanged(changed, finding.path, finding.line, finding.endLine)) return { raise: true, because: "changed-line" };
+  if (touchesChanged(changed, finding.path, finding.line, finding.endLine))
+    return { raise: true, because: "changed-line" };
   if (finding.brokenBy) {
     return touchesChanged(changed, finding.brokenBy.path, finding.brokenBy.line)
       ? { raise: true, because: "broken-by" }

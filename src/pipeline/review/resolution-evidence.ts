@@ -9,7 +9,12 @@ import { touchesLines } from "./touches-lines.js";
  * `raisedAt` candidates are tried in order (the head it was raised at, then the last reviewed head);
  * when none is in the workspace, there is no evidence.
  */
-export async function hasResolutionEvidence(workspace: GitWorkspace, finding: Finding, raisedAt: (string | null | undefined)[], head: string): Promise<boolean> {
+export async function hasResolutionEvidence(
+  workspace: GitWorkspace,
+  finding: Finding,
+  raisedAt: (string | null | undefined)[],
+  head: string,
+): Promise<boolean> {
   if (!finding.path) return false;
   for (const from of raisedAt) {
     if (!from || !(await workspace.hasCommit(from))) continue;

@@ -41,7 +41,10 @@ export const reviewerAnswerSchema = z.object({
         broken_by: z.preprocess(
           absent,
           z
-            .object({ path: z.string().trim().min(1, "must not be empty"), line: z.preprocess(lineNumber, lineSchema()) })
+            .object({
+              path: z.string().trim().min(1, "must not be empty"),
+              line: z.preprocess(lineNumber, lineSchema()),
+            })
             .transform(withoutAbsentKeys)
             .optional(),
         ),
@@ -107,7 +110,10 @@ function lineNumber(value: unknown): unknown {
 function keyword(words: readonly string[]): (value: unknown) => unknown {
   return (value) => {
     if (typeof value !== "string") return absent(value);
-    const word = value.trim().toLowerCase().replace(/[_\s]+/g, "-");
+    const word = value
+      .trim()
+      .toLowerCase()
+      .replace(/[_\s]+/g, "-");
     return words.includes(word) ? word : value;
   };
 }

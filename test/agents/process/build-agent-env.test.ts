@@ -42,14 +42,45 @@ describe("buildAgentEnv", () => {
   });
 
   it("adds extra values, drops undefined ones, and lets extra win", () => {
-    const env = buildAgentEnv({ ANTHROPIC_API_KEY: "k", CLAUDE_CONFIG_DIR: "/c", HOME: "/c/home", LANG: "en_US.UTF-8", UNSET: undefined }, base);
-    expect(env).toMatchObject({ ANTHROPIC_API_KEY: "k", CLAUDE_CONFIG_DIR: "/c", HOME: "/c/home", LANG: "en_US.UTF-8" });
+    const env = buildAgentEnv(
+      { ANTHROPIC_API_KEY: "k", CLAUDE_CONFIG_DIR: "/c", HOME: "/c/home", LANG: "en_US.UTF-8", UNSET: undefined },
+      base,
+    );
+    expect(env).toMatchObject({
+      ANTHROPIC_API_KEY: "k",
+      CLAUDE_CONFIG_DIR: "/c",
+      HOME: "/c/home",
+      LANG: "en_US.UTF-8",
+    });
     expect("UNSET" in env).toBe(false);
   });
 
   it("never passes tokens or app secrets, not even as extra", () => {
-    const env = buildAgentEnv({ GITHUB_TOKEN: "x", GH_TOKEN: "x", SOME_TOKEN: "x", DATABASE_URL: "x", PRIVATE_KEY: "x", WEBHOOK_SECRET: "x", APP_ID: "1", GITHUB_APP_PRIVATE_KEY: "x" }, base);
-    for (const name of ["GITHUB_TOKEN", "GH_TOKEN", "SOME_TOKEN", "NPM_TOKEN", "DATABASE_URL", "PRIVATE_KEY", "WEBHOOK_SECRET", "APP_ID", "GITHUB_APP_PRIVATE_KEY", "AWS_SECRET_ACCESS_KEY"]) {
+    const env = buildAgentEnv(
+      {
+        GITHUB_TOKEN: "x",
+        GH_TOKEN: "x",
+        SOME_TOKEN: "x",
+        DATABASE_URL: "x",
+        PRIVATE_KEY: "x",
+        WEBHOOK_SECRET: "x",
+        APP_ID: "1",
+        GITHUB_APP_PRIVATE_KEY: "x",
+      },
+      base,
+    );
+    for (const name of [
+      "GITHUB_TOKEN",
+      "GH_TOKEN",
+      "SOME_TOKEN",
+      "NPM_TOKEN",
+      "DATABASE_URL",
+      "PRIVATE_KEY",
+      "WEBHOOK_SECRET",
+      "APP_ID",
+      "GITHUB_APP_PRIVATE_KEY",
+      "AWS_SECRET_ACCESS_KEY",
+    ]) {
       expect(env[name], name).toBeUndefined();
     }
     expect(isForbiddenAgentEnvName("OPENAI_API_KEY")).toBe(false);

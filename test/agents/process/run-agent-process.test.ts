@@ -37,7 +37,10 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
  * A child that starts a grandchild (same process group) which ignores SIGTERM, writes both pids to
  * a file, and then sleeps forever (ignoring SIGTERM too when asked).
  */
-function treeScript(dir: string, ignoreTerm: boolean): { options: Omit<AgentProcessOptions, "timeoutMs">; pidsFile: string } {
+function treeScript(
+  dir: string,
+  ignoreTerm: boolean,
+): { options: Omit<AgentProcessOptions, "timeoutMs">; pidsFile: string } {
   const pidsFile = join(dir, "pids.json");
   const grandchild = script(dir, "grandchild.cjs", `process.on("SIGTERM", () => {}); setInterval(() => {}, 1000);`);
   const child = script(
@@ -51,22 +54,51 @@ function treeScript(dir: string, ignoreTerm: boolean): { options: Omit<AgentProc
      console.log("started");
      setInterval(() => {}, 1000);`,
   );
-  return { options: { command: process.execPath, args: [child], cwd: dir, env, stdin: "", killGraceMs: 300 }, pidsFile };
+  return {
+    options: { command: process.execPath, args: [child], cwd: dir, env, stdin: "", killGraceMs: 300 },
+    pidsFile,
+  };
 }
 
 describe("runAgentProcess", () => {
   it("runs a command, feeds stdin and closes it, and reports exit code and output", async () => {
     const dir = tempDir();
-    const cat = script(dir, "echo.cjs", `let s = ""; process.stdin.on("data", (d) => (s += d)); process.stdin.on("end", () => { process.stdout.write("got:" + s); process.stderr.write("err"); process.exit(3); });`);
-    const result = await runAgentProcess({ command: process.execPath, args: [cat], cwd: dir, env, stdin: "hello\nworld", timeoutMs: 10_000 });
-    expect(result).toMatchObject({ exitCode: 3, signal: null, stdout: "got:hello\nworld", stderr: "err", timedOut: false, cancelled: false, truncated: false });
+    const cat = script(
+      dir,
+      "echo.cjs",
+      `let s = ""; process.stdin.on("data", (d) => (s += d)); process.stdin.on("end", () => { process.stdout.write("got:" + s); process.stderr.write("err"); process.exit(3); });`,
+    );
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [cat],
+      cwd: dir,
+      env,
+      stdin: "hello\nworld",
+      timeoutMs: 10_000,
+    });
+    expect(result).toMatchObject({
+      exitCode: 3,
+      signal: null,
+      stdout: "got:hello\nworld",
+      stderr: "err",
+      timedOut: false,
+      cancelled: false,
+      truncated: false,
+    });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
   });
 
   it("runs in the given cwd with exactly the given environment", async () => {
     const dir = tempDir();
     const show = script(dir, "env.cjs", `console.log(JSON.stringify({ cwd: process.cwd(), env: process.env }));`);
-    const result = await runAgentProcess({ command: process.execPath, args: [show], cwd: dir, env: { ...env, ONLY_THIS: "1" }, stdin: "", timeoutMs: 10_000 });
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [show],
+      cwd: dir,
+      env: { ...env, ONLY_THIS: "1" },
+      stdin: "",
+      timeoutMs: 10_000,
+    });
     const out = JSON.parse(result.stdout) as { cwd: string; env: Record<string, string> };
     expect(out.env.ONLY_THIS).toBe("1");
     expect(Object.keys(out.env).sort()).toEqual(Object.keys({ ...env, ONLY_THIS: "1" }).sort());
@@ -116,7 +148,15 @@ describe("runAgentProcess", () => {
     const touch = script(dir, "touch.cjs", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x");`);
     const controller = new AbortController();
     controller.abort();
-    const result = await runAgentProcess({ command: process.execPath, args: [touch], cwd: dir, env, stdin: "", timeoutMs: 5000, signal: controller.signal });
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [touch],
+      cwd: dir,
+      env,
+      stdin: "",
+      timeoutMs: 5000,
+      signal: controller.signal,
+    });
     expect(result.cancelled).toBe(true);
     expect(existsSync(marker)).toBe(false);
   });
@@ -132,7 +172,14 @@ describe("runAgentProcess", () => {
        require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(g.pid));
        g.unref(); console.log("bye"); process.exit(0);`,
     );
-    const result = await runAgentProcess({ command: process.execPath, args: [child], cwd: dir, env, stdin: "", timeoutMs: 10_000 });
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [child],
+      cwd: dir,
+      env,
+      stdin: "",
+      timeoutMs: 10_000,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("bye");
     expect(result.durationMs).toBeLessThan(5000); // the grandchild held stdout open: it was killed, not waited for
@@ -142,8 +189,20 @@ describe("runAgentProcess", () => {
 
   it("caps each stream, keeping its tail, and reports truncated", async () => {
     const dir = tempDir();
-    const noisy = script(dir, "noisy.cjs", `process.stdout.write("HEAD" + "x".repeat(100000) + "TAIL"); process.stderr.write("e".repeat(50));`);
-    const result = await runAgentProcess({ command: process.execPath, args: [noisy], cwd: dir, env, stdin: "", timeoutMs: 10_000, maxOutputBytes: 1000 });
+    const noisy = script(
+      dir,
+      "noisy.cjs",
+      `process.stdout.write("HEAD" + "x".repeat(100000) + "TAIL"); process.stderr.write("e".repeat(50));`,
+    );
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [noisy],
+      cwd: dir,
+      env,
+      stdin: "",
+      timeoutMs: 10_000,
+      maxOutputBytes: 1000,
+    });
     expect(result.truncated).toBe(true);
     expect(result.stdout.length).toBe(1000);
     expect(result.stdout.endsWith("TAIL")).toBe(true);
@@ -153,8 +212,19 @@ describe("runAgentProcess", () => {
 
   it("closes stdin even when the prompt is empty (a reader of stdin finishes)", async () => {
     const dir = tempDir();
-    const reader = script(dir, "reader.cjs", `let n = 0; process.stdin.on("data", (d) => (n += d.length)); process.stdin.on("end", () => console.log("eof " + n));`);
-    const result = await runAgentProcess({ command: process.execPath, args: [reader], cwd: dir, env, stdin: "", timeoutMs: 3000 });
+    const reader = script(
+      dir,
+      "reader.cjs",
+      `let n = 0; process.stdin.on("data", (d) => (n += d.length)); process.stdin.on("end", () => console.log("eof " + n));`,
+    );
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [reader],
+      cwd: dir,
+      env,
+      stdin: "",
+      timeoutMs: 3000,
+    });
     expect(result.timedOut).toBe(false);
     expect(result.stdout.trim()).toBe("eof 0");
   });
@@ -162,17 +232,33 @@ describe("runAgentProcess", () => {
   it("survives a child that never reads its stdin", async () => {
     const dir = tempDir();
     const quick = script(dir, "quick.cjs", `process.exit(0);`);
-    const result = await runAgentProcess({ command: process.execPath, args: [quick], cwd: dir, env, stdin: "x".repeat(4 * 1024 * 1024), timeoutMs: 10_000 });
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [quick],
+      cwd: dir,
+      env,
+      stdin: "x".repeat(4 * 1024 * 1024),
+      timeoutMs: 10_000,
+    });
     expect(result.exitCode).toBe(0);
   });
 
   it("rejects with AgentError spawn when the binary is missing or not executable", async () => {
     const dir = tempDir();
-    const missing = runAgentProcess({ command: join(dir, "no-such-cli"), args: [], cwd: dir, env, stdin: "", timeoutMs: 1000 });
+    const missing = runAgentProcess({
+      command: join(dir, "no-such-cli"),
+      args: [],
+      cwd: dir,
+      env,
+      stdin: "",
+      timeoutMs: 1000,
+    });
     await expect(missing).rejects.toBeInstanceOf(AgentError);
     await expect(missing).rejects.toMatchObject({ kind: "spawn", message: expect.stringContaining("ENOENT") });
     const notExec = script(dir, "plain.txt", "hi");
-    await expect(runAgentProcess({ command: notExec, args: [], cwd: dir, env, stdin: "", timeoutMs: 1000 })).rejects.toMatchObject({
+    await expect(
+      runAgentProcess({ command: notExec, args: [], cwd: dir, env, stdin: "", timeoutMs: 1000 }),
+    ).rejects.toMatchObject({
       kind: "spawn",
       message: expect.stringContaining("EACCES"),
     });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { isConfirmation } from "../../../src/commands/conversation-command.js";
 import { mentionsABot, mentionsBot } from "../../../src/commands/thread-reply.js";
-import { awaitingMaintainer, confirmPatch, rulingNote, rulingPatch, type Ruling } from "../../../src/pipeline/conversation/ruling-state.js";
+import {
+  awaitingMaintainer,
+  confirmPatch,
+  rulingNote,
+  rulingPatch,
+  type Ruling,
+} from "../../../src/pipeline/conversation/ruling-state.js";
 
 const by = "dev";
 
@@ -30,7 +36,11 @@ describe("rulingPatch", () => {
     const awaiting = { status: "open", ruling: "withdrawn", rulingConfirmation: "awaiting" };
     expect(awaitingMaintainer(awaiting)).toBe(true);
     expect(rulingNote(awaiting)).toBe("withdrawn at the author's request, awaiting a maintainer");
-    expect(confirmPatch(awaiting, "boss")).toEqual({ rulingConfirmation: "confirmed", rulingConfirmedBy: "boss", status: "withdrawn" });
+    expect(confirmPatch(awaiting, "boss")).toEqual({
+      rulingConfirmation: "confirmed",
+      rulingConfirmedBy: "boss",
+      status: "withdrawn",
+    });
     expect(confirmPatch({ status: "open", ruling: "deferred" }, "boss")).toMatchObject({ status: "deferred" });
     expect(rulingNote({ status: "withdrawn", ruling: "withdrawn", rulingConfirmation: "confirmed" })).toBe("");
   });

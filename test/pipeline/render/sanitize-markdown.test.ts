@@ -10,7 +10,30 @@ import { inlineCode, sanitizeMarkdown, tableCell } from "../../../src/pipeline/r
  */
 
 const NAMES = ["alice", "bob-smith", "o", "org/team", "Ünïcode", "a_b", "42"];
-const BEFORE_MENTION = ["", " ", "\n", "_", "*", "**", "~", "`x`", "(", "[", ">", "-", "/", ",", ".", ":", "\"", "'", "|", "\u200b", "\u2066", "\t"];
+const BEFORE_MENTION = [
+  "",
+  " ",
+  "\n",
+  "_",
+  "*",
+  "**",
+  "~",
+  "`x`",
+  "(",
+  "[",
+  ">",
+  "-",
+  "/",
+  ",",
+  ".",
+  ":",
+  '"',
+  "'",
+  "|",
+  "\u200b",
+  "\u2066",
+  "\t",
+];
 const AFTER_MENTION = ["", " ", "_", "*", "`", ")", ".", "!", "\n", "'s"];
 const PIECES = [
   "<!-- no-mistakes:NM-1 -->",
@@ -68,7 +91,8 @@ function hostileStrings(count: number, seed = 7): string[] {
   for (let i = 0; i < count; i++) {
     const parts: string[] = [];
     const n = 1 + Math.floor(next() * 8);
-    for (let j = 0; j < n; j++) parts.push(next() < 0.35 ? `${pick(BEFORE_MENTION)}@${pick(NAMES)}${pick(AFTER_MENTION)}` : pick(PIECES));
+    for (let j = 0; j < n; j++)
+      parts.push(next() < 0.35 ? `${pick(BEFORE_MENTION)}@${pick(NAMES)}${pick(AFTER_MENTION)}` : pick(PIECES));
     out.push(parts.join(next() < 0.5 ? "" : " "));
   }
   return out;
@@ -81,7 +105,9 @@ function expectInert(output: string, input: string): void {
   const context = `input ${JSON.stringify(input)} → ${JSON.stringify(output)}`;
   expect(/@[\p{L}\p{N}_-]/u.test(output), `a mention survives: ${context}`).toBe(false);
   expect(/<[A-Za-z/!?]/.test(output), `raw HTML or a comment survives: ${context}`).toBe(false);
-  expect(output.includes("no-mistakes:") && /<!--\s*no-mistakes:/.test(output), `a marker survives: ${context}`).toBe(false);
+  expect(output.includes("no-mistakes:") && /<!--\s*no-mistakes:/.test(output), `a marker survives: ${context}`).toBe(
+    false,
+  );
   expect(BIDI_OR_INVISIBLE.test(output), `a bidi or invisible character survives: ${context}`).toBe(false);
   // what we insert stands only right after `@` or `<`
   expect(/(^|[^@])\u200b/.test(output), `a zero-width space of the input survives: ${context}`).toBe(false);
@@ -123,7 +149,10 @@ describe("the untrusted-text renderer, on generated hostile strings", () => {
         expect(output.endsWith(fence)).toBe(true);
         const inner = output.slice(fence.length, output.length - fence.length);
         // no run of exactly the fence's length inside: the span cannot close early
-        expect([...inner.matchAll(/`+/g)].some((m) => m[0].length === fence.length), JSON.stringify(input)).toBe(false);
+        expect(
+          [...inner.matchAll(/`+/g)].some((m) => m[0].length === fence.length),
+          JSON.stringify(input),
+        ).toBe(false);
       }
     }
   });
@@ -144,7 +173,8 @@ describe("the untrusted-text renderer, on generated hostile strings", () => {
       const fence = /^`+/.exec(lines[0]!)![0];
       expect(fence.length).toBeGreaterThanOrEqual(3);
       expect(lines.at(-1)).toBe(fence);
-      for (const line of lines.slice(1, -1)) expect(new RegExp(`^ {0,3}\`{${fence.length},}\\s*$`).test(line), JSON.stringify(input)).toBe(false);
+      for (const line of lines.slice(1, -1))
+        expect(new RegExp(`^ {0,3}\`{${fence.length},}\\s*$`).test(line), JSON.stringify(input)).toBe(false);
     }
   });
 

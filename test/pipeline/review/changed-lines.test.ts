@@ -2,7 +2,12 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { changedLines, intersectChanges, touchesChanged, type ChangedLines } from "../../../src/pipeline/review/changed-lines.js";
+import {
+  changedLines,
+  intersectChanges,
+  touchesChanged,
+  type ChangedLines,
+} from "../../../src/pipeline/review/changed-lines.js";
 import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 afterAll(() => removeTempDirs());
@@ -15,7 +20,8 @@ const lines = (n: number, change: Record<number, string | null> = {}): string =>
 /** The zero-context diff real git produces from one tree to another (paths → content; absent = no file). */
 function gitDiff(before: Record<string, string>, after: Record<string, string>): string {
   const dir = tempDir("nm-changed-");
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir, encoding: "utf8" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir, encoding: "utf8" });
   git("init", "-q");
   const commit = (files: Record<string, string>) => {
     git("rm", "-rq", "--ignore-unmatch", ".");
@@ -32,17 +38,28 @@ function gitDiff(before: Record<string, string>, after: Record<string, string>):
   return git("diff", "-M", "-U0", a, b);
 }
 
-const asObject = (changed: ChangedLines) => Object.fromEntries([...changed].map(([p, l]) => [p, l === "file" ? "file" : [...l].sort((x, y) => x - y)]));
+const asObject = (changed: ChangedLines) =>
+  Object.fromEntries([...changed].map(([p, l]) => [p, l === "file" ? "file" : [...l].sort((x, y) => x - y)]));
 
 describe("changedLines", () => {
   it.each<[string, Record<string, string>, Record<string, string>, Record<string, number[] | "file">]>([
     ["an edited line", { "a.ts": lines(10) }, { "a.ts": lines(10, { 4: "four" }) }, { "a.ts": [4] }],
     ["an insertion", { "a.ts": lines(5) }, { "a.ts": lines(5, { 2: "line 2\nnew" }) }, { "a.ts": [3] }],
-    ["a deletion marks the lines around it", { "a.ts": lines(6) }, { "a.ts": lines(6, { 3: null }) }, { "a.ts": [2, 3] }],
+    [
+      "a deletion marks the lines around it",
+      { "a.ts": lines(6) },
+      { "a.ts": lines(6, { 3: null }) },
+      { "a.ts": [2, 3] },
+    ],
     ["a new file", {}, { "n.ts": lines(3) }, { "n.ts": "file" }],
     ["a deleted file", { "d.ts": lines(3) }, {}, { "d.ts": "file" }],
     ["a pure rename changes no line", { "old.ts": lines(20) }, { "new.ts": lines(20) }, {}],
-    ["a rename with an edit changes only the edited line, on the new path", { "old.ts": lines(20) }, { "new.ts": lines(20, { 12: "edited" }) }, { "new.ts": [12] }],
+    [
+      "a rename with an edit changes only the edited line, on the new path",
+      { "old.ts": lines(20) },
+      { "new.ts": lines(20, { 12: "edited" }) },
+      { "new.ts": [12] },
+    ],
   ])("%s", (_, before, after, expected) => {
     expect(asObject(changedLines(gitDiff(before, after)))).toEqual(expected);
   });
@@ -60,14 +77,24 @@ describe("intersectChanges (the PR's own changes since the last review)", () => 
   });
 
   it("a whole-file change on either side keeps the other side's lines", () => {
-    const a: ChangedLines = new Map<string, ReadonlySet<number> | "file">([["x", "file"], ["y", new Set([1, 2])]]);
-    const b: ChangedLines = new Map<string, ReadonlySet<number> | "file">([["x", new Set([5])], ["y", "file"], ["z", new Set([1])]]);
+    const a: ChangedLines = new Map<string, ReadonlySet<number> | "file">([
+      ["x", "file"],
+      ["y", new Set([1, 2])],
+    ]);
+    const b: ChangedLines = new Map<string, ReadonlySet<number> | "file">([
+      ["x", new Set([5])],
+      ["y", "file"],
+      ["z", new Set([1])],
+    ]);
     expect(asObject(intersectChanges(a, b))).toEqual({ x: [5], y: [1, 2] });
   });
 });
 
 describe("touchesChanged", () => {
-  const changed: ChangedLines = new Map<string, ReadonlySet<number> | "file">([["a.ts", new Set([4, 9])], ["bin.png", "file"]]);
+  const changed: ChangedLines = new Map<string, ReadonlySet<number> | "file">([
+    ["a.ts", new Set([4, 9])],
+    ["bin.png", "file"],
+  ]);
   it.each<[string, number | undefined, number | undefined, boolean]>([
     ["a.ts", 4, undefined, true],
     ["a.ts", 5, undefined, false],

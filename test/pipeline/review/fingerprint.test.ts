@@ -32,8 +32,16 @@ describe("fingerprint", () => {
     ["paths", { path: "src/a.ts", title: "Null check missing" }, { path: "src/b.ts", title: "Null check missing" }],
     ["titles", { path: PATH, title: "Null check missing" }, { path: PATH, title: "SQL injection" }],
     ["identifiers", { path: PATH, title: "`foo` may be null" }, { path: PATH, title: "`bar` may be null" }],
-    ["digits that are not line numbers", { path: PATH, title: "Retry 3 times" }, { path: PATH, title: "Retry 5 times" }],
-    ["words that merely end in 'line'", { path: PATH, title: "headline 3 is wrong" }, { path: PATH, title: "headline is wrong" }],
+    [
+      "digits that are not line numbers",
+      { path: PATH, title: "Retry 3 times" },
+      { path: PATH, title: "Retry 5 times" },
+    ],
+    [
+      "words that merely end in 'line'",
+      { path: PATH, title: "headline 3 is wrong" },
+      { path: PATH, title: "headline is wrong" },
+    ],
     ["path case", { path: "src/A.ts", title: "x" }, { path: "src/a.ts", title: "x" }],
   ])("differs across %s", (_name, a, b) => {
     expect(fingerprint(a)).not.toBe(fingerprint(b));

@@ -33,7 +33,10 @@ describe("mapRenamedLine: old line → new line through a real git diff", () => 
     ["line 5 removed", base.filter((l) => l !== "line 5")],
     ["line 10 rewritten", base.map((l) => (l === "line 10" ? "changed" : l))],
     ["three lines inserted after line 12", [...base.slice(0, 12), "x", "y", "z", ...base.slice(12)]],
-    ["lines 3-4 replaced by one line, one line added at the end", [...base.slice(0, 2), "merged", ...base.slice(4), "tail"]],
+    [
+      "lines 3-4 replaced by one line, one line added at the end",
+      [...base.slice(0, 2), "merged", ...base.slice(4), "tail"],
+    ],
   ];
   for (const [name, after] of cases) {
     it(name, () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { parseReviewerAnswer } from "../../../src/pipeline/review/parse-reviewer-answer.js";
 import { reviewerAnswerSchema, type ReviewerAnswer } from "../../../src/pipeline/review/reviewer-answer.js";
 
-const FINDING = { path: "src/a.ts", line: 42, severity: "error", action: "auto-fix", title: "Null deref", body: "x may be null" };
+const FINDING = {
+  path: "src/a.ts",
+  line: 42,
+  severity: "error",
+  action: "auto-fix",
+  title: "Null deref",
+  body: "x may be null",
+};
 
 /** An answer with one finding, `changes` merged into that finding (undefined deletes a key). */
 function withFinding(changes: Record<string, unknown>): unknown {
@@ -28,14 +35,34 @@ describe("parseReviewerAnswer: accepted answers", () => {
     const answer = accepted({
       summary: "Two problems.",
       findings: [
-        { id: "NM-3", path: "src/a.ts", line: 42, end_line: 44, severity: "error", action: "auto-fix", title: "t", body: "b", suggestion: "x" },
+        {
+          id: "NM-3",
+          path: "src/a.ts",
+          line: 42,
+          end_line: 44,
+          severity: "error",
+          action: "auto-fix",
+          title: "t",
+          body: "b",
+          suggestion: "x",
+        },
       ],
       resolved: ["NM-1"],
     });
     expect(answer).toEqual({
       summary: "Two problems.",
       findings: [
-        { id: "NM-3", path: "src/a.ts", line: 42, end_line: 44, severity: "error", action: "auto-fix", title: "t", body: "b", suggestion: "x" },
+        {
+          id: "NM-3",
+          path: "src/a.ts",
+          line: 42,
+          end_line: 44,
+          severity: "error",
+          action: "auto-fix",
+          title: "t",
+          body: "b",
+          suggestion: "x",
+        },
       ],
       resolved: ["NM-1"],
     });
@@ -55,11 +82,19 @@ describe("parseReviewerAnswer: accepted answers", () => {
     ["line as a numeric string", { line: "42", end_line: " 44 " }, { line: 42, end_line: 44 }],
     ["null line → absent", { line: null }, { line: undefined }],
     ["missing line (whole-file finding)", { line: undefined }, { line: undefined }],
-    ["null end_line / suggestion / id → absent", { end_line: null, suggestion: null, id: null }, { end_line: undefined, suggestion: undefined, id: undefined }],
+    [
+      "null end_line / suggestion / id → absent",
+      { end_line: null, suggestion: null, id: null },
+      { end_line: undefined, suggestion: undefined, id: undefined },
+    ],
     ["empty id → absent", { id: "  " }, { id: undefined }],
     ["lower-case id", { id: " nm-7 " }, { id: "NM-7" }],
     ["missing body → empty", { body: undefined }, { body: "" }],
-    ["title and path trimmed", { title: "  Null deref ", path: " src/a.ts " }, { title: "Null deref", path: "src/a.ts" }],
+    [
+      "title and path trimmed",
+      { title: "  Null deref ", path: " src/a.ts " },
+      { title: "Null deref", path: "src/a.ts" },
+    ],
     ["end_line equal to line", { line: 5, end_line: 5 }, { line: 5, end_line: 5 }],
     ["empty suggestion (delete the lines) kept", { suggestion: "" }, { suggestion: "" }],
     ["unknown keys dropped", { confidence: 0.9, category: "bug" }, {}],
@@ -75,7 +110,11 @@ describe("parseReviewerAnswer: accepted answers", () => {
   it.each<[string, unknown, Partial<ReviewerAnswer>]>([
     ["missing resolved → []", { summary: "s", findings: [] }, { resolved: [] }],
     ["null resolved → []", { summary: "s", findings: [], resolved: null }, { resolved: [] }],
-    ["resolved ids normalized and deduplicated", { summary: "s", findings: [], resolved: ["nm-1", "NM-1", " NM-2 "] }, { resolved: ["NM-1", "NM-2"] }],
+    [
+      "resolved ids normalized and deduplicated",
+      { summary: "s", findings: [], resolved: ["nm-1", "NM-1", " NM-2 "] },
+      { resolved: ["NM-1", "NM-2"] },
+    ],
     ["missing summary → empty", { findings: [] }, { summary: "" }],
     ["unknown top-level keys dropped", { summary: "s", findings: [], verdict: "approve" }, { summary: "s" }],
   ])("accepts %s", (_name, value, expected) => {
@@ -100,18 +139,50 @@ describe("parseReviewerAnswer: rejected answers and their problems", () => {
     ["missing path", withFinding({ path: undefined }), ["findings[0].path: required"]],
     ["empty path", withFinding({ path: "" }), ["findings[0].path: must not be empty"]],
     ["path not a string", withFinding({ path: 7 }), ["findings[0].path: expected a string, got a number (7)"]],
-    ["missing severity", withFinding({ severity: undefined }), ["findings[0].severity: required: one of error, warning, info"]],
-    ["unknown severity", withFinding({ severity: "Critical" }), ['findings[0].severity: expected one of error, warning, info (got "Critical")']],
-    ["unknown action", withFinding({ action: "fix it" }), ['findings[0].action: expected one of auto-fix, ask-user, no-op (got "fix it")']],
+    [
+      "missing severity",
+      withFinding({ severity: undefined }),
+      ["findings[0].severity: required: one of error, warning, info"],
+    ],
+    [
+      "unknown severity",
+      withFinding({ severity: "Critical" }),
+      ['findings[0].severity: expected one of error, warning, info (got "Critical")'],
+    ],
+    [
+      "unknown action",
+      withFinding({ action: "fix it" }),
+      ['findings[0].action: expected one of auto-fix, ask-user, no-op (got "fix it")'],
+    ],
     ["line 0", withFinding({ line: 0 }), ["findings[0].line: expected a line number >= 1"]],
     ["negative line", withFinding({ line: -3 }), ["findings[0].line: expected a line number >= 1"]],
     ["fractional line", withFinding({ line: 4.5 }), ["findings[0].line: expected a whole number"]],
     ["non-numeric line", withFinding({ line: "L42" }), ['findings[0].line: expected a number, got a string ("L42")']],
-    ["end_line before line", withFinding({ line: 10, end_line: 8 }), ["findings[0].end_line: must not be before line (10)"]],
-    ["end_line without line", withFinding({ line: undefined, end_line: 8 }), ["findings[0].end_line: given without line"]],
-    ["malformed id", withFinding({ id: "issue-3" }), ['findings[0].id: expected a finding id like NM-3 (got "issue-3")']],
-    ["malformed resolved id", { summary: "s", findings: [], resolved: ["NM-1", "3"] }, ['resolved[1]: expected a finding id like NM-3 (got "3")']],
-    ["resolved not a list", { summary: "s", findings: [], resolved: "NM-1" }, ['resolved: expected a list, got a string ("NM-1")']],
+    [
+      "end_line before line",
+      withFinding({ line: 10, end_line: 8 }),
+      ["findings[0].end_line: must not be before line (10)"],
+    ],
+    [
+      "end_line without line",
+      withFinding({ line: undefined, end_line: 8 }),
+      ["findings[0].end_line: given without line"],
+    ],
+    [
+      "malformed id",
+      withFinding({ id: "issue-3" }),
+      ['findings[0].id: expected a finding id like NM-3 (got "issue-3")'],
+    ],
+    [
+      "malformed resolved id",
+      { summary: "s", findings: [], resolved: ["NM-1", "3"] },
+      ['resolved[1]: expected a finding id like NM-3 (got "3")'],
+    ],
+    [
+      "resolved not a list",
+      { summary: "s", findings: [], resolved: "NM-1" },
+      ['resolved: expected a list, got a string ("NM-1")'],
+    ],
   ])("rejects %s", (_name, value, expected) => {
     expect(problems(value)).toEqual(expected);
   });
@@ -143,7 +214,9 @@ describe("parseReviewerAnswer: rejected answers and their problems", () => {
 
 describe("reviewerAnswerSchema", () => {
   it("is the schema parseReviewerAnswer applies", () => {
-    expect(reviewerAnswerSchema.safeParse({ findings: [{ ...FINDING, severity: "INFO" }] }).data?.findings[0]?.severity).toBe("info");
+    expect(
+      reviewerAnswerSchema.safeParse({ findings: [{ ...FINDING, severity: "INFO" }] }).data?.findings[0]?.severity,
+    ).toBe("info");
     expect(reviewerAnswerSchema.safeParse({ findings: [{ ...FINDING, title: undefined }] }).success).toBe(false);
   });
 });

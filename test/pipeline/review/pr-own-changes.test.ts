@@ -10,7 +10,13 @@ const EXEC = "100755";
 const blob = (c: string) => (c === "-" ? NONE : c.repeat(40));
 /** `path: old→new` with one-letter blobs; "-" for an absent side. */
 function change(path: string, from: string, to: string, modes: [string, string] = [FILE, FILE]): TreeChange {
-  return { path, oldMode: from === "-" ? "000000" : modes[0], newMode: to === "-" ? "000000" : modes[1], oldBlob: blob(from), newBlob: blob(to) };
+  return {
+    path,
+    oldMode: from === "-" ? "000000" : modes[0],
+    newMode: to === "-" ? "000000" : modes[1],
+    oldBlob: blob(from),
+    newBlob: blob(to),
+  };
 }
 
 // Each row: the PR's diff then (merge base then..last), now (merge base now..head), last..head, and the files expected.
@@ -103,7 +109,10 @@ const cases: { name: string; before: TreeChange[]; after: TreeChange[]; sinceLas
     name: "50 base files and one PR-side change: only the PR's file, sorted, once",
     before: [change("src/pr.ts", "a", "b")],
     after: [change("src/pr.ts", "a", "c")],
-    sinceLast: [...Array.from({ length: 50 }, (_, i) => change(`gen/f${i}.ts`, "-", "n")), change("src/pr.ts", "b", "c")],
+    sinceLast: [
+      ...Array.from({ length: 50 }, (_, i) => change(`gen/f${i}.ts`, "-", "n")),
+      change("src/pr.ts", "b", "c"),
+    ],
     own: ["src/pr.ts"],
   },
   {

@@ -7,7 +7,11 @@ import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 afterAll(() => removeTempDirs());
 
-const lines = (n: number, change: Record<number, string | null> = {}, insertAfter: Record<number, string> = {}): string => {
+const lines = (
+  n: number,
+  change: Record<number, string | null> = {},
+  insertAfter: Record<number, string> = {},
+): string => {
   const out: string[] = [];
   for (let i = 1; i <= n; i++) {
     if (change[i] !== null) out.push(change[i] ?? `line ${i}`);
