@@ -90,17 +90,15 @@ export async function startModelProxy(socketPath: string, route: ModelRoute): Pr
     outgoing.on("error", (error) => {
       // The CLI sees what it would see from an unreachable API: a connection-level failure.
       if (!res.headersSent) {
-        res
-          .writeHead(502, { "content-type": "application/json" })
-          .end(
-            JSON.stringify({
-              type: "error",
-              error: {
-                type: "api_error",
-                message: `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-              },
-            }),
-          );
+        res.writeHead(502, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            type: "error",
+            error: {
+              type: "api_error",
+              message: `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+            },
+          }),
+        );
       } else {
         res.destroy();
       }
