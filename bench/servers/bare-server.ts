@@ -25,5 +25,5 @@ const http = await server.start();
 const address = http.address();
 process.stderr.write(`LISTENING ${typeof address === "object" && address ? address.port : config.port}\n`);
 process.once("SIGTERM", () => {
-  server.stop().finally(() => process.exit(0));
+  void server.stop().finally(() => process.exit(0));
 });

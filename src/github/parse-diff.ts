@@ -104,7 +104,6 @@ export function parseDiff(unifiedDiff: string): DiffIndex {
   let hunk: MutableHunk | null = null;
   let oldLeft = 0;
   let newLeft = 0;
-  let oldNo = 0;
   let newNo = 0;
   /** Inside a combined (merge) diff, which is skipped up to the next `diff --git`. */
   let skipping = false;
@@ -122,7 +121,6 @@ export function parseDiff(unifiedDiff: string): DiffIndex {
       // tools and editors strip trailing whitespace from patches).
       if (first === " " || first === undefined || (first === "\r" && raw.length === 1)) {
         hunk.commentable.add(newNo);
-        oldNo++;
         newNo++;
         oldLeft--;
         newLeft--;
@@ -136,7 +134,6 @@ export function parseDiff(unifiedDiff: string): DiffIndex {
         continue;
       }
       if (first === "-") {
-        oldNo++;
         oldLeft--;
         continue;
       }
@@ -178,7 +175,6 @@ export function parseDiff(unifiedDiff: string): DiffIndex {
       draft.hunks.push(hunk);
       oldLeft = oldLines;
       newLeft = newLines;
-      oldNo = oldStart;
       newNo = newStart;
       continue;
     }

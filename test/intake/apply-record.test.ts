@@ -1,6 +1,5 @@
 import type { EmitterWebhookEvent as Context } from "@octokit/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Transaction } from "../../src/db/database.js";
 import { findRun } from "../../src/db/runs.js";
 import { RUN_QUEUE } from "../../src/queue/run-job.js";
 import { COMMAND_QUEUE } from "../../src/queue/command-job.js";

@@ -67,7 +67,6 @@ describe("changedLines", () => {
 
 describe("intersectChanges (the PR's own changes since the last review)", () => {
   it("keeps what changed since the last review and is part of the PR's diff; drops what the base brought in", () => {
-    const base = { "a.ts": lines(30) };
     const last = { "a.ts": lines(30, { 10: "pr 10" }) };
     // since the last review: the base changed line 25 (merged in), the PR changed line 3
     const head = { "a.ts": lines(30, { 3: "pr 3", 10: "pr 10", 25: "base 25" }) };
