@@ -1,5 +1,7 @@
 /** A session is never shared between roles. The verifier (always fresh) checks a fixer's claims. */
-export type Role = "reviewer" | "fixer" | "verifier";
+import type { Role } from "../domain/role.js";
+
+export type { Role };
 
 export interface AgentUsage {
   tokensIn: number;

@@ -1,18 +1,7 @@
-import type { Role } from "../agents/types.js";
+import type { Command } from "../domain/command.js";
 import { parseFindingId } from "../pipeline/finding-id.js";
 
-export type Command =
-  | { kind: "fix"; findings: "default" | "all" | number[]; note?: string; invalid?: string[] }
-  | { kind: "review"; full: boolean }
-  | { kind: "dismiss"; finding?: number; reason?: string }
-  | { kind: "reset"; role?: Role }
-  | { kind: "pause" }
-  | { kind: "resume" }
-  | { kind: "status" }
-  /** A question for the reviewer (read-only); `question` is empty when none was written. */
-  | { kind: "ask"; question: string }
-  | { kind: "help" }
-  | { kind: "unknown"; text: string };
+export type { Command };
 
 const PREFIX = "/no-mistakes";
 

@@ -1,4 +1,3 @@
-import { RUN_QUEUE } from "../queue/run-job.js";
 import type { ExecuteSql } from "./database.js";
 
 /** What a pull request event says about its PR's run (the `runs` columns an event may set). */
@@ -86,12 +85,12 @@ WITH e AS (
     COALESCE(q.retry_backoff, false),
     q.policy
   FROM run, e, pgboss.queue q
-  WHERE q.name = '${RUN_QUEUE}'
+  WHERE q.name = $2
   ON CONFLICT DO NOTHING
   RETURNING id
 )
 SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id, (SELECT id FROM job)::text AS job_id,
-  EXISTS (SELECT 1 FROM pgboss.queue WHERE name = '${RUN_QUEUE}') AS queue_exists`;
+  EXISTS (SELECT 1 FROM pgboss.queue WHERE name = $2) AS queue_exists`;
 
 /**
  * Records a pull request delivery, applies it to the PR's run and queues the run's review. Null when the
@@ -101,14 +100,16 @@ SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id,
 export async function recordPullRequestEvent(
   executeSql: ExecuteSql,
   e: PullRequestEvent,
+  /** The pg-boss queue the run's job goes to (the queue module owns its name). */
+  queue: string,
 ): Promise<{ runId: number; jobId: string | null } | null> {
-  const { rows } = await executeSql(STATEMENT, [JSON.stringify(e)]);
+  const { rows } = await executeSql(STATEMENT, [JSON.stringify(e), queue]);
 
   const row = rows[0] as
     { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean } | undefined;
   // Without its queue row the job insert would silently do nothing (as pg-boss's send would).
   if (row && !row.queue_exists)
-    throw new Error(`queue ${RUN_QUEUE} does not exist; the queue must be started before deliveries are applied`);
+    throw new Error(`queue ${queue} does not exist; the queue must be started before deliveries are applied`);
   if (!row?.fresh) return null;
   if (row.run_id === null)
     throw new Error(`delivery ${e.deliveryId}: run for PR #${e.run.prNumber} neither written nor found`);

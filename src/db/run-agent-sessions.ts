@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Role } from "../agents/types.js";
+import type { Role } from "../domain/role.js";
 import type { Database } from "./database.js";
 import { runAgentSessions, type RunAgentSession } from "./schema.js";
 

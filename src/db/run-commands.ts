@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { ConversationCommand } from "../commands/conversation-command.js";
-import type { Command } from "../commands/parse-command.js";
+import type { Command, ConversationCommand } from "../domain/command.js";
 import type { Database } from "./database.js";
 import { runCommands, type RunCommand } from "./schema.js";
 

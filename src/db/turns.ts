@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import type { Role } from "../agents/types.js";
+import type { Role } from "../domain/role.js";
 import type { Database } from "./database.js";
 import { turns, type Turn } from "./schema.js";
 

@@ -1,4 +1,5 @@
 import { recordPullRequestEvent } from "../db/record-pull-request-event.js";
+import { RUN_QUEUE } from "../queue/run-job.js";
 import type { IntakeDeps } from "./intake-deps.js";
 import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { PullRequestRecord } from "./intake-record.js";
@@ -6,13 +7,17 @@ import type { PullRequestRecord } from "./intake-record.js";
 /** Records the delivery, refreshes the run and queues a review — one statement, so all or nothing. */
 export async function applyPullRequest(record: PullRequestRecord, deps: IntakeDeps): Promise<void> {
   const { deliveryId, action, run, sender } = record;
-  const outcome = await recordPullRequestEvent(deps.executeSql, {
-    deliveryId,
-    event: "pull_request",
-    action,
-    sender,
-    run,
-  });
+  const outcome = await recordPullRequestEvent(
+    deps.executeSql,
+    {
+      deliveryId,
+      event: "pull_request",
+      action,
+      sender,
+      run,
+    },
+    RUN_QUEUE,
+  );
   const event = `pull_request.${action}`;
   if (!outcome) return redeliveryIgnored(deps, deliveryId, "pull_request", { event });
   const { runId, jobId } = outcome;

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { currentProcess, isProcessAlive } from "../queue/process-identity.js";
+import { currentProcess, isProcessAlive } from "../system/process-identity.js";
 import type { IntakeRecord } from "./intake-record.js";
 
 /** journal-<pid>-<kernel start time>-<random>.ndjson (files of earlier versions have no start time). */

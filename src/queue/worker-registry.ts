@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/database.js";
-import { currentProcess, isProcessAlive, type ProcessIdentity } from "./process-identity.js";
+import { currentProcess, isProcessAlive, type ProcessIdentity } from "../system/process-identity.js";
 
 export interface WorkerRegistryOptions {
   database: DatabaseHandle;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/config-error.js";
 import { lockDataDir } from "../../src/db/embedded/lock-data-dir.js";
 import { openDatabase } from "../../src/db/open-database.js";
-import { isProcessAlive, processIdentity, type ProcessIdentity } from "../../src/queue/process-identity.js";
+import { isProcessAlive, processIdentity, type ProcessIdentity } from "../../src/system/process-identity.js";
 import { listeningPort, startAppProcess, type AppProcess } from "../helpers/start-app-process.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 

@@ -1,7 +1,12 @@
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "../../config/config-error.js";
-import { currentProcess, isProcessAlive, processIdentity, type ProcessIdentity } from "../../queue/process-identity.js";
+import {
+  currentProcess,
+  isProcessAlive,
+  processIdentity,
+  type ProcessIdentity,
+} from "../../system/process-identity.js";
 
 /** How long a new owner waits for the database process of an owner that is gone to finish closing the files. */
 export const SERVER_EXIT_WAIT_MS = 15_000;

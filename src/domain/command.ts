@@ -1,0 +1,27 @@
+import type { Role } from "./role.js";
+
+/** A `/no-mistakes …` command as parsed from a PR comment (see src/commands/parse-command.ts). */
+export type Command =
+  | { kind: "fix"; findings: "default" | "all" | number[]; note?: string; invalid?: string[] }
+  | { kind: "review"; full: boolean }
+  | { kind: "dismiss"; finding?: number; reason?: string }
+  | { kind: "reset"; role?: Role }
+  | { kind: "pause" }
+  | { kind: "resume" }
+  | { kind: "status" }
+  /** A question for the reviewer (read-only); `question` is empty when none was written. */
+  | { kind: "ask"; question: string }
+  | { kind: "help" }
+  | { kind: "unknown"; text: string };
+
+/**
+ * Agent work a PR conversation asks of the reviewer, stored in run_commands and answered by the run's
+ * queue (never beside a review or fix of the same run):
+ * - `ask`: a question (`/no-mistakes ask`, or a mention in a review thread), answered read-only;
+ * - `argue`: a reply in the thread of one of the bot's findings; the reviewer rules on it;
+ * - `confirm`: a writer confirms a ruling the PR's author asked for (no agent turn).
+ */
+export type ConversationCommand =
+  | { kind: "ask"; question: string; threadId?: number; finding?: number }
+  | { kind: "argue"; threadId: number; finding: number; body: string; byWriter: boolean }
+  | { kind: "confirm"; threadId: number; finding: number };
