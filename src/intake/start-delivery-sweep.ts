@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Probot } from "probot";
 import type { DatabaseHandle } from "../db/database.js";
-import { withTryAdvisoryLock } from "../db/try-advisory-lock.js";
+import { withTryAdvisoryLock } from "../db/with-advisory-lock.js";
 import { knownDeliveryIds } from "../db/webhook-deliveries.js";
 import { appHookDeliveries } from "../github/app-hook-deliveries.js";
 import { GitHubError } from "../github/github-error.js";
