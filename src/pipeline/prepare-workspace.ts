@@ -62,32 +62,24 @@ export async function prepareWorkspace(
   if (!(await workspace.hasCommit(last))) return { headSha, mergeBase, mode: "rewritten", from: mergeBase };
   // The PR's merge base as of the last review: the newest base commit in `last`'s history.
   const before = await workspace.mergeBase(BASE_REF, last);
+  // Since the last review the base moved under the PR: review only the PR's own changes since then.
+  const sinceBaseMoved = async (from: string, via: "merge" | "rebase") => ({
+    headSha,
+    mergeBase,
+    mode: "incremental" as const,
+    from: last,
+    baseMerged: { from, to: mergeBase, via },
+    paths: await ownChanges(workspace, { before: from, last, mergeBase, headSha }),
+  });
   if (await workspace.isAncestor(last, headSha)) {
     if (!before || before === mergeBase) return { headSha, mergeBase, mode: "incremental", from: last };
-    // The base was merged in: last..head holds the base's changes too; review only the PR's own.
-    const paths = await ownChanges(workspace, { before, last, mergeBase, headSha });
-    return {
-      headSha,
-      mergeBase,
-      mode: "incremental",
-      from: last,
-      baseMerged: { from: before, to: mergeBase, via: "merge" },
-      paths,
-    };
+    // The base was merged in: last..head holds the base's changes too.
+    return sinceBaseMoved(before, "merge");
   }
   // Rebased onto a newer base: the PR's commits are new, but only its changes that differ from what was
   // reviewed are new to the reviewer. Any other rewrite (same or older base) is the whole PR again.
-  if (before && before !== mergeBase && (await workspace.isAncestor(before, mergeBase))) {
-    const paths = await ownChanges(workspace, { before, last, mergeBase, headSha });
-    return {
-      headSha,
-      mergeBase,
-      mode: "incremental",
-      from: last,
-      baseMerged: { from: before, to: mergeBase, via: "rebase" },
-      paths,
-    };
-  }
+  if (before && before !== mergeBase && (await workspace.isAncestor(before, mergeBase)))
+    return sinceBaseMoved(before, "rebase");
   return { headSha, mergeBase, mode: "rewritten", from: mergeBase };
 }
 

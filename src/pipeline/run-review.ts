@@ -260,27 +260,8 @@ async function review(deps: ReviewDeps, ctx: ReviewContext): Promise<boolean> {
       reviewDiff.omittedFiles.length > 0
         ? { omittedFiles: reviewDiff.omittedFiles, reason: "the diff is over the size limit" }
         : undefined,
-    openFindings: open.map((f) => ({
-      id: findingId(f.number),
-      path: f.path ?? "",
-      line: f.line ?? undefined,
-      severity: f.severity,
-      title: f.title,
-      body: f.body,
-    })),
-    converging:
-      since === undefined
-        ? undefined
-        : {
-            since,
-            notes: keptNotes.map((f) => ({
-              id: findingId(f.number),
-              path: f.path ?? "",
-              line: f.line ?? undefined,
-              severity: f.severity,
-              title: f.title,
-            })),
-          },
+    openFindings: open.map((f) => ({ ...promptFinding(f), body: f.body })),
+    converging: since === undefined ? undefined : { since, notes: keptNotes.map(promptFinding) },
     fixerCommits,
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
@@ -543,4 +524,15 @@ async function placementDiff(
   const pathspec = missing.flatMap((p) => (oldPath.has(p) ? [oldPath.get(p)!, p] : [p]));
   const rest = await workspace.diff(ws.mergeBase, ws.headSha, { paths: pathspec });
   return parseDiff(reused === "" || reused.endsWith("\n") ? `${reused}${rest}` : `${reused}\n${rest}`);
+}
+
+/** A ledger finding as the review prompt lists it. */
+function promptFinding(f: Finding): { id: string; path: string; line?: number; severity: string; title: string } {
+  return {
+    id: findingId(f.number),
+    path: f.path ?? "",
+    line: f.line ?? undefined,
+    severity: f.severity,
+    title: f.title,
+  };
 }
