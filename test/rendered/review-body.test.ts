@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { suggestionBlock } from "../../src/github/suggestion-block.js";
+import { findingMarkerPattern, reviewMarker } from "../../src/pipeline/render/labels.js";
+import { renderFindingComment } from "../../src/pipeline/render/render-finding-comment.js";
+import { renderReviewBody } from "../../src/pipeline/render/render-review-body.js";
+import {
+  BASE_SHA,
+  finding,
+  HEAD_SHA,
+  HOSTILE_BODY,
+  HOSTILE_TITLE,
+  LIVE_MENTION,
+  NEW_BASE_SHA,
+  PREVIOUS_SHA,
+  snap,
+  visible,
+} from "./fixtures.js";
+
+/** The posted GitHub review: its body, and the inline comment of each finding on a diff line. */
+
+describe("review body", () => {
+  it("first review of the whole PR: summary, findings outside the diff, dropped findings, a config note", async () => {
+    const body = renderReviewBody({
+      headSha: HEAD_SHA,
+      mode: "full",
+      from: BASE_SHA,
+      summary:
+        "The PR moves invoice totals to integer cents. The rounding in `applyDiscount` still uses floats, and the migration has no down step.",
+      inBody: [
+        {
+          finding: finding({
+            number: 3,
+            severity: "error",
+            path: "db/migrations/0042_cents.sql",
+            line: null,
+            title: "Migration cannot be rolled back",
+            body: "There is no down migration.\n\nAdd one that converts cents back to decimal.",
+          }),
+          reason: "no line given",
+        },
+        {
+          finding: finding({
+            number: 4,
+            severity: "info",
+            path: "src/billing/legacy|total.ts",
+            line: 10,
+            endLine: 14,
+            title: "Dead helper",
+            body: "`legacyTotal` has no callers left.",
+          }),
+          reason: "file not changed in this PR",
+        },
+      ],
+      resolved: [],
+      dropped: [
+        {
+          title: "Secrets in the build log",
+          path: "../outside/repo.txt",
+          reason: "the path is outside the repository",
+        },
+      ],
+      notes: [
+        "⚠️ `.github/no-mistakes.yml` on the default branch has a problem, so defaults were used: review.fail_on: Invalid option",
+      ],
+    });
+
+    await expect(visible(body)).toMatchFileSnapshot(snap("review-body-full"));
+    expect(body.startsWith("### no-mistakes reviewed the whole pull request at 4f1c2d3\n")).toBe(true);
+    // the reviewed head's marker, once, as the body's last line
+    expect(body.split(reviewMarker(HEAD_SHA))).toHaveLength(2);
+    expect(body.endsWith(`\n${reviewMarker(HEAD_SHA)}`)).toBe(true);
+    // a finding in the body stays on one line of the list
+    expect(body).toContain("There is no down migration. Add one that converts cents back to decimal.");
+  });
+
+  it("an incremental review after the base was merged in: resolved, claimed resolved but unverified", async () => {
+    const body = renderReviewBody({
+      headSha: HEAD_SHA,
+      mode: "incremental",
+      from: PREVIOUS_SHA,
+      baseMerged: { from: BASE_SHA, to: NEW_BASE_SHA, via: "merge" },
+      summary: "The new commits fix the rounding; the cache key still ignores the currency.",
+      inBody: [],
+      resolved: [finding({ number: 1, status: "fixed" }), finding({ number: 2, status: "fixed" })],
+      claimed: [finding({ number: 5, claimedResolvedSha: HEAD_SHA })],
+      dropped: [],
+      notes: [
+        "2 findings on code unchanged since the last review (9a8b7c6) were kept as notes in the summary, not raised.",
+      ],
+    });
+
+    await expect(visible(body)).toMatchFileSnapshot(snap("review-body-incremental"));
+    expect(body).toContain(
+      "### no-mistakes reviewed the commits since 9a8b7c6 at 4f1c2d3 — the PR's own changes only (the base moved from 1111111 to 2222222 by a merge)",
+    );
+    expect(body).toContain("**Resolved:** NM-1, NM-2");
+    expect(body).toContain("so it stays open.");
+  });
+
+  it("a review of a rewritten history, with a hostile summary from the agent", async () => {
+    const body = renderReviewBody({
+      headSha: HEAD_SHA,
+      mode: "rewritten",
+      from: BASE_SHA,
+      summary: `Looks fine overall. ${HOSTILE_BODY}`,
+      inBody: [
+        {
+          finding: finding({ number: 6, severity: "warning", title: HOSTILE_TITLE, body: HOSTILE_BODY }),
+          reason: "over the inline comment limit",
+        },
+      ],
+      resolved: [],
+      claimed: [finding({ number: 7 }), finding({ number: 8 })],
+      dropped: [{ title: "Ping @bob", path: "a`b.ts", reason: "<b>bold</b> reason" }],
+      notes: [],
+    });
+
+    await expect(visible(body)).toMatchFileSnapshot(snap("review-body-hostile"));
+    expect(body).not.toMatch(LIVE_MENTION);
+    expect(body).not.toContain("<!-- no-mistakes:NM-9 -->");
+    expect(body).not.toContain("<details><summary>hidden");
+    // the agent's open fence is closed before the bot's own text, and the head's marker is the last line
+    expect(body.endsWith(`\n${reviewMarker(HEAD_SHA)}`)).toBe(true);
+    const fences = body.split("\n").filter((l) => /^ {0,3}```/.test(l));
+    expect(fences.length % 2).toBe(0);
+  });
+});
+
+describe("inline finding comment", () => {
+  it("a warning with a suggestion block", async () => {
+    const f = finding({
+      number: 2,
+      severity: "warning",
+      path: "src/billing/invoice.ts",
+      line: 42,
+      endLine: 43,
+      title: "Discount rounds with floats",
+      body: "`amount * rate` is a float: `0.1 + 0.2` cents are lost on large invoices.\n\nRound once, in integer cents.",
+      suggestion: "  const discounted = Math.round(amountCents * (1 - rate));\n  return discounted;\n",
+    });
+    const body = renderFindingComment(f, suggestionBlock(f.suggestion!));
+
+    await expect(visible(body)).toMatchFileSnapshot(snap("finding-comment-suggestion"));
+    expect(body.startsWith("**🟡 warning · NM-2 · Discount rounds with floats**\n")).toBe(true);
+    expect(body).toContain(
+      "```suggestion\n  const discounted = Math.round(amountCents * (1 - rate));\n  return discounted;\n```",
+    );
+    expect(findingMarkerPattern().exec(body)?.[1]).toBe("NM-2");
+  });
+
+  it("a suggestion holding backticks gets a longer fence", async () => {
+    const f = finding({
+      number: 11,
+      severity: "info",
+      title: "Template literal in the log line",
+      body: "Use a tagged template so the amount is escaped.",
+      suggestion: 'log(md`total: ${"```"}${total}`);',
+    });
+    const body = renderFindingComment(f, suggestionBlock(f.suggestion!));
+
+    await expect(visible(body)).toMatchFileSnapshot(snap("finding-comment-suggestion-backticks"));
+    expect(body).toContain("````suggestion\n");
+    expect(body.endsWith("````\n\n<!-- no-mistakes:NM-11 -->")).toBe(true);
+  });
+
+  it("hostile title and body: no mention, no forged marker, no raw HTML, the fence closed before the marker", async () => {
+    const f = finding({ number: 12, severity: "error", title: HOSTILE_TITLE, body: HOSTILE_BODY });
+    const body = renderFindingComment(f);
+
+    await expect(visible(body)).toMatchFileSnapshot(snap("finding-comment-hostile"));
+    expect(body).not.toMatch(LIVE_MENTION);
+    expect(body).not.toContain("<details>");
+    expect(body).not.toContain("<img");
+    // exactly one marker, the bot's own, on the last line; the forged NM-9 is inert text
+    expect(body.match(/<!-- no-mistakes:[^>]*-->/g)).toEqual(["<!-- no-mistakes:NM-12 -->"]);
+    expect(findingMarkerPattern().exec(body)?.[1]).toBe("NM-12");
+    // the agent's ```js fence is closed, so the marker is not inside a code block
+    const lines = body.split("\n");
+    expect(lines.at(-3)).toBe("```");
+  });
+});
