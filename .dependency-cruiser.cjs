@@ -1,6 +1,6 @@
 // The allowed direction of imports (docs/architecture.md, "Folders"), checked by `npm test`.
 // Work flows webhook → intake → queue → pipeline → edges; nothing below points back up.
-const FLOW = "^src/(app\\.ts|index\\.ts|server|webhooks|intake|queue|commands|pipeline)(/|$)";
+const FLOW = "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands|pipeline)(/|$)";
 
 module.exports = {
   forbidden: [
@@ -42,10 +42,44 @@ module.exports = {
     },
     {
       name: "pipeline-not-above-itself",
-      comment: "The pipeline does not reach up into the server, the webhooks or the intake.",
+      comment:
+        "The pipeline does not reach up into the wiring, server, webhooks, intake, queue or commands: what it shares with them lives in src/domain.",
       severity: "error",
       from: { path: "^src/pipeline/" },
-      to: { path: "^src/(app\\.ts|index\\.ts|server|webhooks|intake)(/|$)" },
+      to: { path: "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands)(/|$)" },
+    },
+    {
+      name: "queue-knows-jobs-not-work",
+      comment: "src/queue knows pg-boss and the job shapes (src/domain), nothing of what a job does.",
+      severity: "error",
+      from: { path: "^src/queue/" },
+      to: {
+        path: ["^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|commands|pipeline|agents|github|git)(/|$)"],
+      },
+    },
+    {
+      name: "commands-below-the-edges-of-the-server",
+      comment:
+        "Command handling is called by the workers and the webhooks; it never reaches up to them or to the queue's internals.",
+      severity: "error",
+      from: { path: "^src/commands/" },
+      to: { path: "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue)(/|$)" },
+    },
+    {
+      name: "one-composition-root",
+      comment:
+        "Only src/wiring builds the app (clients, workspaces, agents, queues, workers); index.ts starts it. Nothing else imports the wiring.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(wiring/|index\\.ts$)" },
+      to: { path: "^src/wiring/" },
+    },
+    {
+      name: "concrete-clients-only-in-the-wiring",
+      comment:
+        "The pipeline and commands get a GitHubClient handed to them; only the wiring constructs the Octokit one.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(wiring|github)/" },
+      to: { path: "^src/github/octokit-github-client\\.ts$" },
     },
   ],
   options: {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { ConfigError } from "./config/config-error.js";
 import { readEnvConfig } from "./config/env-config.js";
 import { createLogger } from "./logging/create-logger.js";
-import { startServer } from "./server/start-server.js";
+import { startServer } from "./wiring/start-server.js";
 
 if (existsSync(".env")) process.loadEnvFile(".env");
 

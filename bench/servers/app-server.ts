@@ -3,7 +3,7 @@
 // loop-delay-monitor.ts); SIGTERM stops the app gracefully (running turns get STOP_GRACE) and exits.
 import { readEnvConfig } from "../../src/config/env-config.js";
 import { createLogger } from "../../src/logging/create-logger.js";
-import { startServer } from "../../src/server/start-server.js";
+import { startServer } from "../../src/wiring/start-server.js";
 import { applyGitHubPacingSetting } from "../lib/github-pacing.js";
 import { startLoopDelayMonitor } from "./loop-delay-monitor.js";
 

@@ -4,8 +4,8 @@ import {
   describeAuthFailure,
   reportAuthFailure,
 } from "../pipeline/classify-failure.js";
-import type { CommandJob } from "../queue/command-job.js";
-import type { JobAttempt } from "../queue/run-queue.js";
+import type { CommandJob } from "../domain/command-job.js";
+import type { JobAttempt } from "../domain/job-attempt.js";
 import { handleCommand, type CommandDeps } from "./handle-command.js";
 
 /**

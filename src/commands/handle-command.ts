@@ -9,14 +9,15 @@ import type { Run } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import type { Metrics } from "../metrics/metrics.js";
-import { findingId } from "../pipeline/finding-id.js";
+import { findingId } from "../domain/finding-id.js";
 import { refreshVerdict } from "../pipeline/conversation/refresh-verdict.js";
-import type { CommandJob } from "../queue/command-job.js";
-import type { RunJob } from "../queue/run-job.js";
+import type { CommandJob } from "../domain/command-job.js";
+import type { RunJob } from "../domain/run-job.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
-import { standing, WRITERS } from "./standing.js";
+import { standing, WRITERS } from "../pipeline/standing.js";
+import { runFields } from "../domain/pull-request.js";
 
 export interface CommandDeps {
   db: Database;
@@ -135,22 +136,6 @@ async function ensureRun(db: Database, github: GitHubClient, ref: RepoRef, job: 
   const existing = await findRun(db, job.repositoryId, job.prNumber);
   if (existing) return existing;
   const pr = await github.getPullRequest(ref, job.prNumber);
-  return upsertRun(db, {
-    installationId: job.installationId,
-    repositoryId: job.repositoryId,
-    repositoryFullName: job.repositoryFullName,
-    cloneUrl: job.cloneUrl,
-    prNumber: pr.number,
-    title: pr.title,
-    body: pr.body,
-    authorLogin: pr.authorLogin,
-    baseRef: pr.baseRef,
-    baseSha: pr.baseSha,
-    headRef: pr.headRef,
-    headSha: pr.headSha,
-    headRepoFullName: pr.headRepoFullName,
-    headCloneUrl: pr.headCloneUrl,
-    maintainerCanModify: pr.maintainerCanModify,
-    draft: pr.draft,
-  });
+  const fields = runFields(job, pr);
+  return upsertRun(db, { ...fields, prUpdatedAt: fields.prUpdatedAt === null ? null : new Date(fields.prUpdatedAt) });
 }

@@ -3,16 +3,18 @@ import { listFindings } from "../db/findings.js";
 import { addRunCommand } from "../db/run-commands.js";
 import { findRun } from "../db/runs.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { findingId, parseFindingId } from "../pipeline/finding-id.js";
+import { findingId, parseFindingId } from "../domain/finding-id.js";
 import { ours } from "../pipeline/ours.js";
 import { answerMarker, findingMarkerPattern } from "../pipeline/render/labels.js";
 import { replyOnce } from "../pipeline/reply-once.js";
-import type { CommandJob } from "../queue/command-job.js";
-import { isConfirmation, type ConversationCommand } from "./conversation-command.js";
+import type { CommandJob } from "../domain/command-job.js";
+import type { ConversationCommand } from "../domain/command.js";
+import { isConfirmation } from "./is-confirmation.js";
 import type { CommandDeps } from "./handle-command.js";
 import { parseCommand } from "./parse-command.js";
-import { standing } from "./standing.js";
-import { mentionsBot, type ThreadReply } from "./thread-reply.js";
+import { standing } from "../pipeline/standing.js";
+import type { ThreadReply } from "../domain/thread-reply.js";
+import { mentionsBot } from "./thread-reply.js";
 
 /**
  * A person's comment in a review thread. In the thread of one of the bot's findings (its first comment

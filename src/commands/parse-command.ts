@@ -1,7 +1,5 @@
 import type { Command } from "../domain/command.js";
-import { parseFindingId } from "../pipeline/finding-id.js";
-
-export type { Command };
+import { parseFindingId } from "../domain/finding-id.js";
 
 const PREFIX = "/no-mistakes";
 

@@ -1,7 +1,7 @@
 import type { RepoConfig } from "../config/repo-config.js";
 import type { Finding, Run, RunAgentSession, Turn } from "../db/schema.js";
 import { spendOf } from "../pipeline/check-budget.js";
-import { findingId } from "../pipeline/finding-id.js";
+import { findingId } from "../domain/finding-id.js";
 import { SEVERITY_ICON, shortSha, where } from "../pipeline/render/labels.js";
 import { tableCell } from "../pipeline/render/sanitize-markdown.js";
 

@@ -1,25 +1,14 @@
+import type { PullRequestRunFields } from "../domain/pull-request.js";
 import type { ExecuteSql } from "./database.js";
 
-/** What a pull request event says about its PR's run (the `runs` columns an event may set). */
-export interface PullRequestRunFields {
-  installationId: number;
-  repositoryId: number;
-  repositoryFullName: string;
-  cloneUrl: string;
-  prNumber: number;
-  title: string;
-  body: string;
-  authorLogin: string;
-  baseRef: string;
-  baseSha: string;
-  headRef: string;
-  headSha: string;
-  headRepoFullName: string | null;
-  headCloneUrl: string | null;
-  maintainerCanModify: boolean;
-  draft: boolean;
-  /** ISO time: the PR's `updated_at` (a JSON line keeps no Date). */
-  prUpdatedAt: string | null;
+/**
+ * SQL that queues a run's job inside the pull request statement: CTEs `job(id)` (the job written, no row
+ * when one is already waiting) and `queue_present(present)` (whether the queue exists), reading the
+ * CTEs `e(j)` (the event as JSON) and `run(id)`; `$2` is `queue`.
+ */
+export interface RunJobInsert {
+  queue: string;
+  ctes: string;
 }
 
 export interface PullRequestEvent {
@@ -36,11 +25,14 @@ export interface PullRequestEvent {
 // 1. the delivery id (a redelivery stops everything below: each step reads the one before);
 // 2. the run created or refreshed — never by an event older than the newest one applied (GitHub does not
 //    promise delivery order); an older event leaves the run as it is but still queues a look at it;
-// 3. the review job, exactly as pg-boss's own send() writes it for this queue (policy stately, keyed by
-//    run: ON CONFLICT DO NOTHING when one is already waiting; expiry, retries and retention from the
-//    queue's row). `test/intake/apply-record.test.ts` compares the row with one pg-boss's send()
-//    writes, so a pg-boss upgrade that changes its job table fails there, not in production.
-const STATEMENT = `
+// 3. the review job, written by SQL the queue module supplies (see RunJobInsert).
+const statements = new Map<string, string>();
+const statementFor = (job: RunJobInsert): string => {
+  let text = statements.get(job.ctes);
+  if (text === undefined) statements.set(job.ctes, (text = statement(job)));
+  return text;
+};
+const statement = (job: RunJobInsert) => `
 WITH e AS (
   SELECT $1::jsonb AS j, $1::jsonb -> 'run' AS r
 ), delivery AS (
@@ -71,26 +63,9 @@ WITH e AS (
   SELECT runs.id FROM runs, e
   WHERE runs.repository_id = (e.r ->> 'repositoryId')::bigint AND runs.pr_number = (e.r ->> 'prNumber')::integer
     AND EXISTS (SELECT 1 FROM delivery) AND NOT EXISTS (SELECT 1 FROM upserted)
-), job AS (
-  INSERT INTO pgboss.job (id, name, data, priority, start_after, singleton_key, singleton_on, dead_letter, expire_in, keep_until,
-    retry_limit, retry_delay, retry_backoff, policy)
-  SELECT gen_random_uuid(), q.name,
-    jsonb_build_object('runId', run.id, 'trigger', e.j ->> 'action', 'deliveryId', e.j ->> 'deliveryId',
-      'senderLogin', e.j -> 'sender' ->> 'login', 'senderType', e.j -> 'sender' ->> 'type'),
-    0, now(), run.id::text, NULL, q.dead_letter,
-    COALESCE(q.expire_seconds * interval '1s', interval '15 minutes'),
-    now() + CAST(COALESCE((q.retention_minutes * 60)::text, '14 days') AS interval),
-    COALESCE(q.retry_limit, 2),
-    CASE WHEN COALESCE(q.retry_backoff, false) THEN GREATEST(COALESCE(q.retry_delay, 0), 1) ELSE COALESCE(q.retry_delay, 0) END,
-    COALESCE(q.retry_backoff, false),
-    q.policy
-  FROM run, e, pgboss.queue q
-  WHERE q.name = $2
-  ON CONFLICT DO NOTHING
-  RETURNING id
-)
+), ${job.ctes}
 SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id, (SELECT id FROM job)::text AS job_id,
-  EXISTS (SELECT 1 FROM pgboss.queue WHERE name = $2) AS queue_exists`;
+  (SELECT present FROM queue_present) AS queue_exists`;
 
 /**
  * Records a pull request delivery, applies it to the PR's run and queues the run's review. Null when the
@@ -100,16 +75,16 @@ SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id,
 export async function recordPullRequestEvent(
   executeSql: ExecuteSql,
   e: PullRequestEvent,
-  /** The pg-boss queue the run's job goes to (the queue module owns its name). */
-  queue: string,
+  /** How the run's job is written: supplied by the queue module, which owns the job table. */
+  job: RunJobInsert,
 ): Promise<{ runId: number; jobId: string | null } | null> {
-  const { rows } = await executeSql(STATEMENT, [JSON.stringify(e), queue]);
+  const { rows } = await executeSql(statementFor(job), [JSON.stringify(e), job.queue]);
 
   const row = rows[0] as
     { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean } | undefined;
   // Without its queue row the job insert would silently do nothing (as pg-boss's send would).
   if (row && !row.queue_exists)
-    throw new Error(`queue ${queue} does not exist; the queue must be started before deliveries are applied`);
+    throw new Error(`queue ${job.queue} does not exist; the queue must be started before deliveries are applied`);
   if (!row?.fresh) return null;
   if (row.run_id === null)
     throw new Error(`delivery ${e.deliveryId}: run for PR #${e.run.prNumber} neither written nor found`);

@@ -25,3 +25,8 @@ export type ConversationCommand =
   | { kind: "ask"; question: string; threadId?: number; finding?: number }
   | { kind: "argue"; threadId: number; finding: number; body: string; byWriter: boolean }
   | { kind: "confirm"; threadId: number; finding: number };
+
+/** Whether a stored run command is conversation work (ask, argue, confirm) rather than a `/no-mistakes` command. */
+export function isConversation(command: { kind: string }): command is ConversationCommand {
+  return command.kind === "ask" || command.kind === "argue" || command.kind === "confirm";
+}

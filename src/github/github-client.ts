@@ -1,3 +1,4 @@
+import type { PullRequestInfo } from "../domain/pull-request.js";
 /** What the pipeline needs from GitHub, in our own types. Implementations classify errors as GitHubError. */
 
 export interface RepoRef {
@@ -54,22 +55,6 @@ export interface CheckRunUpdate {
   summary?: string;
   text?: string;
   detailsUrl?: string;
-}
-
-export interface PullRequestInfo {
-  number: number;
-  title: string;
-  body: string;
-  authorLogin: string;
-  state: string;
-  draft: boolean;
-  baseRef: string;
-  baseSha: string;
-  headRef: string;
-  headSha: string;
-  headRepoFullName: string | null;
-  headCloneUrl: string | null;
-  maintainerCanModify: boolean;
 }
 
 /** Repository permission of a user: admin, maintain, write, triage, read or none. */

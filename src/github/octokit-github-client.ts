@@ -5,7 +5,6 @@ import type {
   InlineComment,
   IssueComment,
   Permission,
-  PullRequestInfo,
   Reaction,
   RepoRef,
   ReviewComment,
@@ -13,6 +12,7 @@ import type {
 import { callGitHub } from "./call-github.js";
 import { fitBody } from "./fit-body.js";
 import { toGitHubError } from "./github-error.js";
+import { readPullRequest, type PullRequestInfo } from "../domain/pull-request.js";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -43,21 +43,7 @@ export class OctokitGitHubClient implements GitHubClient {
 
   async getPullRequest(ref: RepoRef, pr: number): Promise<PullRequestInfo> {
     const { data } = await call("get pull request", () => this.octokit.rest.pulls.get({ ...ref, pull_number: pr }));
-    return {
-      number: data.number,
-      title: data.title,
-      body: data.body ?? "",
-      authorLogin: data.user?.login ?? "",
-      state: data.state,
-      draft: data.draft ?? false,
-      baseRef: data.base.ref,
-      baseSha: data.base.sha,
-      headRef: data.head.ref,
-      headSha: data.head.sha,
-      headRepoFullName: data.head.repo?.full_name ?? null,
-      headCloneUrl: data.head.repo?.clone_url ?? null,
-      maintainerCanModify: data.maintainer_can_modify ?? false,
-    };
+    return readPullRequest(data);
   }
 
   async getPermission(ref: RepoRef, login: string): Promise<Permission> {

@@ -1,5 +1,5 @@
 import { recordPullRequestEvent } from "../db/record-pull-request-event.js";
-import { RUN_QUEUE } from "../queue/run-job.js";
+import { RUN_JOB_INSERT } from "../queue/run-job-insert.js";
 import type { IntakeDeps } from "./intake-deps.js";
 import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { PullRequestRecord } from "./intake-record.js";
@@ -16,7 +16,7 @@ export async function applyPullRequest(record: PullRequestRecord, deps: IntakeDe
       sender,
       run,
     },
-    RUN_QUEUE,
+    RUN_JOB_INSERT,
   );
   const event = `pull_request.${action}`;
   if (!outcome) return redeliveryIgnored(deps, deliveryId, "pull_request", { event });

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import type { Database, DatabaseHandle, ExecuteSql, Transaction } from "../db/database.js";
 import type { Metrics } from "../metrics/metrics.js";
-import type { CommandJob } from "../queue/command-job.js";
-import type { RunJob } from "../queue/run-job.js";
+import type { CommandJob } from "../domain/command-job.js";
+import type { RunJob } from "../domain/run-job.js";
 import type { RunQueue } from "../queue/run-queue.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { PullRequestRunFields } from "../db/record-pull-request-event.js";
-import type { CommandJob } from "../queue/command-job.js";
+import type { PullRequestRunFields } from "../domain/pull-request.js";
+import type { CommandJob } from "../domain/command-job.js";
 
 /** Who sent an event (pushes by other bots are skipped unless the repository opts in). */
 export interface Sender {

@@ -6,7 +6,7 @@ import { GitHubError } from "../github/github-error.js";
 import type { DiffIndex } from "../github/parse-diff.js";
 import { canSuggest, placeFinding, type BodyReason } from "../github/place-finding.js";
 import { suggestionBlock } from "../github/suggestion-block.js";
-import { findingId } from "./finding-id.js";
+import { findingId } from "../domain/finding-id.js";
 import { fitBody } from "../github/fit-body.js";
 import { findingMarkerPattern, reviewMarker } from "./render/labels.js";
 import { sameBody, writeOnce } from "./write-once.js";

@@ -1,12 +1,11 @@
-import { isConversation, type ConversationCommand } from "../commands/conversation-command.js";
-import type { Command } from "../commands/parse-command.js";
+import { isConversation, type Command, type ConversationCommand } from "../domain/command.js";
 import { finishRunCommand, listPendingCommands } from "../db/run-commands.js";
 import { getRun } from "../db/runs.js";
 import { listFindings } from "../db/findings.js";
 import { listTurns } from "../db/turns.js";
 import { REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.js";
-import type { RunJob } from "../queue/run-job.js";
-import type { JobAttempt } from "../queue/run-queue.js";
+import type { RunJob } from "../domain/run-job.js";
+import type { JobAttempt } from "../domain/job-attempt.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
 import type { Logger } from "pino";
 import type { GitHubError } from "../github/github-error.js";

@@ -1,6 +1,6 @@
 import type { NewFinding } from "../db/findings.js";
 import type { Finding } from "../db/schema.js";
-import { parseFindingId } from "./finding-id.js";
+import { parseFindingId } from "../domain/finding-id.js";
 import type { RaiseCandidate } from "./review/raise-or-note.js";
 
 export interface ReportedFinding {

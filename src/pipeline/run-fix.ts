@@ -8,7 +8,7 @@ import { GitError } from "../git/git-error.js";
 import { isEscapingSymlink } from "../git/is-escaping-symlink.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
-import { findingId } from "./finding-id.js";
+import { findingId } from "../domain/finding-id.js";
 import { buildFixPrompt } from "./fix/build-fix-prompt.js";
 import { isWorkflowPath, pushTarget } from "./fix/push-target.js";
 import { verifyFix } from "./fix/verify-fix.js";

@@ -2,8 +2,10 @@ import PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle, ExecuteSql } from "../db/database.js";
 import { withAdvisoryLock } from "../db/with-advisory-lock.js";
-import { COMMAND_QUEUE, type CommandJob } from "./command-job.js";
-import { RUN_QUEUE, type RunJob } from "./run-job.js";
+import type { CommandJob } from "../domain/command-job.js";
+import type { JobAttempt } from "../domain/job-attempt.js";
+import type { RunJob } from "../domain/run-job.js";
+import { COMMAND_QUEUE, RUN_QUEUE } from "./queue-names.js";
 import { WorkerRegistry } from "./worker-registry.js";
 
 export interface RunQueueOptions {
@@ -30,12 +32,6 @@ interface ActiveJob {
 
 /** Why a running job was aborted at stop. */
 const STOPPING = "the app stopped before the job ended";
-
-/** Which try this is: `retry` > 0 after a failure or an expired lease; on the last one a throw is final. */
-export interface JobAttempt {
-  retry: number;
-  last: boolean;
-}
 
 export type RunJobHandler = (job: RunJob, signal: AbortSignal, attempt: JobAttempt) => Promise<void>;
 

@@ -1,6 +1,7 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Intake } from "../intake/webhook-intake.js";
 import type { Logger } from "pino";
+import { readPullRequest, runFields } from "../domain/pull-request.js";
 import { pullRequestShape } from "./pull-request-shape.js";
 import { readPayload } from "./read-payload.js";
 
@@ -18,24 +19,14 @@ export function onPullRequest(context: PullRequestContext, intake: Intake, log: 
     deliveryId: context.id,
     action: payload.action,
     sender: { login: payload.sender.login, type: payload.sender.type },
-    run: {
-      installationId: installation.id,
-      repositoryId: payload.repository.id,
-      repositoryFullName: payload.repository.full_name,
-      cloneUrl: payload.repository.clone_url,
-      prNumber: pr.number,
-      title: pr.title,
-      body: pr.body ?? "",
-      authorLogin: pr.user?.login ?? "",
-      baseRef: pr.base.ref,
-      baseSha: pr.base.sha,
-      headRef: pr.head.ref,
-      headSha: pr.head.sha,
-      headRepoFullName: pr.head.repo?.full_name ?? null,
-      headCloneUrl: pr.head.repo?.clone_url ?? null,
-      maintainerCanModify: pr.maintainer_can_modify ?? false,
-      draft: pr.draft ?? false,
-      prUpdatedAt: pr.updated_at ?? null,
-    },
+    run: runFields(
+      {
+        installationId: installation.id,
+        repositoryId: payload.repository.id,
+        repositoryFullName: payload.repository.full_name,
+        cloneUrl: payload.repository.clone_url,
+      },
+      readPullRequest(pr),
+    ),
   });
 }

@@ -11,6 +11,7 @@ export const pullRequestShape = z.object({
   repository,
   pull_request: z.object({
     number: z.number(),
+    state: z.string(),
     title: z.string(),
     body: z.string().nullish(),
     user,

@@ -6,6 +6,7 @@ import nock from "nock";
 import { Probot, ProbotOctokit } from "probot";
 import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
 import { createApp } from "../../src/app.js";
+import { startWorkers } from "../../src/wiring/start-workers.js";
 import { FakeAgent } from "../../src/agents/fake.js";
 import type { Agent } from "../../src/agents/types.js";
 import type { EnvConfig } from "../../src/config/env-config.js";
@@ -110,13 +111,14 @@ export async function startAppHarness(options: {
     run: (o: Parameters<FakeAgent["run"]>[0]) => agent.run(o),
   };
   const intake = openWebhookIntake({ dataDir: options.dataDir, database: options.database, queue, log: logs.log });
-  await probot.load(
-    createApp({ config, database: options.database, agent: options.agent ?? agentProxy, queue, intake, log: logs.log }),
-    {
-      cwd: process.cwd(),
-      addHandler: () => {},
-    },
-  );
+  await probot.load(createApp({ intake, log: logs.log }), { cwd: process.cwd(), addHandler: () => {} });
+  await startWorkers(probot, {
+    config,
+    database: options.database,
+    agent: options.agent ?? agentProxy,
+    queue,
+    log: logs.log,
+  });
 
   return {
     probot,

@@ -1,8 +1,7 @@
 import type { EmitterWebhookEvent as Context } from "@octokit/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findRun } from "../../src/db/runs.js";
-import { RUN_QUEUE } from "../../src/queue/run-job.js";
-import { COMMAND_QUEUE } from "../../src/queue/command-job.js";
+import { COMMAND_QUEUE, RUN_QUEUE } from "../../src/queue/queue-names.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
 import { applyRecord } from "../../src/intake/apply-record.js";
 import { createIntakeDeps, type IntakeDeps } from "../../src/intake/intake-deps.js";

@@ -8,7 +8,7 @@ import { classifyApplyError } from "../../src/intake/classify-apply-error.js";
 import { createIntakeDeps, type IntakeDeps } from "../../src/intake/intake-deps.js";
 import type { IntakeRecord, PullRequestRecord } from "../../src/intake/intake-record.js";
 import { IntakeRefusedError, WebhookIntake } from "../../src/intake/webhook-intake.js";
-import { RUN_QUEUE } from "../../src/queue/run-job.js";
+import { RUN_QUEUE } from "../../src/queue/queue-names.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Metrics } from "../../src/metrics/metrics.js";
 import { queueStats, type QueueStat } from "../../src/metrics/queue-stats.js";
-import { COMMAND_QUEUE } from "../../src/queue/command-job.js";
-import { RUN_QUEUE } from "../../src/queue/run-job.js";
+import { COMMAND_QUEUE, RUN_QUEUE } from "../../src/queue/queue-names.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";

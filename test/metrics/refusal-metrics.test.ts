@@ -3,7 +3,8 @@ import { handleCommand } from "../../src/commands/handle-command.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import { insertFindings } from "../../src/db/findings.js";
 import { getRun } from "../../src/db/runs.js";
-import type { GitHubClient, PullRequestInfo } from "../../src/github/github-client.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import type { PullRequestInfo } from "../../src/domain/pull-request.js";
 import { Metrics } from "../../src/metrics/metrics.js";
 import { runFix } from "../../src/pipeline/run-fix.js";
 import type { ReviewDeps } from "../../src/pipeline/run-review.js";
@@ -30,6 +31,7 @@ function github(pr: Partial<PullRequestInfo>, permission = "read") {
       headRepoFullName: "octo/repo",
       headCloneUrl: "https://github.com/octo/repo.git",
       maintainerCanModify: false,
+      updatedAt: null,
       ...pr,
     }),
     getPermission: async () => permission,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PullRequestInfo } from "../../src/github/github-client.js";
+import type { PullRequestInfo } from "../../src/domain/pull-request.js";
 import { isWorkflowPath, pushTarget } from "../../src/pipeline/fix/push-target.js";
 
 const BASE = "octo-org/widgets";
@@ -17,6 +17,7 @@ const pr = (over: Partial<PullRequestInfo>): PullRequestInfo => ({
   headRepoFullName: BASE,
   headCloneUrl: "https://github.com/octo-org/widgets.git",
   maintainerCanModify: false,
+  updatedAt: null,
   ...over,
 });
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createApp, type AppDependencies } from "../../src/app.js";
+import { createApp } from "../../src/app.js";
 import type { IntakeRecord } from "../../src/intake/intake-record.js";
 import { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
@@ -26,14 +26,7 @@ async function serve() {
   const applied: IntakeRecord[] = [];
   const intake = WebhookIntake.open({ dir, apply: async (r) => void applied.push(r), log });
   const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret: SECRET, log });
-  const deps = {
-    intake,
-    log,
-    work: false,
-    agent: { name: "fake" },
-    database: { kind: "pglite" },
-  } as unknown as AppDependencies;
-  await probot.load(createApp(deps));
+  await probot.load(createApp({ intake, log }));
   const middleware = await probot.getNodeMiddleware({ path: "/api/github/webhooks" });
   const server = createServer(
     (req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()),

@@ -1,5 +1,5 @@
 import type { Finding } from "../../db/schema.js";
-import { findingId } from "../finding-id.js";
+import { findingId } from "../../domain/finding-id.js";
 import { ASK_FORMAT, THREAD_FORMAT } from "./answer-formats.js";
 
 /** One comment of a review thread, as the prompt shows it. */

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { standing } from "../../commands/standing.js";
+import { standing } from "../standing.js";
 import { REPO_CONFIG_PATH, parseRepoConfig } from "../../config/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { listFindings, updateFinding } from "../../db/findings.js";

@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
-import type { ConversationCommand } from "../../commands/conversation-command.js";
+import type { ConversationCommand } from "../../domain/command.js";
 import { REPO_CONFIG_PATH, parseRepoConfig, type RepoConfig } from "../../config/repo-config.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
 import { getRun } from "../../db/runs.js";
 import type { Finding, Run, RunCommand } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { findingId } from "../finding-id.js";
+import { findingId } from "../../domain/finding-id.js";
 import { answerMarker } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import { repoRef } from "../repo-ref.js";

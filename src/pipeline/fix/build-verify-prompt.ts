@@ -1,5 +1,5 @@
 import type { Finding } from "../../db/schema.js";
-import { findingId } from "../finding-id.js";
+import { findingId } from "../../domain/finding-id.js";
 
 export interface VerifyPromptInput {
   repository: string;

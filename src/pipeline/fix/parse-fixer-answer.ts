@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseFindingId } from "../finding-id.js";
+import { parseFindingId } from "../../domain/finding-id.js";
 
 const schema = z.object({
   summary: z.string().optional(),

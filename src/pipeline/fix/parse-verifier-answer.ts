@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseFindingId } from "../finding-id.js";
+import { parseFindingId } from "../../domain/finding-id.js";
 
 const schema = z.object({
   verdicts: z.array(z.object({ id: z.string(), fixed: z.boolean(), reason: z.string().optional() })),

@@ -1,4 +1,4 @@
-import type { PullRequestInfo } from "../../github/github-client.js";
+import type { PullRequestInfo } from "../../domain/pull-request.js";
 
 /** Where a fix may be pushed: the PR's head repository and branch, as GitHub reports them now. */
 export type PushTarget = { cloneUrl: string; branch: string; repoFullName: string } | { refusal: string };

@@ -5,7 +5,7 @@ import { updateFinding } from "../../db/findings.js";
 import type { Finding, Run } from "../../db/schema.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { findingId } from "../finding-id.js";
+import { findingId } from "../../domain/finding-id.js";
 import { shortSha } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import { replyOnce } from "../reply-once.js";

@@ -1,5 +1,5 @@
 import type { Finding } from "../../db/schema.js";
-import { findingId } from "../finding-id.js";
+import { findingId } from "../../domain/finding-id.js";
 import { rulingNote } from "../conversation/ruling-state.js";
 import { blockingFindings, type FailOn } from "./blocking-findings.js";
 import { SEVERITY_ICON, where } from "./labels.js";

@@ -1,5 +1,5 @@
 import type { Finding } from "../../db/schema.js";
-import { findingId } from "../finding-id.js";
+import { findingId } from "../../domain/finding-id.js";
 import { reviewMarker, SEVERITY_ICON, shortSha, where } from "./labels.js";
 import { inlineCode, sanitizeMarkdown } from "./sanitize-markdown.js";
 

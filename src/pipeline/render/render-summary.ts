@@ -1,5 +1,5 @@
 import type { Finding, Turn } from "../../db/schema.js";
-import { findingId } from "../finding-id.js";
+import { findingId } from "../../domain/finding-id.js";
 import { rulingNote } from "../conversation/ruling-state.js";
 import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "./labels.js";
 import type { FailOn } from "./blocking-findings.js";

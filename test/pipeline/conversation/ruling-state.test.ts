@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isConfirmation } from "../../../src/commands/conversation-command.js";
+import { isConfirmation } from "../../../src/commands/is-confirmation.js";
 import { mentionsABot, mentionsBot } from "../../../src/commands/thread-reply.js";
 import {
   awaitingMaintainer,

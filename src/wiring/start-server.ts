@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot, ProbotOctokit, Server } from "probot";
-import { NoMistakesProbot } from "./no-mistakes-probot.js";
+import { NoMistakesProbot } from "../server/no-mistakes-probot.js";
 import { createApp } from "../app.js";
+import { startWorkers } from "./start-workers.js";
 import { createAgent, createSandbox } from "../agents/create-agent.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
@@ -15,10 +16,10 @@ import { startMetrics } from "../metrics/start-metrics.js";
 import type { WebhookIntake } from "../intake/webhook-intake.js";
 import { RunQueue } from "../queue/run-queue.js";
 import { VERSION } from "../version.js";
-import { checkAgentSandbox, type SandboxStatus } from "./check-agent-sandbox.js";
-import { guardSetupRoutes, type SetupRouteGuard } from "./guard-setup-routes.js";
-import { createHealthHandler } from "./health-handler.js";
-import { loadSetupAppFactory } from "./load-setup-app.js";
+import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-sandbox.js";
+import { guardSetupRoutes, type SetupRouteGuard } from "../server/guard-setup-routes.js";
+import { createHealthHandler } from "../server/health-handler.js";
+import { loadSetupAppFactory } from "../server/load-setup-app.js";
 
 export interface RunningServer {
   server: Server;
@@ -92,28 +93,33 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
       works && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
     // A review may call the agent up to three times (answer, repair, fresh fallback): the lease runs out
     // well after that. It is the last resort: a worker that dies is noticed by its heartbeat in seconds.
-    queue = await RunQueue.start({
+    const runQueue = await RunQueue.start({
       database,
       log,
       expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300,
     });
+    queue = runQueue;
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
     if (answersWebhooks)
       intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log, metrics: metrics.metrics });
-    const appFn = createApp({
-      config,
-      database,
-      agent,
-      verifierAgent,
-      queue,
-      intake,
-      log,
-      work: works,
-      metrics: metrics.metrics,
-    });
+    const webhooks = intake && createApp({ intake, log });
     await server.load(async (app, options) => {
       probotApp = app; // the delivery sweep reads the App's delivery log as the App
-      await appFn(app, options);
+      if (webhooks) await webhooks(app, options);
+      if (agent)
+        await startWorkers(app, {
+          config,
+          database,
+          agent,
+          verifierAgent,
+          queue: runQueue,
+          log,
+          metrics: metrics.metrics,
+        });
+      log.info(
+        { agent: agent?.name, webhooks: intake !== undefined, workers: agent !== undefined, database: database.kind },
+        "no-mistakes loaded",
+      );
     });
   } else {
     // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.

@@ -1,11 +1,3 @@
-import type { ConversationCommand } from "../domain/command.js";
-
-export type { ConversationCommand };
-
-export function isConversation(command: { kind: string }): command is ConversationCommand {
-  return command.kind === "ask" || command.kind === "argue" || command.kind === "confirm";
-}
-
 /** A short reply that confirms a ruling: "confirm", "confirmed", "I confirm", "+1", 👍. */
 export function isConfirmation(body: string): boolean {
   const first = body.trim().split("\n")[0]!.trim();

@@ -1,5 +1,5 @@
-import type { Command } from "../commands/parse-command.js";
-import type { ThreadReply } from "../commands/thread-reply.js";
+import type { Command } from "./command.js";
+import type { ThreadReply } from "./thread-reply.js";
 
 /**
  * A PR comment command, or a comment in a review thread, answered on the fast command queue (agent work
@@ -16,5 +16,3 @@ export interface CommandJob {
   command: Command | ThreadReply;
   deliveryId?: string;
 }
-
-export const COMMAND_QUEUE = "no-mistakes-command";

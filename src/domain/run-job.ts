@@ -10,5 +10,3 @@ export interface RunJob {
   senderLogin?: string;
   senderType?: string;
 }
-
-export const RUN_QUEUE = "no-mistakes-run";

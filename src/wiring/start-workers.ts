@@ -12,10 +12,10 @@ import { processRun } from "../pipeline/process-run.js";
 import type { ReviewDeps } from "../pipeline/run-review.js";
 import { RunSessions } from "../pipeline/run-sessions.js";
 import type { Metrics } from "../metrics/metrics.js";
-import type { RunQueue } from "./run-queue.js";
+import type { RunQueue } from "../queue/run-queue.js";
 
 /** Starts this process's workers: run jobs (agent turns, one per run at a time) and command replies. */
-export async function startReviewWorker(
+export async function startWorkers(
   app: Probot,
   deps: {
     config: EnvConfig;

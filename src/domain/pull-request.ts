@@ -1,0 +1,106 @@
+/**
+ * A pull request as GitHub describes it, in the words the app uses: the fields a run keeps, read by one
+ * mapper from either place GitHub sends them (a webhook's `pull_request`, or `GET /pulls/{n}`; both use
+ * the same JSON names).
+ */
+export interface PullRequestInfo {
+  number: number;
+  title: string;
+  body: string;
+  authorLogin: string;
+  state: string;
+  draft: boolean;
+  baseRef: string;
+  baseSha: string;
+  headRef: string;
+  headSha: string;
+  /** Null when the head repository is gone (a deleted fork). */
+  headRepoFullName: string | null;
+  headCloneUrl: string | null;
+  maintainerCanModify: boolean;
+  /** ISO time of GitHub's `updated_at` (kept as text: a JSON journal line keeps no Date). */
+  updatedAt: string | null;
+}
+
+/** The subset of GitHub's pull request JSON (webhook payload or REST response) the mapper reads. */
+export interface GitHubPullRequestJson {
+  number: number;
+  title: string;
+  body?: string | null;
+  user?: { login: string } | null;
+  state: string;
+  draft?: boolean | null;
+  base: { ref: string; sha: string };
+  head: { ref: string; sha: string; repo?: { full_name: string; clone_url: string } | null };
+  maintainer_can_modify?: boolean | null;
+  updated_at?: string | null;
+}
+
+/** GitHub's pull request JSON → the app's fields (missing optional fields read as GitHub means them). */
+export function readPullRequest(pr: GitHubPullRequestJson): PullRequestInfo {
+  return {
+    number: pr.number,
+    title: pr.title,
+    body: pr.body ?? "",
+    authorLogin: pr.user?.login ?? "",
+    state: pr.state,
+    draft: pr.draft ?? false,
+    baseRef: pr.base.ref,
+    baseSha: pr.base.sha,
+    headRef: pr.head.ref,
+    headSha: pr.head.sha,
+    headRepoFullName: pr.head.repo?.full_name ?? null,
+    headCloneUrl: pr.head.repo?.clone_url ?? null,
+    maintainerCanModify: pr.maintainer_can_modify ?? false,
+    updatedAt: pr.updated_at ?? null,
+  };
+}
+
+/** Where a pull request lives: the installation and the base repository. */
+export interface RepositoryFields {
+  installationId: number;
+  repositoryId: number;
+  repositoryFullName: string;
+  cloneUrl: string;
+}
+
+/** What a pull request says about its run (the `runs` columns a webhook or a read of the PR may set). */
+export interface PullRequestRunFields extends RepositoryFields {
+  prNumber: number;
+  title: string;
+  body: string;
+  authorLogin: string;
+  baseRef: string;
+  baseSha: string;
+  headRef: string;
+  headSha: string;
+  headRepoFullName: string | null;
+  headCloneUrl: string | null;
+  maintainerCanModify: boolean;
+  draft: boolean;
+  /** ISO time: the PR's `updated_at`. */
+  prUpdatedAt: string | null;
+}
+
+/** The run's fields for a pull request of a repository. */
+export function runFields(repository: RepositoryFields, pr: PullRequestInfo): PullRequestRunFields {
+  return {
+    installationId: repository.installationId,
+    repositoryId: repository.repositoryId,
+    repositoryFullName: repository.repositoryFullName,
+    cloneUrl: repository.cloneUrl,
+    prNumber: pr.number,
+    title: pr.title,
+    body: pr.body,
+    authorLogin: pr.authorLogin,
+    baseRef: pr.baseRef,
+    baseSha: pr.baseSha,
+    headRef: pr.headRef,
+    headSha: pr.headSha,
+    headRepoFullName: pr.headRepoFullName,
+    headCloneUrl: pr.headCloneUrl,
+    maintainerCanModify: pr.maintainerCanModify,
+    draft: pr.draft,
+    prUpdatedAt: pr.updatedAt,
+  };
+}
