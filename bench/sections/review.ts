@@ -1,6 +1,6 @@
 /**
  * 2. Review overhead and 3. incremental prompt size. The real pipeline (`runReview` with ReviewDeps
- * built as src/queue/start-review-worker.ts builds them: OctokitGitHubClient over Probot's auth,
+ * built as src/wiring/start-workers.ts builds them: OctokitGitHubClient over Probot's auth,
  * GitWorkspace, RunSessions, the fake agent answering at once) against a GitHub stand-in HTTP
  * server, on real PostgreSQL. Measured span = one `runReview()` call: run + config read, check run,
  * token, fetch, checkout, diff, prompt, agent turn (DB rows, session file), parse, ledger, review
