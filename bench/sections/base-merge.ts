@@ -15,6 +15,7 @@ import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";
 import { limitDiff } from "../../src/pipeline/limit-diff.js";
 import { buildReviewPrompt, type ReviewPromptInput } from "../../src/pipeline/review/build-review-prompt.js";
+import { loadRunContext } from "../../src/pipeline/run-context.js";
 import { runReview } from "../../src/pipeline/run-review.js";
 import { startReviewPipeline } from "../lib/review-pipeline.js";
 import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, emitResult, git, round, tempRoot } from "../lib/common.js";
@@ -93,6 +94,7 @@ async function review(pr: number, headSha: string): Promise<string> {
   });
   await runReview(
     deps,
+    (await loadRunContext(deps, run.id))!,
     {
       runId: run.id,
       trigger: "synchronize",

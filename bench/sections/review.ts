@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { getRun, upsertRun } from "../../src/db/runs.js";
+import { loadRunContext } from "../../src/pipeline/run-context.js";
 import { runReview } from "../../src/pipeline/run-review.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
 import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
@@ -100,6 +101,7 @@ async function review(pr: number, headSha: string): Promise<{ ms: number; spans:
   const t = performance.now();
   await runReview(
     deps,
+    (await loadRunContext(deps, run.id))!,
     {
       runId: run.id,
       trigger: "synchronize",

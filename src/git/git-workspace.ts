@@ -152,10 +152,23 @@ export class GitWorkspace {
   async diff(
     from: string,
     to: string,
-    options: { excludeGlobs?: readonly string[]; paths?: readonly string[]; context?: number } = {},
+    options: {
+      excludeGlobs?: readonly string[];
+      paths?: readonly string[];
+      context?: number;
+      /**
+       * The PR's renames (old path → new path): a path in `paths` that is a rename's new path is diffed
+       * with its old path too, or git would call the file new.
+       */
+      renamedFrom?: ReadonlyMap<string, string>;
+    } = {},
   ): Promise<string> {
     assertArgument("commit", from);
     assertArgument("commit", to);
+    const oldPath = options.renamedFrom && new Map([...options.renamedFrom].map(([was, now]) => [now, was]));
+    const paths = oldPath
+      ? options.paths?.flatMap((p) => (oldPath.has(p) ? [oldPath.get(p)!, p] : [p]))
+      : options.paths;
     const { stdout } = await this.git([
       "diff",
       "--no-color",
@@ -166,9 +179,9 @@ export class GitWorkspace {
       from,
       to,
       "--",
-      ...(options.paths
+      ...(paths
         ? [
-            ...options.paths.map((p) => `:(literal)${p}`),
+            ...paths.map((p) => `:(literal)${p}`),
             ...(options.excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`),
           ]
         : pathspecs(options.excludeGlobs)),

@@ -3,7 +3,6 @@ import { finishRunCommand, listPendingCommands } from "../db/run-commands.js";
 import { getRun } from "../db/runs.js";
 import { listFindings } from "../db/findings.js";
 import { listTurns } from "../db/turns.js";
-import { REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.js";
 import type { RunJob } from "../domain/run-job.js";
 import type { JobAttempt } from "../domain/job-attempt.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
@@ -23,6 +22,7 @@ import { confirmByReactions } from "./conversation/confirm-by-reactions.js";
 import { runConversation } from "./conversation/run-conversation.js";
 import { codeBlock } from "./render/code-block.js";
 import { repoRef } from "./repo-ref.js";
+import { loadRunContext } from "./run-context.js";
 import { runFix } from "./run-fix.js";
 import { runReview, type ReviewDeps } from "./run-review.js";
 
@@ -86,34 +86,36 @@ async function processRunSteps(
   attempt: JobAttempt,
   log: Logger,
 ): Promise<void> {
+  const ctx = await loadRunContext(deps, job.runId);
+  const pendings = await listPendingCommands(deps.db, job.runId);
+  if (!ctx) {
+    // closed (or gone): what was asked of it is not done, and nothing is reviewed
+    for (const pending of pendings) await finishRunCommand(deps.db, pending.id, "done");
+    log.info({ skippedCommands: pendings.length }, "run closed; nothing to do");
+    return;
+  }
+
   // 1. Commands.
-  await confirmByReactions(deps, job.runId);
-  for (const pending of await listPendingCommands(deps.db, job.runId)) {
+  await confirmByReactions(deps, ctx);
+  for (const pending of pendings) {
     const command = pending.command as Command | ConversationCommand;
     try {
       if (isConversation(command)) {
-        await runConversation(deps, pending, signal);
+        await runConversation(deps, ctx, pending, signal);
       } else if (command.kind === "fix") {
-        const run = await getRun(deps.db, job.runId);
-        if (run) {
-          const github = await deps.github(run.installationId);
-          const { config } = parseRepoConfig(await github.readDefaultBranchFile(repoRef(run), REPO_CONFIG_PATH));
-          await runFix(
-            deps,
-            {
-              runId: run.id,
-              trigger: "command",
-              findings: command.findings,
-              note: command.note,
-              requestedBy: pending.author,
-            },
-            config,
-            github,
-            signal,
-          );
-        }
+        await runFix(
+          deps,
+          ctx,
+          {
+            trigger: "command",
+            findings: command.findings,
+            note: command.note,
+            requestedBy: pending.author,
+          },
+          signal,
+        );
       } else if (command.kind === "review") {
-        await runReview(deps, { ...job, trigger: "command", full: command.full }, signal, attempt);
+        await runReview(deps, ctx, { ...job, trigger: "command", full: command.full }, signal, attempt);
       }
       await finishRunCommand(deps.db, pending.id, "done");
     } catch (error) {
@@ -121,40 +123,31 @@ async function processRunSteps(
       if (decision.retry && !attempt.last) throw error; // the command stays pending for the retry
       await finishRunCommand(deps.db, pending.id, "failed");
       log.warn({ err: error, command: command.kind }, "command failed");
-      const run = await getRun(deps.db, job.runId);
-      if (run) {
-        const github = await deps.github(run.installationId);
-        const what =
-          command.kind === "argue" || command.kind === "confirm"
-            ? `your reply in NM-${command.finding}'s thread could not be answered`
-            : `\`/no-mistakes ${command.kind}\` failed`;
-        await github.createIssueComment(
-          repoRef(run),
-          run.prNumber,
-          `@${pending.author} ${what}: ${decision.title}.\n\n${codeBlock(decision.detail)}`,
-        );
-      }
+      const what =
+        command.kind === "argue" || command.kind === "confirm"
+          ? `your reply in NM-${command.finding}'s thread could not be answered`
+          : `\`/no-mistakes ${command.kind}\` failed`;
+      await ctx.github.createIssueComment(
+        ctx.ref,
+        ctx.run.prNumber,
+        `@${pending.author} ${what}: ${decision.title}.\n\n${codeBlock(decision.detail)}`,
+      );
     }
   }
 
   // 2. The automatic review (a command-only job reviews only if the head moved meanwhile).
-  const outcome = await runReview(
+  const reviewed = await runReview(
     deps,
+    ctx,
     job.trigger === "command" ? { ...job, trigger: "synchronize" } : job,
     signal,
     attempt,
   );
 
   // 3. fix.auto: the fixer takes the auto-fix findings, within fix.max_rounds and the budget.
-  if (!outcome?.config.fix.auto) return;
+  if (!reviewed || !ctx.config.fix.auto) return;
   const findings = await listFindings(deps.db, job.runId);
   if (!findings.some((f) => f.status === "open" && f.action === "auto-fix")) return;
-  if (budgetRefusal(spendOf(await listTurns(deps.db, job.runId)), outcome.config, "fixer")) return;
-  await runFix(
-    deps,
-    { runId: job.runId, trigger: "auto-fix", findings: "auto-fix" },
-    outcome.config,
-    outcome.github,
-    signal,
-  );
+  if (budgetRefusal(spendOf(await listTurns(deps.db, job.runId)), ctx.config, "fixer")) return;
+  await runFix(deps, ctx, { trigger: "auto-fix", findings: "auto-fix" }, signal);
 }

@@ -1,12 +1,9 @@
 import type { Logger } from "pino";
-import type { RepoConfig } from "../config/repo-config.js";
 import { listFindings, updateFinding } from "../db/findings.js";
-import { getRun } from "../db/runs.js";
 import type { Finding } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import { GitError } from "../git/git-error.js";
 import { isEscapingSymlink } from "../git/is-escaping-symlink.js";
-import type { GitHubClient } from "../github/github-client.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
 import { findingId } from "../domain/finding-id.js";
 import { buildFixPrompt } from "./fix/build-fix-prompt.js";
@@ -17,12 +14,11 @@ import { codeBlock } from "./render/code-block.js";
 import { shortSha } from "./render/labels.js";
 import { renderSummary } from "./render/render-summary.js";
 import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
-import { repoRef } from "./repo-ref.js";
+import type { RunContext } from "./run-context.js";
 import type { ReviewDeps } from "./run-review.js";
 import { upsertSummaryComment } from "./upsert-summary-comment.js";
 
 export interface FixRequest {
-  runId: number;
   /** command (a maintainer asked) or auto-fix (fix.auto after a review) */
   trigger: "command" | "auto-fix";
   findings: "default" | "all" | "auto-fix" | number[];
@@ -40,15 +36,14 @@ const PATCH_LIMIT = 60_000;
  */
 export async function runFix(
   deps: ReviewDeps,
+  ctx: RunContext,
   request: FixRequest,
-  config: RepoConfig,
-  github: GitHubClient,
   signal: AbortSignal,
 ): Promise<void> {
-  const log: Logger = deps.log.child({ runId: request.runId, role: "fixer" });
-  const run = await getRun(deps.db, request.runId);
+  const { config, github, ref } = ctx;
+  const log: Logger = deps.log.child({ runId: ctx.run.id, role: "fixer" });
+  const run = await ctx.current();
   if (!run || run.state === "closed") return;
-  const ref = repoRef(run);
   const reply = (body: string) => github.createIssueComment(ref, run.prNumber, body).then(() => undefined);
   const who = request.requestedBy ? `@${request.requestedBy} ` : "";
 

@@ -7,6 +7,7 @@ import type { GitHubClient } from "../../src/github/github-client.js";
 import type { PullRequestInfo } from "../../src/domain/pull-request.js";
 import { Metrics } from "../../src/metrics/metrics.js";
 import { runFix } from "../../src/pipeline/run-fix.js";
+import { runContext } from "../../src/pipeline/run-context.js";
 import type { ReviewDeps } from "../../src/pipeline/run-review.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createRun } from "../helpers/run-fixture.js";
@@ -108,9 +109,8 @@ describe("refusals (pglite)", () => {
 
     await runFix(
       deps,
-      { runId, trigger: "command", findings: "default", requestedBy: "maintainer" },
-      DEFAULT_REPO_CONFIG,
-      client,
+      runContext(database.handle.db, (await getRun(database.handle.db, runId))!, client, DEFAULT_REPO_CONFIG),
+      { trigger: "command", findings: "default", requestedBy: "maintainer" },
       new AbortController().signal,
     );
 

@@ -5,12 +5,13 @@ import { parseCommand } from "../../src/commands/parse-command.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import { insertFindings, listFindings, type NewFinding } from "../../src/db/findings.js";
 import { addRunCommand, listPendingCommands } from "../../src/db/run-commands.js";
-import { upsertRun } from "../../src/db/runs.js";
+import { getRun, upsertRun } from "../../src/db/runs.js";
 import type { Run } from "../../src/db/schema.js";
 import { GitError } from "../../src/git/git-error.js";
 import type { GitWorkspace } from "../../src/git/git-workspace.js";
 import { runConversation } from "../../src/pipeline/conversation/run-conversation.js";
 import { answerMarker, findingMarker, SUMMARY_MARKER } from "../../src/pipeline/render/labels.js";
+import { runContext, type RunContext } from "../../src/pipeline/run-context.js";
 import { runFix } from "../../src/pipeline/run-fix.js";
 import type { ReviewDeps } from "../../src/pipeline/run-review.js";
 import type { RunSessions } from "../../src/pipeline/run-sessions.js";
@@ -129,6 +130,12 @@ function deps(github: ReturnType<typeof fakeGitHub>["github"], more: Partial<Rev
 }
 
 /** What the bot wrote, without the summary comment it keeps up to date alongside. */
+/** The run's context as a job would load it, with the default repository config. */
+async function context(runId: number, github: ReturnType<typeof fakeGitHub>["github"]): Promise<RunContext> {
+  const run = await getRun(database.handle.db, runId);
+  return runContext(database.handle.db, run!, github, DEFAULT_REPO_CONFIG);
+}
+
 function replies(posts: Post[]): Post[] {
   return posts.filter((p) => !p.body.startsWith(SUMMARY_MARKER));
 }
@@ -170,9 +177,8 @@ describe("fix result replies", () => {
     const commits: string[] = [];
     await runFix(
       deps(github, { sessions: fixer, verifier, workspace: () => workspace({ commits }) }),
-      { runId: run.id, trigger: "command", findings: "default", requestedBy: "maintainer-max" },
-      DEFAULT_REPO_CONFIG,
-      github,
+      await context(run.id, github),
+      { trigger: "command", findings: "default", requestedBy: "maintainer-max" },
       new AbortController().signal,
     );
 
@@ -250,9 +256,8 @@ describe("fix result replies", () => {
             },
           }),
       }),
-      { runId: run.id, trigger: "command", findings: [1], requestedBy: "maintainer-max" },
-      DEFAULT_REPO_CONFIG,
-      github,
+      await context(run.id, github),
+      { trigger: "command", findings: [1], requestedBy: "maintainer-max" },
       new AbortController().signal,
     );
 
@@ -282,9 +287,8 @@ describe("fix result replies", () => {
 
     await runFix(
       deps(github, {}),
-      { runId: run.id, trigger: "command", findings: "default", requestedBy: "maintainer-max" },
-      DEFAULT_REPO_CONFIG,
-      github,
+      await context(run.id, github),
+      { trigger: "command", findings: "default", requestedBy: "maintainer-max" },
       new AbortController().signal,
     );
 
@@ -496,7 +500,12 @@ describe("thread conversation answers", () => {
     });
     const [pending] = await listPendingCommands(database.handle.db, run.id);
     const { github, posts } = fakeGitHub({ reviewComments });
-    await runConversation(deps(github, { sessions: agent(answer) }), pending!, new AbortController().signal);
+    await runConversation(
+      deps(github, { sessions: agent(answer) }),
+      await context(run.id, github),
+      pending!,
+      new AbortController().signal,
+    );
     return { posts, run, finding: f! };
   }
 
@@ -564,7 +573,7 @@ describe("thread conversation answers", () => {
     });
     const [pending] = await listPendingCommands(database.handle.db, run.id);
     const { github, posts } = fakeGitHub({});
-    await runConversation(deps(github, {}), pending!, new AbortController().signal);
+    await runConversation(deps(github, {}), await context(run.id, github), pending!, new AbortController().signal);
 
     const answers = replies(posts);
     expect(answers).toHaveLength(1);

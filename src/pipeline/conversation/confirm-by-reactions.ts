@@ -1,11 +1,8 @@
 import type { Logger } from "pino";
 import { standing } from "../standing.js";
-import { REPO_CONFIG_PATH, parseRepoConfig } from "../../config/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
-import { getRun } from "../../db/runs.js";
-import type { GitHubClient } from "../../github/github-client.js";
-import { repoRef } from "../repo-ref.js";
+import type { RunContext } from "../run-context.js";
 import { refreshVerdict } from "./refresh-verdict.js";
 import { awaitingMaintainer, confirmPatch } from "./ruling-state.js";
 
@@ -13,17 +10,13 @@ import { awaitingMaintainer, confirmPatch } from "./ruling-state.js";
  * Rulings awaiting a maintainer that a writer confirmed with a 👍 on the bot's ruling reply. GitHub sends
  * no webhook for reactions, so every job of the run looks (one request per awaiting finding).
  */
-export async function confirmByReactions(
-  deps: { db: Database; github: (installationId: number) => Promise<GitHubClient>; log: Logger },
-  runId: number,
-): Promise<void> {
+export async function confirmByReactions(deps: { db: Database; log: Logger }, ctx: RunContext): Promise<void> {
+  const { run, github, ref } = ctx;
+  const runId = run.id;
   const awaiting = (await listFindings(deps.db, runId)).filter(
     (f) => awaitingMaintainer(f) && f.rulingReplyId !== null,
   );
   if (awaiting.length === 0) return;
-  const run = (await getRun(deps.db, runId))!;
-  const github = await deps.github(run.installationId);
-  const ref = repoRef(run);
   let confirmed = 0;
   for (const finding of awaiting) {
     const thumbs = (await github.listReviewCommentReactions(ref, finding.rulingReplyId!)).filter(
@@ -38,6 +31,5 @@ export async function confirmByReactions(
     }
   }
   if (confirmed === 0) return;
-  const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
-  await refreshVerdict(deps.db, github, ref, run, config);
+  await refreshVerdict(deps.db, github, ref, run, ctx.config);
 }

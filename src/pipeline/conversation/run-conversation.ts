@@ -1,14 +1,13 @@
 import type { Logger } from "pino";
 import type { ConversationCommand } from "../../domain/command.js";
-import { REPO_CONFIG_PATH, parseRepoConfig, type RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo-config.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
-import { getRun } from "../../db/runs.js";
 import type { Finding, Run, RunCommand } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { findingId } from "../../domain/finding-id.js";
 import { answerMarker } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
-import { repoRef } from "../repo-ref.js";
+import type { RunContext } from "../run-context.js";
 import type { ReviewDeps } from "../run-review.js";
 import {
   ASK_FORMAT,
@@ -37,13 +36,16 @@ interface At {
 }
 
 /** A conversation command of the run (ask, argue, confirm), answered in the thread or the conversation it came from. */
-export async function runConversation(deps: ReviewDeps, pending: RunCommand, signal: AbortSignal): Promise<void> {
+export async function runConversation(
+  deps: ReviewDeps,
+  ctx: RunContext,
+  pending: RunCommand,
+  signal: AbortSignal,
+): Promise<void> {
   const command = pending.command as ConversationCommand;
-  const run = await getRun(deps.db, pending.runId);
+  const run = await ctx.current();
   if (!run || run.state === "closed") return;
-  const github = await deps.github(run.installationId);
-  const ref = repoRef(run);
-  const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+  const { github, ref, config } = ctx;
   const log = deps.log.child({ runId: run.id, command: command.kind, commentId: pending.commentId });
   const at: At = { deps, run, github, ref, config, pending, signal, log };
   const finding =

@@ -1,0 +1,54 @@
+import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
+import { ensureCheckRun } from "../ensure-check-run.js";
+import { limitDiff } from "../limit-diff.js";
+import type { ReviewDeps } from "../run-review.js";
+import { changedSince } from "./changed-since.js";
+import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
+
+/**
+ * The check run (in progress), the diff to review (within review.max_diff_bytes), the fixer's commits in
+ * the range, and — for a later review — the lines the PR's own changes touched since the last reviewed head.
+ */
+export async function gatherReviewInput(deps: ReviewDeps, turn: ReviewTurn, head: ReviewHead): Promise<ReviewInput> {
+  const { run, job } = turn;
+  const { github, ref, config } = turn.ctx;
+  const { workspace, ws } = head;
+  const notes = turn.ctx.configProblems.map(
+    (p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`,
+  );
+  // The check run, the diff and the range's authors, at once.
+  const [checkRunId, rawDiff, commits] = await Promise.all([
+    ensureCheckRun(github, ref, ws.headSha, {
+      status: "in_progress",
+      title: "Reviewing",
+      summary: "The reviewer is at work.",
+    }),
+    // after a base merge or rebase, only the files the PR's own changes touched (none: nothing to diff)
+    ws.paths?.length === 0
+      ? ""
+      : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore, paths: ws.paths }),
+    // the PR's own commits: not those a merge of the base brought in
+    workspace.commits(ws.from, ws.headSha, { notIn: ws.mergeBase }),
+  ]);
+  turn.checkRunId = checkRunId;
+  const diff = limitDiff(rawDiff, config.review.max_diff_bytes);
+  if (diff.omittedFiles.length > 0) {
+    notes.push(
+      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${diff.omittedFiles.length} file(s) were not reviewed: ${diff.omittedFiles
+        .slice(0, 20)
+        .map((f) => `\`${f}\``)
+        .join(", ")}${diff.omittedFiles.length > 20 ? ", …" : ""}.`,
+    );
+  }
+
+  // The fixer's commits are someone else's work, under the same scrutiny.
+  const fixerCommits: string[] = [];
+  for (const c of commits) if (await deps.isOwnBot(c.authorName)) fixerCommits.push(c.sha.slice(0, 12));
+
+  // A later review (not the first, not one asked for in full) raises new findings only on what the PR's
+  // own changes touched since the last reviewed head, or on code those changes break; the rest are notes.
+  const last = run.lastReviewedSha;
+  const since = job.full || !last || !(await workspace.hasCommit(last)) ? undefined : last;
+  const changed = since === undefined ? undefined : await changedSince(workspace, since, ws);
+  return { checkRunId, diff, fixerCommits, since, changed, notes };
+}

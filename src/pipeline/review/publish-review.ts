@@ -1,0 +1,75 @@
+import { updateFinding } from "../../db/findings.js";
+import { ours } from "../ours.js";
+import { postReview, type PostedReview } from "../post-review.js";
+import { reviewMarker, shortSha } from "../render/labels.js";
+import { renderReviewBody } from "../render/render-review-body.js";
+import type { ReviewDeps } from "../run-review.js";
+import type { ReviewerVerdict } from "./ask-reviewer.js";
+import { placementDiff } from "./placement-diff.js";
+import type { RecordedFindings } from "./record-findings.js";
+import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
+
+/**
+ * One review on GitHub: the open findings not posted yet inline where GitHub allows it, the rest in the
+ * body, and each finding's comment recorded. A retried job whose earlier attempt already posted this
+ * head's review, with nothing new since, posts nothing (undefined).
+ */
+export async function publishReview(
+  deps: ReviewDeps,
+  turn: ReviewTurn,
+  head: ReviewHead,
+  input: ReviewInput,
+  verdict: ReviewerVerdict,
+  recorded: RecordedFindings,
+): Promise<PostedReview | undefined> {
+  const { run, log } = turn;
+  const { github, ref, config } = turn.ctx;
+  const { workspace, ws } = head;
+  const kept = recorded.keptAsNotes;
+  const bodyNotes =
+    kept > 0
+      ? [
+          ...input.notes,
+          `${kept} finding${kept === 1 ? "" : "s"} on code unchanged since the last review (${shortSha(input.since ?? ws.headSha)}) ${kept === 1 ? "was" : "were"} kept as ${kept === 1 ? "a note" : "notes"} in the summary, not raised.`,
+        ]
+      : input.notes;
+  const toPost = recorded.ledger.filter((f) => f.status === "open" && f.reviewId === null);
+  const alreadyPosted =
+    turn.retry > 0 &&
+    toPost.length === 0 &&
+    recorded.resolved.length === 0 &&
+    (await ours(github, github.listReviews(ref, run.prNumber))).some((r) => r.body.includes(reviewMarker(ws.headSha)));
+  if (alreadyPosted) return undefined;
+  const posted = await postReview({
+    github,
+    ref,
+    pr: run.prNumber,
+    headSha: ws.headSha,
+    findings: toPost,
+    diff: await placementDiff(workspace, ws, input.diff.diff, toPost, recorded.renames),
+    maxComments: config.review.max_comments,
+    log,
+    renderBody: (inBody) =>
+      renderReviewBody({
+        headSha: ws.headSha,
+        mode: ws.mode,
+        from: ws.from,
+        baseMerged: ws.baseMerged,
+        summary: verdict.answer.summary,
+        inBody,
+        resolved: recorded.resolved,
+        claimed: recorded.claimed,
+        dropped: recorded.dropped,
+        notes: bodyNotes,
+      }),
+  });
+  for (const f of toPost) {
+    const comment = posted.comments.get(f.number);
+    await updateFinding(deps.db, run.id, f.number, {
+      reviewId: posted.reviewId,
+      commentId: comment?.id ?? null,
+      commentNodeId: comment?.nodeId ?? null,
+    });
+  }
+  return posted;
+}

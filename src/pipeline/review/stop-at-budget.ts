@@ -1,0 +1,46 @@
+import { listFindings } from "../../db/findings.js";
+import { listTurns } from "../../db/turns.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { budgetRefusal, spendOf } from "../check-budget.js";
+import { ours } from "../ours.js";
+import { renderSummary } from "../render/render-summary.js";
+import type { ReviewDeps } from "../run-review.js";
+import { upsertSummaryComment } from "../upsert-summary-comment.js";
+import type { ReviewTurn } from "./review-turn.js";
+
+const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
+
+/**
+ * True when the PR has spent its turns or money: said once in the conversation, and at the top of the
+ * summary; no reviewer turn is started.
+ */
+export async function stopAtBudget(deps: ReviewDeps, turn: ReviewTurn): Promise<boolean> {
+  const { run, log } = turn;
+  const { github, ref, config } = turn.ctx;
+  const turnsBefore = await listTurns(deps.db, run.id);
+  const overBudget = budgetRefusal(spendOf(turnsBefore), config, "reviewer");
+  if (!overBudget) return false;
+  log.info({ reason: overBudget }, "review refused: budget");
+  deps.metrics?.refusals.inc({ kind: "budget" });
+  if (!(await budgetNoticePosted(github, ref, run.prNumber))) {
+    await github.createIssueComment(
+      ref,
+      run.prNumber,
+      `${BUDGET_MARKER}\nno-mistakes stopped reviewing: ${overBudget}. Raise the limit in \`.github/no-mistakes.yml\` to continue.`,
+    );
+  }
+  // the summary says so at the top: the review stopped here
+  const summary = renderSummary({
+    findings: await listFindings(deps.db, run.id),
+    turns: turnsBefore,
+    lastReviewedSha: run.lastReviewedSha,
+    failOn: config.review.fail_on,
+    stopped: overBudget,
+  });
+  await upsertSummaryComment(deps.db, github, ref, run, summary);
+  return true;
+}
+
+async function budgetNoticePosted(github: GitHubClient, ref: RepoRef, pr: number): Promise<boolean> {
+  return (await ours(github, github.listIssueComments(ref, pr))).some((c) => c.body.startsWith(BUDGET_MARKER));
+}
