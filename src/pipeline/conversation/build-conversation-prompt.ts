@@ -1,6 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { ASK_FORMAT, THREAD_FORMAT } from "./answer-formats.js";
+import { escapeTags } from "../escape-tags.js";
 
 /** One comment of a review thread, as the prompt shows it. */
 export interface ThreadEntry {
@@ -20,11 +21,11 @@ export interface ConversationContext {
   from: { login: string; role: "the pull request's author" | "a maintainer with write access" };
 }
 
-const BLOCKS = "finding|thread|comment|reply|question";
+const BLOCKS = ["finding", "thread", "comment", "reply", "question"];
 
-/** Escapes anything that could close one of our blocks from inside untrusted text. */
+/** Untrusted text inside one of our blocks, unable to close it. */
 function quote(text: string): string {
-  return text.replace(new RegExp(`<(/?)(${BLOCKS})`, "gi"), "&lt;$1$2");
+  return escapeTags(text, BLOCKS);
 }
 
 function findingBlock(f: Finding): string[] {

@@ -1,5 +1,6 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
+import { escapeTags } from "../escape-tags.js";
 
 export interface VerifyPromptInput {
   repository: string;
@@ -11,9 +12,9 @@ export interface VerifyPromptInput {
   sha: string;
 }
 
-/** Escapes anything that could close one of our blocks from inside untrusted text. */
+/** Untrusted text inside one of our blocks, unable to close it. */
 function quote(text: string): string {
-  return text.replace(/<(\/?)(findings|diff)/gi, "&lt;$1$2");
+  return escapeTags(text, ["findings", "diff"]);
 }
 
 /**

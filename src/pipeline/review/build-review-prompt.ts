@@ -1,4 +1,5 @@
 import { ANSWER_FORMAT } from "./answer-format.js";
+import { escapeTags } from "../escape-tags.js";
 
 /** What a review turn is about; everything the prompt says comes from here. */
 export interface ReviewPromptInput {
@@ -156,13 +157,10 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
 
 /** Content inside `<name>` … `</name>`, with anything that looks like one of our tags defused. */
 function block(name: string, content: string): string {
-  return `<${name}>\n${escapeTags(content)}\n</${name}>`;
+  return `<${name}>\n${escapeTags(content, OUR_TAGS)}\n</${name}>`;
 }
 
-/** `<` (or a lookalike) that opens something resembling one of our tags → `&lt;`. */
-function escapeTags(text: string): string {
-  return text.replace(/[<＜﹤](?=\s*\/?\s*(?:untrusted-|open-findings|kept-notes|repo-instructions))/giu, "&lt;");
-}
+const OUR_TAGS = ["untrusted-", "open-findings", "kept-notes", "repo-instructions"];
 
 function describeFinding(finding: ReviewPromptInput["openFindings"][number]): string {
   const where = finding.line === undefined ? finding.path : `${finding.path}:${finding.line}`;
