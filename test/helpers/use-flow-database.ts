@@ -6,15 +6,19 @@ import { removeTempDirs } from "./temp-dir.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
 
 /**
- * The hooks every flow test file needs: one PGlite database for the file, nock closed to the network,
- * the current test's fixture stopped after it, everything removed at the end. `handle` is read lazily
- * (the database exists once `beforeAll` has run).
+ * The hooks every flow test file needs: one PGlite database for the file, nock closed to the network
+ * (but for `allowHost`, e.g. a fake model server on 127.0.0.1), the current test's fixture stopped after
+ * it, everything removed at the end. `handle` is read lazily (the database exists once `beforeAll` has run).
  */
-export function useFlowDatabase(fixture: () => FlowFixture | undefined): { readonly handle: DatabaseHandle } {
+export function useFlowDatabase(
+  fixture: () => FlowFixture | undefined,
+  options: { allowHost?: string } = {},
+): { readonly handle: DatabaseHandle } {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
     nock.disableNetConnect();
+    if (options.allowHost) nock.enableNetConnect(options.allowHost);
   });
   afterEach(async () => {
     await fixture()?.stop();
