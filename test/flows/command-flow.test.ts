@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { listFindings } from "../../src/db/findings.js";
 import { loadRunAgentSession } from "../../src/db/run-agent-sessions.js";
-import { findRun } from "../../src/db/runs.js";
 import { listTurns } from "../../src/db/turns.js";
-import { FlowFixture, numbered, REPO_ID } from "../helpers/flow-fixture.js";
+import { bugAndNitReview, FlowFixture, LOOP_BUG_APP, numbered, PR_APP } from "../helpers/flow-fixture.js";
 import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 let fx: FlowFixture;
@@ -13,32 +11,7 @@ const WRITER = { login: "maintainer" };
 const READER = { login: "visitor" };
 const FIXED_APP = numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" });
 
-const REVIEW = {
-  role: "reviewer",
-  match: "Widget change",
-  times: 1,
-  answer: {
-    summary: "One bug, one nit.",
-    findings: [
-      {
-        path: "src/app.ts",
-        line: 11,
-        severity: "error",
-        action: "auto-fix",
-        title: "Off-by-one in loop bound",
-        body: "`<=` reads past the end.",
-      },
-      {
-        path: "src/app.ts",
-        line: 12,
-        severity: "info",
-        action: "no-op",
-        title: "Naming nit",
-        body: "Consider a better name.",
-      },
-    ],
-  },
-};
+const REVIEW = bugAndNitReview("auto-fix");
 
 /** Opens the PR and lets the first review land: NM-1 (error) and NM-2 (info). */
 async function openReviewed(standIn: Parameters<typeof FlowFixture.start>[1] = {}): Promise<string> {
@@ -46,18 +19,8 @@ async function openReviewed(standIn: Parameters<typeof FlowFixture.start>[1] = {
     permissions: { maintainer: "write", visitor: "read", boss: "maintain" },
     ...standIn,
   });
-  const head = fx.push(
-    { "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) },
-    "first",
-  );
-  fx.app.scenario([REVIEW]);
-  await fx.app.receive("pull_request", fx.prPayload("opened", head));
-  await fx.app.idle();
-  expect(fx.github.reviews).toHaveLength(1);
-  return head;
+  return fx.openReviewed(REVIEW);
 }
-
-const run = async () => (await findRun(database.handle.db, REPO_ID, fx.pr))!;
 
 /** Waits until the run's fixer turn is running (it has its `turns` row). */
 async function fixerTurnStarted(runId: number): Promise<void> {
@@ -109,17 +72,15 @@ describe("/no-mistakes fix", () => {
     expect(verifierCall.sessionAsked).toBeNull(); // never resumed
     expect(verifierCall.prompt).toContain("NM-1");
     expect(verifierCall.prompt).toContain("+for (i = 0; i < n; i++)");
-    expect(
-      (await listFindings(database.handle.db, (await run()).id)).map((f) => [f.number, f.status, f.verification]),
-    ).toEqual([
+    expect((await fx.findings()).map((f) => [f.number, f.status, f.verification])).toEqual([
       [1, "fixed", "confirmed"],
       [2, "open", null],
     ]);
-    const nm1 = fx.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
+    const nm1 = fx.findingComment("NM-1");
     expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`).map((r) => r.body.body)).toEqual([
       `Resolved in ${pushed.slice(0, 7)}. Confirmed by an independent check: The bound is now \`<\`, so the loop stops at n - 1.`,
     ]);
-    const turns = await listTurns(database.handle.db, (await run()).id);
+    const turns = await fx.turns();
     expect(turns.map((t) => [t.role, t.sessionMode])).toEqual([
       ["reviewer", "started"],
       ["fixer", "started"],
@@ -127,18 +88,14 @@ describe("/no-mistakes fix", () => {
     ]);
 
     // GitHub sends synchronize for the bot's push: reviewed again in the resumed reviewer session
-    await fx.app.receive(
-      "pull_request",
-      fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }),
-    );
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
     const calls = fx.app.agentCalls();
     const reviews = calls.filter((c) => c.role === "reviewer");
     expect(reviews).toHaveLength(2);
     expect(reviews[1]).toMatchObject({ sessionAsked: reviews[0]!.sessionReturned, resumed: true });
     expect(reviews[1]!.prompt).toContain("for (i = 0; i < n; i++)");
     expect(reviews[1]!.prompt).toContain(`Commits ${pushed.slice(0, 12)} were made by the no-mistakes fixer`);
-    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => f.status)).toEqual(["fixed", "open"]);
+    expect((await fx.findings()).map((f) => f.status)).toEqual(["fixed", "open"]);
   });
 
   it("a fix the verifier refutes stays open with the reason in its thread; the reviewer saying `resolved` without a later change does not close it", async () => {
@@ -164,29 +121,22 @@ describe("/no-mistakes fix", () => {
     ]);
     await fx.comment("/no-mistakes fix", WRITER);
     const pushed = fx.remote.remoteSha("refs/heads/feature");
-    const id = (await run()).id;
-    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.verification])).toEqual([
+    expect((await fx.findings()).map((f) => [f.number, f.status, f.verification])).toEqual([
       [1, "open", "refuted"],
       [2, "open", null],
     ]);
-    const nm1 = fx.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
+    const nm1 = fx.findingComment("NM-1");
     expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`).map((r) => r.body.body)).toEqual([
       `The fix in ${pushed.slice(0, 7)} does not resolve NM-1, by an independent check: The bound is still \`<=\`; only a comment was added.`,
     ]);
     expect(fx.github.resolvedThreads).toEqual([]);
 
     // the re-review of the bot's push: the reviewer calls it resolved, but nothing changed after the refuted fix
-    await fx.app.receive(
-      "pull_request",
-      fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }),
-    );
-    await fx.app.idle();
-    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.claimedResolvedSha])).toEqual(
-      [
-        [1, "open", pushed],
-        [2, "open", null],
-      ],
-    );
+    await fx.pullRequest("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
+    expect((await fx.findings()).map((f) => [f.number, f.status, f.claimedResolvedSha])).toEqual([
+      [1, "open", pushed],
+      [2, "open", null],
+    ]);
     expect(fx.summary()).toContain("a fix was refuted by the verifier");
   });
 
@@ -197,8 +147,7 @@ describe("/no-mistakes fix", () => {
       { role: "verifier", text: "I think it is probably fine." },
     ]);
     await fx.comment("/no-mistakes fix", WRITER);
-    const id = (await run()).id;
-    expect((await listFindings(database.handle.db, id)).map((f) => [f.number, f.status, f.verification])).toEqual([
+    expect((await fx.findings()).map((f) => [f.number, f.status, f.verification])).toEqual([
       [1, "fix-pushed", null],
       [2, "open", null],
     ]);
@@ -207,17 +156,11 @@ describe("/no-mistakes fix", () => {
 
   it("refuses a fix that retargets a symbolic link out of the repository: nothing pushed, a reply names the link", async () => {
     fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" } });
-    const head = fx.push(
-      {
-        "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }),
-        "docs/current": { symlink: "v1.md" },
-        "docs/v1.md": "v1\n",
-      },
+    const head = await fx.open(
+      { "src/app.ts": LOOP_BUG_APP, "docs/current": { symlink: "v1.md" }, "docs/v1.md": "v1\n" },
+      [REVIEW],
       "first",
     );
-    fx.app.scenario([REVIEW]);
-    await fx.app.receive("pull_request", fx.prPayload("opened", head));
-    await fx.app.idle();
     // The workspace holds the link as a small file with its target (core.symlinks=false), so the fixer can "edit" it:
     // an obedient fixer rewrites it to point at the app's secrets.
     fx.app.scenario([
@@ -239,7 +182,7 @@ describe("/no-mistakes fix", () => {
       "The fix was not pushed: it adds or retargets a symbolic link that points outside the repository",
     );
     expect(reply).toContain("`docs/current` → `../../../../../app/.env`");
-    expect((await listFindings(database.handle.db, (await run()).id)).map((f) => f.status)).toEqual(["open", "open"]);
+    expect((await fx.findings()).map((f) => f.status)).toEqual(["open", "open"]);
   });
 
   it("a second fix resumes the fixer's session, never the reviewer's", async () => {
@@ -270,7 +213,7 @@ describe("/no-mistakes fix", () => {
     expect(fixes[0]!.sessionAsked).toBeNull();
     expect(fixes[1]).toMatchObject({ sessionAsked: fixes[0]!.sessionReturned, resumed: true, turnsInSession: 2 });
     expect(fixes.map((f) => f.sessionReturned)).not.toContain(reviewer.sessionReturned);
-    expect((await loadRunAgentSession(database.handle.db, (await run()).id, "reviewer"))?.sessionId).toBe(
+    expect((await loadRunAgentSession(database.handle.db, (await fx.run()).id, "reviewer"))?.sessionId).toBe(
       reviewer.sessionReturned,
     );
     expect(fx.remote.git(fx.remote.bare, "log", "--format=%s", "-2", "refs/heads/feature").trim().split("\n")).toEqual([
@@ -289,7 +232,7 @@ describe("/no-mistakes fix", () => {
     expect(fx.github.reactions).toHaveLength(0);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
     const pending = await database.handle.executeSql("select count(*)::int as n from run_commands where run_id = $1", [
-      (await run()).id,
+      (await fx.run()).id,
     ]);
     expect(pending.rows[0]!.n).toBe(0);
   });
@@ -306,7 +249,7 @@ describe("/no-mistakes fix", () => {
     ]);
     await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
     // once the fixer's turn is running, someone pushes to the branch
-    const id = (await run()).id;
+    const id = (await fx.run()).id;
     await fixerTurnStarted(id);
     fx.remote.commit({ "README.md": "# widgets, moved\n" }, "concurrent");
     fx.remote.publish("feature");
@@ -319,16 +262,13 @@ describe("/no-mistakes fix", () => {
     expect(reply).toContain("+for (i = 0; i < n; i++)");
     expect(fx.remote.remoteSha("refs/heads/feature")).not.toBe(head);
     expect(fx.remote.git(fx.remote.bare, "log", "-1", "--format=%s", "refs/heads/feature").trim()).toBe("concurrent");
-    expect((await listFindings(database.handle.db, id))[0]!.status).toBe("open");
+    expect((await fx.findings())[0]!.status).toBe("open");
   });
 
   it("on a fork without maintainer edits: a reply, no agent turn, no push", async () => {
     fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" } });
     fx.pull = { headRepo: { fullName: "forker/widgets", cloneUrl: fx.remote.bare }, maintainerCanModify: false };
-    const head = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) });
-    fx.app.scenario([REVIEW]);
-    await fx.app.receive("pull_request", fx.prPayload("opened", head));
-    await fx.app.idle();
+    const head = await fx.open({ "src/app.ts": LOOP_BUG_APP }, [REVIEW]);
 
     await fx.comment("/no-mistakes fix", WRITER);
 
@@ -345,7 +285,7 @@ describe("/no-mistakes fix", () => {
     // The fork's branch was called `main`, like the base's; then the fork was deleted.
     fx.pull = { headRepo: null, headRef: "main" };
     fx.remote.checkout("feature", true);
-    fx.remote.commit({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) }, "from the fork");
+    fx.remote.commit({ "src/app.ts": LOOP_BUG_APP }, "from the fork");
     const head = fx.remote.publish("feature", fx.pr);
     const baseMain = fx.remote.remoteSha("refs/heads/main");
     fx.app.scenario([
@@ -353,8 +293,7 @@ describe("/no-mistakes fix", () => {
       { role: "fixer", edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
     ]);
 
-    await fx.app.receive("pull_request", fx.prPayload("ready_for_review", head));
-    await fx.app.idle();
+    await fx.pullRequest("ready_for_review", head);
 
     expect(fx.github.reviews).toHaveLength(1);
     expect(fx.remote.remoteSha("refs/heads/main")).toBe(baseMain);
@@ -399,7 +338,7 @@ describe("/no-mistakes fix", () => {
       },
     ]);
     await fx.app.receive("issue_comment", fx.commentPayload("/no-mistakes fix", WRITER));
-    const id = (await run()).id;
+    const id = (await fx.run()).id;
     await fixerTurnStarted(id);
     fx.pull = { headRepo: { fullName: "someone/else", cloneUrl: fx.remote.bare }, maintainerCanModify: true };
     await fx.app.idle();
@@ -432,8 +371,7 @@ describe("/no-mistakes fix", () => {
       "@maintainer No fix was attempted: this PR has used its budget of 1 agent turns (limits.max_turns).",
     );
     const next = fx.push({ "README.md": "more\n" });
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", next);
     expect(fx.app.agentCalls()).toHaveLength(1);
     expect(fx.replies().at(-1)).toContain(
       "no-mistakes stopped reviewing: this PR has used its budget of 1 agent turns",
@@ -462,7 +400,7 @@ describe("/no-mistakes fix", () => {
 describe("fix.auto", () => {
   it("runs the fixer on auto-fix findings after a review, without a command, within fix.max_rounds", async () => {
     fx = await FlowFixture.start(database.handle, { configYaml: "fix:\n  auto: true\n  max_rounds: 1\n" });
-    fx.app.scenario([
+    const head = await fx.open({ "src/app.ts": PR_APP }, [
       REVIEW,
       { role: "fixer", times: 1, edits: [{ path: "src/app.ts", content: FIXED_APP }], answer: { fixed: ["NM-1"] } },
       {
@@ -476,11 +414,6 @@ describe("fix.auto", () => {
         },
       },
     ]);
-    const head = fx.push({
-      "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }),
-    });
-    await fx.app.receive("pull_request", fx.prPayload("opened", head));
-    await fx.app.idle();
 
     const pushed = fx.remote.remoteSha("refs/heads/feature");
     expect(pushed).not.toBe(head);
@@ -489,11 +422,7 @@ describe("fix.auto", () => {
     expect(fx.replies().at(-1)).toMatch(/^Pushed `[0-9a-f]{7}` fixing NM-1\./);
 
     // the push is reviewed; a new auto-fix finding does not start a second round past the bound
-    await fx.app.receive(
-      "pull_request",
-      fx.prPayload("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } }),
-    );
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
     expect(fx.app.agentCalls().map((c) => c.role)).toEqual(["reviewer", "fixer", "reviewer"]);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(pushed);
   });
@@ -524,7 +453,7 @@ describe("other commands", () => {
     await openReviewed();
     await fx.comment("/no-mistakes dismiss NM-2 naming is fine", WRITER);
     expect(fx.replies().at(-1)).toBe("@maintainer Dismissed NM-2; it will not be raised again in this pull request.");
-    const findings = await listFindings(database.handle.db, (await run()).id);
+    const findings = await fx.findings();
     expect(findings[1]).toMatchObject({ status: "dismissed", dismissReason: "naming is fine" });
 
     fx.app.scenario([
@@ -546,12 +475,11 @@ describe("other commands", () => {
       },
     ]);
     const next = fx.push({ "README.md": "more\n" });
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", next);
     const second = fx.github.reviews[1]!;
     expect(second.comments).toHaveLength(0);
     expect(second.body).not.toContain("Naming nit");
-    expect(await listFindings(database.handle.db, (await run()).id)).toHaveLength(2);
+    expect(await fx.findings()).toHaveLength(2);
   });
 
   it("dismissing the blocking finding turns the head's check green and the summary's state follows", async () => {
@@ -573,11 +501,10 @@ describe("other commands", () => {
     expect(fx.replies().at(-1)).toBe("@maintainer Forgot the reviewer's session; the next turn starts fresh.");
     fx.app.scenario([{ role: "reviewer", answer: { summary: "fresh", findings: [] } }]);
     const next = fx.push({ "README.md": "more\n" });
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", next);
     const reviews = fx.app.agentCalls().filter((c) => c.role === "reviewer");
     expect(reviews[1]!.sessionAsked).toBeNull();
-    expect((await listTurns(database.handle.db, (await run()).id)).at(-1)!.sessionMode).toBe("started");
+    expect((await fx.turns()).at(-1)!.sessionMode).toBe("started");
   });
 
   it("pause stops automatic reviews; review still works; resume turns them back on", async () => {
@@ -585,14 +512,13 @@ describe("other commands", () => {
     await fx.comment("/no-mistakes pause", WRITER);
     fx.app.scenario([{ role: "reviewer", answer: { summary: "asked", findings: [] } }]);
     const next = fx.push({ "README.md": "paused push\n" });
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", next);
     expect(fx.app.agentCalls()).toHaveLength(1);
 
     await fx.comment("/no-mistakes review", WRITER);
     expect(fx.app.agentCalls()).toHaveLength(2);
     await fx.comment("/no-mistakes resume", WRITER);
-    expect((await run()).state).toBe("open");
+    expect((await fx.run()).state).toBe("open");
   });
 
   it("review --full reviews the whole PR in a fresh reviewer session", async () => {

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { listFindings } from "../../src/db/findings.js";
-import { findRun } from "../../src/db/runs.js";
-import { listTurns } from "../../src/db/turns.js";
-import { FlowFixture, numbered, OWNER, REPO, REPO_ID } from "../helpers/flow-fixture.js";
-import { BOT_USER, type StoredReviewComment } from "../helpers/github-stand-in.js";
-import { reviewCommentPayload } from "../helpers/review-comment-payload.js";
+import { bugAndNitReview, FlowFixture, LOOP_FINDING } from "../helpers/flow-fixture.js";
+import { BOT_USER } from "../helpers/github-stand-in.js";
 import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 let fx: FlowFixture;
@@ -15,95 +11,40 @@ const AUTHOR = { login: "Codertocat" };
 const WRITER = { login: "maintainer" };
 const VISITOR = { login: "visitor" };
 
-const REVIEW = {
-  role: "reviewer",
-  match: "Widget change",
-  times: 1,
-  answer: {
-    summary: "One bug, one nit.",
-    findings: [
-      {
-        path: "src/app.ts",
-        line: 11,
-        severity: "error",
-        action: "ask-user",
-        title: "Off-by-one in loop bound",
-        body: "`<=` reads past the end.",
-      },
-      {
-        path: "src/app.ts",
-        line: 12,
-        severity: "info",
-        action: "no-op",
-        title: "Naming nit",
-        body: "Consider a better name.",
-      },
-    ],
-  },
-};
-
 /** Opens the PR and lets the first review land: NM-1 (error) and NM-2 (info), each an inline comment by the bot. */
 async function openReviewed(configYaml?: string): Promise<string> {
   fx = await FlowFixture.start(database.handle, {
     permissions: { maintainer: "write", visitor: "read", Codertocat: "read" },
     configYaml,
   });
-  const head = fx.push(
-    { "src/app.ts": numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i <= n; i++)", 12: "changed 12" }) },
-    "first",
-  );
-  fx.app.scenario([REVIEW]);
-  await fx.app.receive("pull_request", fx.prPayload("opened", head));
-  await fx.app.idle();
-  expect(fx.github.reviews).toHaveLength(1);
-  return head;
+  return fx.openReviewed(bugAndNitReview("ask-user"));
 }
 
-const run = async () => (await findRun(database.handle.db, REPO_ID, fx.pr))!;
-const findings = async () => listFindings(database.handle.db, (await run()).id);
-const turns = async () => listTurns(database.handle.db, (await run()).id);
-const findingComment = (id: string) =>
-  fx.github.reviewComments.find((c) => c.body.includes(`<!-- no-mistakes:${id} -->`))!;
+/** The reviewer's step answering an argument in NM-1's thread with a ruling. */
+const ruleOnNm1 = (ruling: string, reason: string, reply: string, step: Record<string, unknown> = {}) => ({
+  role: "reviewer",
+  match: "NM-1",
+  ...step,
+  answer: { ruling, reason, reply },
+});
 const checkConclusion = (sha: string) => [...fx.github.checkRuns.values()].find((c) => c.head_sha === sha)?.conclusion;
 /** The bot's replies in a thread, in order. */
 const botReplies = (threadId: number) =>
   fx.github.reviewComments.filter((c) => c.in_reply_to_id === threadId && c.user.id === BOT_USER.id).map((c) => c.body);
 
-/** Someone replies in a review thread: GitHub stores the comment and sends its webhook; the app answers. */
-async function replyInThread(
-  user: { login: string; id?: number; type?: string },
-  threadId: number,
-  body: string,
-): Promise<StoredReviewComment> {
-  const comment = fx.github.humanReviewReply(user, threadId, body);
-  await fx.app.receive(
-    "pull_request_review_comment",
-    reviewCommentPayload(
-      { pr: fx.pr, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: fx.remote.bare },
-      comment,
-    ),
-  );
-  await fx.app.idle();
-  return comment;
-}
-
 describe("replies in a finding's thread", () => {
   it("resume the reviewer's session, which answers in the same thread; its ruling is in the ledger", async () => {
     const head = await openReviewed();
-    const nm1 = findingComment("NM-1");
+    const nm1 = fx.findingComment("NM-1");
     fx.app.scenario([
-      {
-        role: "reviewer",
-        match: "NM-1",
-        answer: {
-          ruling: "upheld",
-          reason: "n is the length, so `<= n` reads one past the end.",
-          reply: "The array has `n` items; index `n` is past the end.",
-        },
-      },
+      ruleOnNm1(
+        "upheld",
+        "n is the length, so `<= n` reads one past the end.",
+        "The array has `n` items; index `n` is past the end.",
+      ),
     ]);
 
-    const argued = await replyInThread(AUTHOR, nm1.id, "This is fine, n is exclusive here.");
+    const argued = await fx.replyInThread(AUTHOR, nm1.id, "This is fine, n is exclusive here.");
 
     const calls = fx.app.agentCalls().filter((c) => c.role === "reviewer");
     expect(calls).toHaveLength(2);
@@ -116,14 +57,14 @@ describe("replies in a finding's thread", () => {
     expect(replies[0]!.body.body).toContain("The array has `n` items; index `n` is past the end.");
     expect(replies[0]!.body.body).toContain("**NM-1: upheld**");
     expect(fx.github.reviewCommentReactions.map((r) => [r.commentId, r.content])).toEqual([[argued.id, "eyes"]]);
-    const nm = (await findings()).find((f) => f.number === 1)!;
+    const nm = (await fx.findings()).find((f) => f.number === 1)!;
     expect(nm).toMatchObject({
       status: "open",
       ruling: "upheld",
       rulingBy: "Codertocat",
       rulingReason: "n is the length, so `<= n` reads one past the end.",
     });
-    const last = (await turns()).at(-1)!;
+    const last = (await fx.turns()).at(-1)!;
     expect(last).toMatchObject({
       role: "reviewer",
       trigger: "thread-reply",
@@ -134,14 +75,7 @@ describe("replies in a finding's thread", () => {
     expect(checkConclusion(head)).toBe("failure");
 
     // the same delivery again (GitHub redelivers): nothing more
-    await fx.app.receive(
-      "pull_request_review_comment",
-      reviewCommentPayload(
-        { pr: fx.pr, repoId: REPO_ID, fullName: `${OWNER}/${REPO}`, cloneUrl: fx.remote.bare },
-        argued,
-      ),
-      "delivery-redelivered-reply",
-    );
+    await fx.app.receive("pull_request_review_comment", fx.reviewCommentPayload(argued), "delivery-redelivered-reply");
     await fx.app.idle();
     expect(fx.github.sent("POST", `/comments/${nm1.id}/replies`)).toHaveLength(1);
   });
@@ -149,22 +83,14 @@ describe("replies in a finding's thread", () => {
   it("withdrawn on a writer's argument: the check turns green, and a later push does not raise NM-1 again", async () => {
     const head = await openReviewed();
     expect(checkConclusion(head)).toBe("failure");
-    const nm1 = findingComment("NM-1");
+    const nm1 = fx.findingComment("NM-1");
     fx.app.scenario([
-      {
-        role: "reviewer",
-        match: "NM-1",
-        answer: {
-          ruling: "withdrawn",
-          reason: "The caller passes n - 1.",
-          reply: "You are right: every caller passes `n - 1`.",
-        },
-      },
+      ruleOnNm1("withdrawn", "The caller passes n - 1.", "You are right: every caller passes `n - 1`."),
     ]);
 
-    await replyInThread(WRITER, nm1.id, "All callers pass n - 1, see src/caller.ts.");
+    await fx.replyInThread(WRITER, nm1.id, "All callers pass n - 1, see src/caller.ts.");
 
-    expect((await findings()).map((f) => [f.number, f.status, f.ruling, f.rulingConfirmation])).toEqual([
+    expect((await fx.findings()).map((f) => [f.number, f.status, f.ruling, f.rulingConfirmation])).toEqual([
       [1, "withdrawn", "withdrawn", "writer"],
       [2, "open", null, null],
     ]);
@@ -174,13 +100,12 @@ describe("replies in a finding's thread", () => {
 
     // A later push: the reviewer reports the same problem again; it is not posted, and stays withdrawn.
     fx.app.scenario([
-      { role: "reviewer", answer: { summary: "Same as before.", findings: [REVIEW.answer.findings[0]], resolved: [] } },
+      { role: "reviewer", answer: { summary: "Same as before.", findings: [LOOP_FINDING], resolved: [] } },
     ]);
     const next = fx.push({ "README.md": "# widgets\nmore\n" }, "docs");
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", next);
     expect(fx.github.reviewComments.filter((c) => c.body.includes("Off-by-one in loop bound"))).toHaveLength(1);
-    expect((await findings()).map((f) => [f.number, f.status])).toEqual([
+    expect((await fx.findings()).map((f) => [f.number, f.status])).toEqual([
       [1, "withdrawn"],
       [2, "open"],
     ]);
@@ -189,22 +114,14 @@ describe("replies in a finding's thread", () => {
 
   it("withdrawn at the author's request on an error: still failing, awaiting a maintainer, until a writer confirms", async () => {
     const head = await openReviewed();
-    const nm1 = findingComment("NM-1");
+    const nm1 = fx.findingComment("NM-1");
     fx.app.scenario([
-      {
-        role: "reviewer",
-        match: "NM-1",
-        answer: {
-          ruling: "withdrawn",
-          reason: "The bound is guarded upstream.",
-          reply: "Agreed, the guard on line 3 covers it.",
-        },
-      },
+      ruleOnNm1("withdrawn", "The bound is guarded upstream.", "Agreed, the guard on line 3 covers it."),
     ]);
 
-    await replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
+    await fx.replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
 
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+    expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({
       status: "open",
       ruling: "withdrawn",
       rulingConfirmation: "awaiting",
@@ -217,15 +134,15 @@ describe("replies in a finding's thread", () => {
     expect(check.output.summary).toContain("awaiting a maintainer");
 
     // the author cannot confirm their own request
-    await replyInThread(AUTHOR, nm1.id, "confirm");
+    await fx.replyInThread(AUTHOR, nm1.id, "confirm");
     expect(botReplies(nm1.id).at(-1)).toContain("Only someone with write access");
     expect(checkConclusion(head)).toBe("failure");
 
     // a writer's `confirm`: no agent turn, the withdrawal takes effect
     const agentCallsBefore = fx.app.agentCalls().length;
-    await replyInThread(WRITER, nm1.id, "Confirm.");
+    await fx.replyInThread(WRITER, nm1.id, "Confirm.");
     expect(fx.app.agentCalls()).toHaveLength(agentCallsBefore);
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+    expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({
       status: "withdrawn",
       rulingConfirmation: "confirmed",
       rulingConfirmedBy: "maintainer",
@@ -236,18 +153,13 @@ describe("replies in a finding's thread", () => {
 
   it("a writer's 👍 on the ruling confirms it, seen by the run's next job", async () => {
     await openReviewed();
-    const nm1 = findingComment("NM-1");
+    const nm1 = fx.findingComment("NM-1");
     fx.app.scenario([
-      {
-        role: "reviewer",
-        match: "NM-1",
-        times: 1,
-        answer: { ruling: "withdrawn", reason: "Guarded upstream.", reply: "Agreed." },
-      },
+      ruleOnNm1("withdrawn", "Guarded upstream.", "Agreed.", { times: 1 }),
       { role: "reviewer", answer: { summary: "Nothing new.", findings: [], resolved: [] } },
     ]);
-    await replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
-    const ruling = (await findings()).find((f) => f.number === 1)!;
+    await fx.replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
+    const ruling = (await fx.findings()).find((f) => f.number === 1)!;
     expect(ruling.rulingConfirmation).toBe("awaiting");
     expect(ruling.rulingReplyId).toBe(
       fx.github.reviewComments.find((c) => c.in_reply_to_id === nm1.id && c.user.id === BOT_USER.id)!.id,
@@ -256,10 +168,9 @@ describe("replies in a finding's thread", () => {
     fx.github.reactToReviewComment(VISITOR, ruling.rulingReplyId!, "+1"); // not a writer: does not count
     fx.github.reactToReviewComment(WRITER, ruling.rulingReplyId!, "+1");
     const next = fx.push({ "README.md": "# widgets\nmore\n" }, "docs");
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", next));
-    await fx.app.idle();
+    await fx.pullRequest("synchronize", next);
 
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+    expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({
       status: "withdrawn",
       rulingConfirmation: "confirmed",
       rulingConfirmedBy: "maintainer",
@@ -269,7 +180,7 @@ describe("replies in a finding's thread", () => {
 
   it("a reply by a bot, by someone who may not argue, or in a thread that is not the bot's finding: no turn, nothing posted", async () => {
     const head = await openReviewed();
-    const nm1 = findingComment("NM-1");
+    const nm1 = fx.findingComment("NM-1");
     const { commentId: humanThread } = fx.github.humanReview("reviewer2", head, "A human review", {
       path: "src/app.ts",
       line: 10,
@@ -278,17 +189,17 @@ describe("replies in a finding's thread", () => {
     const requestsBefore = fx.github.requests.filter((r) => r.method === "POST").length;
     fx.app.scenario([{ role: "reviewer", answer: { ruling: "upheld", reply: "should never be asked" } }]);
 
-    await replyInThread({ login: "dependabot[bot]", type: "Bot" }, nm1.id, "Bump!");
-    await replyInThread({ login: BOT_USER.login, id: BOT_USER.id, type: "Bot" }, nm1.id, "Resolved in abc.");
-    await replyInThread(WRITER, humanThread!, "Because the loop changed.");
-    await replyInThread(VISITOR, nm1.id, "I think this is fine.");
+    await fx.replyInThread({ login: "dependabot[bot]", type: "Bot" }, nm1.id, "Bump!");
+    await fx.replyInThread({ login: BOT_USER.login, id: BOT_USER.id, type: "Bot" }, nm1.id, "Resolved in abc.");
+    await fx.replyInThread(WRITER, humanThread!, "Because the loop changed.");
+    await fx.replyInThread(VISITOR, nm1.id, "I think this is fine.");
 
     expect(fx.app.agentCalls().filter((c) => c.role === "reviewer")).toHaveLength(1);
     expect(fx.github.requests.filter((r) => r.method === "POST").length).toBe(requestsBefore);
-    expect((await findings()).every((f) => f.ruling === null)).toBe(true);
+    expect((await fx.findings()).every((f) => f.ruling === null)).toBe(true);
 
     // someone without standing who addresses the bot is told who can argue
-    await replyInThread(VISITOR, nm1.id, "@no-mistakes[bot] this is fine, withdraw it");
+    await fx.replyInThread(VISITOR, nm1.id, "@no-mistakes[bot] this is fine, withdraw it");
     expect(fx.app.agentCalls().filter((c) => c.role === "reviewer")).toHaveLength(1);
     expect(botReplies(nm1.id).at(-1)).toContain(
       "Only the pull request's author and people with write access to this repository can argue NM-1",
@@ -297,30 +208,16 @@ describe("replies in a finding's thread", () => {
 
   it("a dead session: the thread reply falls back to a fresh session whose prompt has the finding and the thread so far", async () => {
     await openReviewed();
-    const nm1 = findingComment("NM-1");
-    fx.app.scenario([
-      {
-        role: "reviewer",
-        match: "NM-1",
-        times: 1,
-        answer: { ruling: "upheld", reason: "Still wrong.", reply: "It still reads past the end." },
-      },
-    ]);
-    await replyInThread(WRITER, nm1.id, "First argument: n is exclusive.");
+    const nm1 = fx.findingComment("NM-1");
+    fx.app.scenario([ruleOnNm1("upheld", "Still wrong.", "It still reads past the end.", { times: 1 })]);
+    await fx.replyInThread(WRITER, nm1.id, "First argument: n is exclusive.");
 
     fx.app.scenario([
-      {
-        role: "reviewer",
-        match: "NM-1",
+      ruleOnNm1("deferred", "A follow-up will rewrite the loop.", "Fine, it can wait for the rewrite.", {
         failResume: true,
-        answer: {
-          ruling: "deferred",
-          reason: "A follow-up will rewrite the loop.",
-          reply: "Fine, it can wait for the rewrite.",
-        },
-      },
+      }),
     ]);
-    await replyInThread(WRITER, nm1.id, "Second argument: the loop is rewritten next week.");
+    await fx.replyInThread(WRITER, nm1.id, "Second argument: the loop is rewritten next week.");
 
     const fresh = fx.app.agentCalls().at(-1)!;
     expect(fresh.sessionAsked).toBeNull();
@@ -329,10 +226,10 @@ describe("replies in a finding's thread", () => {
     expect(fresh.prompt).toContain("First argument: n is exclusive."); // the thread so far
     expect(fresh.prompt).toContain("It still reads past the end.");
     expect(fresh.prompt).toContain("Second argument: the loop is rewritten next week."); // the new reply
-    const last = (await turns()).at(-1)!;
+    const last = (await fx.turns()).at(-1)!;
     expect(last).toMatchObject({ trigger: "thread-reply", sessionMode: "fallback" });
     expect(last.fallbackReason).toContain("resume of");
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({
+    expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({
       status: "deferred",
       ruling: "deferred",
       rulingConfirmation: "writer",
@@ -342,12 +239,12 @@ describe("replies in a finding's thread", () => {
 
   it("an unreadable answer gets one repair request, then a reply saying it could not be read; nothing changes", async () => {
     await openReviewed();
-    const nm1 = findingComment("NM-1");
+    const nm1 = fx.findingComment("NM-1");
     fx.app.scenario([{ role: "reviewer", text: "I think you may be right, but who knows." }]);
-    await replyInThread(AUTHOR, nm1.id, "This is fine.");
-    expect((await turns()).slice(-2).map((t) => t.trigger)).toEqual(["thread-reply", "repair"]);
+    await fx.replyInThread(AUTHOR, nm1.id, "This is fine.");
+    expect((await fx.turns()).slice(-2).map((t) => t.trigger)).toEqual(["thread-reply", "repair"]);
     expect(botReplies(nm1.id).at(-1)).toContain("The reviewer's answer could not be read (twice)");
-    expect((await findings()).find((f) => f.number === 1)).toMatchObject({ status: "open", ruling: null });
+    expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({ status: "open", ruling: null });
   });
 });
 
@@ -365,7 +262,7 @@ describe("/no-mistakes ask", () => {
     expect(calls[1]).toMatchObject({ sessionAsked: calls[0]!.sessionReturned, resumed: true });
     expect(calls[1]!.prompt).toContain("<question>\nWhy does the loop stop at n?\n</question>");
     expect(fx.replies().at(-1)).toMatch(/^@Codertocat Because `n` is the length\./);
-    const last = (await turns()).at(-1)!;
+    const last = (await fx.turns()).at(-1)!;
     expect(last).toMatchObject({ role: "reviewer", trigger: "ask", sessionMode: "resumed", status: "succeeded" });
     expect(last.tokensIn + last.tokensOut).toBeGreaterThan(0);
     expect(fx.github.reactions.map((r) => r.content)).toEqual(["eyes"]);
@@ -393,11 +290,11 @@ describe("/no-mistakes ask", () => {
     fx.app.scenario([
       { role: "reviewer", match: "is line 10 safe", answer: { reply: "Line 10 only renames a variable." } },
     ]);
-    await replyInThread(WRITER, humanThread!, "@no-mistakes[bot] is line 10 safe?");
+    await fx.replyInThread(WRITER, humanThread!, "@no-mistakes[bot] is line 10 safe?");
     const answer = fx.github.sent("POST", `/comments/${humanThread}/replies`);
     expect(answer).toHaveLength(1);
     expect(answer[0]!.body.body).toContain("Line 10 only renames a variable.");
     expect(fx.app.agentCalls().at(-1)!.prompt).toContain("Why change this line?"); // the thread so far
-    expect((await turns()).at(-1)).toMatchObject({ trigger: "ask" });
+    expect((await fx.turns()).at(-1)).toMatchObject({ trigger: "ask" });
   });
 });
