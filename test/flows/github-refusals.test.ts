@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FlowFixture, numbered, OWNER, REPO } from "../helpers/flow-fixture.js";
+import { FlowFixture, LOOP_BUG_APP, ONE_BUG, OWNER, REPO } from "../helpers/flow-fixture.js";
 import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 /**
@@ -11,25 +11,9 @@ import { useFlowDatabase } from "../helpers/use-flow-database.js";
 let fx: FlowFixture;
 const database = useFlowDatabase(() => fx);
 
-const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
-const FINDING = {
-  path: "src/app.ts",
-  line: 11,
-  severity: "error",
-  action: "ask-user",
-  title: "Off-by-one in loop bound",
-  body: "`<=` reads past the end.",
-};
-
 const errorLines = (fx: FlowFixture) => fx.app.logs.lines().filter((l) => (l.level as number) >= 50);
 
-async function openPr(fx: FlowFixture): Promise<string> {
-  const head = fx.push({ "src/app.ts": BUGGY });
-  fx.app.scenario([{ role: "reviewer", answer: { summary: "One bug.", findings: [FINDING], resolved: [] } }]);
-  await fx.app.receive("pull_request", fx.prPayload("opened", head));
-  await fx.app.idle();
-  return head;
-}
+const openPr = (fx: FlowFixture) => fx.open({ "src/app.ts": LOOP_BUG_APP }, [{ role: "reviewer", answer: ONE_BUG }]);
 
 describe("GitHub refuses the App during a job", () => {
   it("401 on the installation token: one error line naming the cause and the fix; the job is not retried", async () => {

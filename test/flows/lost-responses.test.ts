@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findRun } from "../../src/db/runs.js";
 import { BOT_USER } from "../helpers/github-stand-in.js";
-import { FlowFixture, numbered, OWNER, REPO, REPO_ID } from "../helpers/flow-fixture.js";
+import { FlowFixture, LOOP_BUG_APP, ONE_BUG, OWNER, REPO } from "../helpers/flow-fixture.js";
 import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 /**
@@ -13,27 +12,11 @@ import { useFlowDatabase } from "../helpers/use-flow-database.js";
 let fx: FlowFixture;
 const database = useFlowDatabase(() => fx);
 
-const BUGGY = numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" });
-const FINDING = {
-  path: "src/app.ts",
-  line: 11,
-  severity: "error",
-  action: "ask-user",
-  title: "Off-by-one in loop bound",
-  body: "`<=` reads past the end.",
-};
-
-async function openWithFinding(): Promise<string> {
-  const head = fx.push({ "src/app.ts": BUGGY });
-  fx.app.scenario([{ role: "reviewer", times: 1, answer: { summary: "One bug.", findings: [FINDING], resolved: [] } }]);
-  await fx.app.receive("pull_request", fx.prPayload("opened", head));
-  await fx.app.idle();
-  return head;
-}
+const openWithFinding = () =>
+  fx.open({ "src/app.ts": LOOP_BUG_APP }, [{ role: "reviewer", times: 1, answer: ONE_BUG }]);
 
 async function expectCompleted(head: string): Promise<void> {
-  const run = (await findRun(database.handle.db, REPO_ID, fx.pr))!;
-  expect(run.lastReviewedSha).toBe(head);
+  expect((await fx.run()).lastReviewedSha).toBe(head);
   const checks = [...fx.github.checkRuns.values()].filter((c) => c.head_sha === head);
   expect(checks).toHaveLength(1);
   expect(checks[0]!.status).toBe("completed");
@@ -52,10 +35,7 @@ describe("a write whose answer is lost is made once", () => {
     await expectCompleted(head);
 
     // the recovered comment id is the one the resolution reply goes to
-    const fixed = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i < n; i++)" }) });
-    fx.app.scenario([{ role: "reviewer", answer: { summary: "Fixed.", findings: [], resolved: ["NM-1"] } }]);
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", fixed, { before: head }));
-    await fx.app.idle();
+    await fx.pushLoopFix(head);
     expect(fx.github.sent("POST", `/comments/${inline[0]!.id}/replies`)).toHaveLength(1);
   });
 
@@ -68,8 +48,7 @@ describe("a write whose answer is lost is made once", () => {
     expect(fx.github.reviews).toHaveLength(1);
     expect(fx.app.agentCalls()).toHaveLength(1);
     await expectCompleted(head);
-    const run = (await findRun(database.handle.db, REPO_ID, fx.pr))!;
-    expect(run.summaryCommentId).toBe(fx.github.issueComments[0]!.id);
+    expect((await fx.run()).summaryCommentId).toBe(fx.github.issueComments[0]!.id);
   });
 
   it("check run: the lost check run is found by name, not created again", async () => {
@@ -84,13 +63,10 @@ describe("a write whose answer is lost is made once", () => {
   it('"Resolved in" reply: the lost reply is found on the thread, not posted again', async () => {
     fx = await FlowFixture.start(database.handle);
     const head = await openWithFinding();
-    const thread = fx.github.reviewComments.find((c) => c.body.includes("<!-- no-mistakes:NM-1 -->"))!;
+    const thread = fx.findingComment("NM-1");
     fx.github.loseResponses.push(`POST /repos/${OWNER}/${REPO}/pulls/${fx.pr}/comments/${thread.id}/replies`);
 
-    const fixed = fx.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i < n; i++)" }) });
-    fx.app.scenario([{ role: "reviewer", answer: { summary: "Fixed.", findings: [], resolved: ["NM-1"] } }]);
-    await fx.app.receive("pull_request", fx.prPayload("synchronize", fixed, { before: head }));
-    await fx.app.idle();
+    const fixed = await fx.pushLoopFix(head);
 
     expect(fx.github.sent("POST", `/comments/${thread.id}/replies`)).toHaveLength(1);
     const replies = fx.github.reviewComments.filter((c) => c.in_reply_to_id === thread.id);
