@@ -1,16 +1,13 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { findRun } from "../../src/db/runs.js";
 import { encodeBasicAuth } from "../../src/git/encode-basic-auth.js";
 import { startGitHttpServer, type GitHttpServer } from "../git/git-http-server.js";
-import { startAppHarness, type AppHarness } from "../helpers/app-harness.js";
-import { GitRemote } from "../helpers/git-remote.js";
-import { GitHubStandIn, INSTALLATION_TOKEN } from "../helpers/github-stand-in.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { pullRequestPayload } from "../helpers/webhook-payloads.js";
+import type { AppHarness } from "../helpers/app-harness.js";
+import { filesUnder, FlowFixture, LOOP_AUTO_FIX, LOOP_BUG_APP, OWNER, REPO } from "../helpers/flow-fixture.js";
+import { INSTALLATION_TOKEN } from "../helpers/github-stand-in.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 /**
  * The app on GitHub Enterprise Server over plain http: the API at http://ghe.example.test/api/v3
@@ -21,89 +18,41 @@ import { pullRequestPayload } from "../helpers/webhook-payloads.js";
 
 const GHE_HOST = "ghe.example.test";
 const API_ROOT = `http://${GHE_HOST}/api/v3`;
-const OWNER = "octo-org";
-const REPO = "widgets";
-const REPO_ID = 5150;
 const INSTALLATION_ID = 99;
 const OTHER_TOKEN = "ghs_SomeOtherInstallationToken9876543210zyx";
 const TOKEN_BASIC = encodeBasicAuth(INSTALLATION_TOKEN);
 
-function numbered(prefix: string, n = 30, overrides: Record<number, string> = {}): string {
-  return Array.from({ length: n }, (_, i) => overrides[i + 1] ?? `${prefix} line ${i + 1}`).join("\n") + "\n";
-}
-
-function filesUnder(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else files.push(full);
-    }
-  };
-  walk(dir);
-  return files;
-}
-
-let database: TestDatabase;
-let prNumber = 0;
+let fx: FlowFixture;
+const database = useFlowDatabase(() => fx);
 /** Every in-process HTTP request nock had no interceptor for (e.g. one to api.github.com). */
 const unmatched: string[] = [];
 const onNoMatch = (req: { href?: string; method?: string; hostname?: string; path?: string }) => {
   unmatched.push(`${req.method ?? "?"} ${req.href ?? `${req.hostname ?? "?"}${req.path ?? ""}`}`);
 };
 
-beforeAll(async () => {
-  database = await createTestDatabase("pglite");
-  nock.disableNetConnect();
+beforeAll(() => {
   nock.emitter.on("no match", onNoMatch);
 });
-afterAll(async () => {
+afterAll(() => {
   nock.emitter.removeListener("no match", onNoMatch);
-  await database.dispose();
-  nock.enableNetConnect();
-  removeTempDirs();
 });
 
 describe("GitHub Enterprise Server over http", () => {
-  let root: string;
-  let remote: GitRemote;
-  let github: GitHubStandIn;
   let gitServer: GitHttpServer | undefined;
-  let app: AppHarness | undefined;
-  let pr: number;
-  let baseSha: string;
 
   beforeEach(() => {
     unmatched.length = 0;
-    root = tempDir();
-    pr = ++prNumber;
-    remote = new GitRemote(root);
-    baseSha = remote.commit({ "src/app.ts": numbered("app"), "README.md": "# widgets\n" }, "base");
-    remote.publish("main");
-    github = new GitHubStandIn({
-      owner: OWNER,
-      repo: REPO,
-      installationId: INSTALLATION_ID,
-      bareRepo: remote.bare,
-      baseRef: "main",
-      apiUrl: API_ROOT,
-    });
-    github.install();
+    fx = FlowFixture.withoutApp({ installationId: INSTALLATION_ID, apiUrl: API_ROOT });
   });
   afterEach(async () => {
-    await app?.stop();
-    app = undefined;
     await gitServer?.close();
     gitServer = undefined;
   });
 
-  /** Serves `root` (so `origin.git` is GitRemote's bare repository) over http, requiring `token`. */
+  /** Serves the fixture's root (so `origin.git` is its bare repository) over http, requiring `token`; starts the app. */
   async function start(requiredToken: string): Promise<{ app: AppHarness; server: GitHttpServer }> {
-    gitServer = await startGitHttpServer(root, { token: requiredToken });
-    app = await startAppHarness({
-      database: database.handle,
-      dataDir: join(root, "data"),
+    gitServer = await startGitHttpServer(fx.root, { token: requiredToken });
+    const app = await fx.startApp(database.handle, {
       env: { GHE_HOST, GHE_PROTOCOL: "http", GIT_TRUSTED_HOSTS: "127.0.0.1" },
     });
     return { app, server: gitServer };
@@ -111,46 +60,22 @@ describe("GitHub Enterprise Server over http", () => {
 
   /** Pushes a PR commit changing app line 11 and delivers `pull_request.opened` with the http clone URL. */
   async function openPr(h: AppHarness, server: GitHttpServer): Promise<string> {
-    remote.checkout("feature", true);
-    remote.commit({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) }, "first");
-    const head = remote.publish("feature", pr);
+    const head = fx.push({ "src/app.ts": LOOP_BUG_APP }, "first");
     h.scenario([
       {
         role: "reviewer",
         answer: {
           summary: "One problem in the loop.",
-          findings: [
-            {
-              path: "src/app.ts",
-              line: 11,
-              severity: "warning",
-              action: "auto-fix",
-              title: "Off-by-one in loop bound",
-              body: "`<=` reads past the end.",
-              suggestion: "for (i = 0; i < n; i++)",
-            },
-          ],
+          findings: [{ ...LOOP_AUTO_FIX, severity: "warning" }],
           resolved: [],
         },
       },
     ]);
-    const cloneUrl = server.url("origin.git");
-    await h.receive(
-      "pull_request",
-      pullRequestPayload({
-        action: "opened",
-        number: pr,
-        title: `GHE change ${pr}`,
-        baseSha,
-        headRef: "feature",
-        headSha: head,
-        cloneUrl,
-        repoId: REPO_ID,
-        fullName: `${OWNER}/${REPO}`,
-        installationId: INSTALLATION_ID,
-      }),
-    );
-    await h.idle();
+    await fx.pullRequest("opened", head, {
+      title: `GHE change ${fx.pr}`,
+      cloneUrl: server.url("origin.git"),
+      installationId: INSTALLATION_ID,
+    });
     if (process.env.DUMP_LOGS)
       console.log(
         h.logs
@@ -163,18 +88,17 @@ describe("GitHub Enterprise Server over http", () => {
 
   function expectEverythingOnGhe(): void {
     expect(unmatched, "in-process requests nock had no interceptor for").toEqual([]);
-    expect(github.requests.length).toBeGreaterThan(0);
-    for (const r of github.requests) expect(r.path, `${r.method} ${r.path}`).toMatch(/^\/api\/(v3\/|graphql$)/);
+    expect(fx.github.requests.length).toBeGreaterThan(0);
+    for (const r of fx.github.requests) expect(r.path, `${r.method} ${r.path}`).toMatch(/^\/api\/(v3\/|graphql$)/);
     // nothing the app sent to GitHub carries the token
-    const sent = JSON.stringify(github.requests);
+    const sent = JSON.stringify(fx.github.requests);
     expect(sent).not.toContain(INSTALLATION_TOKEN);
     expect(sent).not.toContain(TOKEN_BASIC);
   }
 
   function expectTokenNotStored(h: AppHarness): void {
-    const workspace = join(root, "data", "workspaces", String(REPO_ID), String(pr));
-    const files = filesUnder(workspace);
-    const config = join(workspace, ".git", "config");
+    const files = filesUnder(fx.workspace);
+    const config = join(fx.workspace, ".git", "config");
     expect(files).toContain(config);
     // no remote, no extraheader, no URL with credentials was written
     const configText = readFileSync(config, "utf8");
@@ -199,7 +123,7 @@ describe("GitHub Enterprise Server over http", () => {
     const head = await openPr(h, server);
 
     // the installation token came from the GHE API root
-    const tokenRequests = github.sent("POST", "/access_tokens");
+    const tokenRequests = fx.github.sent("POST", "/access_tokens");
     expect(tokenRequests.length).toBeGreaterThan(0);
     for (const r of tokenRequests) expect(r.path).toBe(`/api/v3/app/installations/${INSTALLATION_ID}/access_tokens`);
 
@@ -209,26 +133,23 @@ describe("GitHub Enterprise Server over http", () => {
     expect(server.authorizations).toEqual(server.authorizations.map(() => `Basic ${TOKEN_BASIC}`));
 
     // exactly one review, at the GHE review endpoint, with the inline comment on the head commit
-    const reviews = github.requests.filter((r) => r.method === "POST" && r.path.includes("/reviews"));
+    const reviews = fx.github.requests.filter((r) => r.method === "POST" && r.path.includes("/reviews"));
     expect(reviews).toHaveLength(1);
-    expect(reviews[0]!.path).toBe(`/api/v3/repos/${OWNER}/${REPO}/pulls/${pr}/reviews`);
-    const review = reviews[0]!.body;
-    expect(review).toMatchObject({ commit_id: head, event: "COMMENT" });
-    expect(review.comments).toHaveLength(1);
-    expect(review.comments[0]).toMatchObject({ path: "src/app.ts", line: 11, side: "RIGHT" });
+    expect(reviews[0]!.path).toBe(`/api/v3/repos/${OWNER}/${REPO}/pulls/${fx.pr}/reviews`);
+    const review = fx.onlyReview(head);
     expect(review.comments[0].body).toContain("NM-1");
     expect(review.comments[0].body).toContain("Off-by-one in loop bound");
     expect(review.comments[0].body).toContain("```suggestion\nfor (i = 0; i < n; i++)\n```");
-    expect(github.reviews).toHaveLength(1);
-    expect(github.reviewComments).toHaveLength(1);
+    expect(fx.github.reviews).toHaveLength(1);
+    expect(fx.github.reviewComments).toHaveLength(1);
 
     // the check run completes; a warning does not fail it
-    const check = [...github.checkRuns.values()].find((c) => c.head_sha === head)!;
+    const check = [...fx.github.checkRuns.values()].find((c) => c.head_sha === head)!;
     expect(check).toMatchObject({ name: "no-mistakes", status: "completed", conclusion: "success" });
-    expect(github.sent("POST", `/api/v3/repos/${OWNER}/${REPO}/check-runs`)).toHaveLength(1);
+    expect(fx.github.sent("POST", `/api/v3/repos/${OWNER}/${REPO}/check-runs`)).toHaveLength(1);
 
     expect(h.agentCalls()).toHaveLength(1);
-    expect((await findRun(database.handle.db, REPO_ID, pr))!.lastReviewedSha).toBe(head);
+    expect((await fx.run()).lastReviewedSha).toBe(head);
 
     expectEverythingOnGhe();
     expectTokenNotStored(h);
@@ -244,7 +165,7 @@ describe("GitHub Enterprise Server over http", () => {
     expect(server.authorizations).toContain(`Basic ${TOKEN_BASIC}`);
     expect(server.authorizations).not.toContain(`Basic ${encodeBasicAuth(OTHER_TOKEN)}`);
 
-    const checks = [...github.checkRuns.values()].filter((c) => c.head_sha === head);
+    const checks = [...fx.github.checkRuns.values()].filter((c) => c.head_sha === head);
     expect(checks).toHaveLength(1);
     const check = checks[0]!;
     expect(check).toMatchObject({ name: "no-mistakes", status: "completed", conclusion: "failure" });
@@ -256,10 +177,10 @@ describe("GitHub Enterprise Server over http", () => {
 
     // no agent turn, no review, no comments, no threads: only the token and the check run were written
     expect(h.agentCalls()).toHaveLength(0);
-    expect(github.reviews).toHaveLength(0);
-    expect(github.reviewComments).toHaveLength(0);
-    expect(github.issueComments).toHaveLength(0);
-    const writes = github.requests
+    expect(fx.github.reviews).toHaveLength(0);
+    expect(fx.github.reviewComments).toHaveLength(0);
+    expect(fx.github.issueComments).toHaveLength(0);
+    const writes = fx.github.requests
       .filter((r) => r.method !== "GET")
       .map((r) => `${r.method} ${r.path.replace(/\d+$/, ":id")}`);
     expect(new Set(writes)).toEqual(
@@ -269,8 +190,8 @@ describe("GitHub Enterprise Server over http", () => {
         `PATCH /api/v3/repos/${OWNER}/${REPO}/check-runs/:id`,
       ]),
     );
-    expect(github.sent("POST", `/check-runs`)).toHaveLength(1);
-    expect((await findRun(database.handle.db, REPO_ID, pr))!.lastReviewedSha).toBeNull();
+    expect(fx.github.sent("POST", `/check-runs`)).toHaveLength(1);
+    expect((await fx.run()).lastReviewedSha).toBeNull();
 
     expectEverythingOnGhe();
     expectTokenNotStored(h);
