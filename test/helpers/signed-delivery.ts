@@ -7,6 +7,11 @@ export interface SignedDelivery {
   id?: string;
 }
 
+/** The `x-hub-signature-256` header GitHub sends with `body` for an App whose webhook secret is `secret`. */
+export function signature(secret: string, body: string): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
 /** POSTs a webhook to a running app exactly as GitHub does (signed with the App's secret); returns the status. */
 export async function postSignedDelivery(url: string, secret: string, delivery: SignedDelivery): Promise<number> {
   const body = JSON.stringify(delivery.payload);
@@ -17,7 +22,7 @@ export async function postSignedDelivery(url: string, secret: string, delivery: 
       "user-agent": "GitHub-Hookshot/test",
       "x-github-event": delivery.name,
       "x-github-delivery": delivery.id ?? randomUUID(),
-      "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
+      "x-hub-signature-256": signature(secret, body),
     },
     body,
   });

@@ -1,83 +1,37 @@
-import { createHmac } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyRecord } from "../../src/intake/apply-record.js";
 import { createIntakeDeps } from "../../src/intake/intake-deps.js";
 import type { IntakeRecord, PullRequestRecord } from "../../src/intake/intake-record.js";
 import { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { Metrics } from "../../src/metrics/metrics.js";
-import { observeWebhookRequests } from "../../src/metrics/observe-webhook-requests.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
 import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
-import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
-import { onPullRequest } from "../../src/webhooks/on-pull-request.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { streamPost } from "../helpers/stream-post.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { pullRequestPayload } from "../helpers/webhook-payloads.js";
+import { closeWebhookEndpoints, pullRequestBody, serveWebhookEndpoint } from "../helpers/webhook-endpoint.js";
 import { sample } from "./sample.js";
 
 const SECRET = "metrics-test-secret";
-const PATH = "/api/github/webhooks";
-const servers: Server[] = [];
 const intakes: WebhookIntake[] = [];
 afterAll(async () => {
-  for (const s of servers) await new Promise((r) => s.close(r));
+  await closeWebhookEndpoints();
   for (const i of intakes) await i.stop(100);
   removeTempDirs();
 });
 
 /** The webhook endpoint as the app serves it (NoMistakesProbot's middleware, the PR handler, an intake), observed. */
 async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10) {
-  const { log } = captureLogger();
   const metrics = new Metrics({ processMetrics: false });
-  const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret: SECRET, log });
-  const intake = WebhookIntake.open({ dir: tempDir(), apply, log, maxBacklog, metrics });
-  intakes.push(intake);
-  probot.events.on("pull_request.synchronize", async (event) => onPullRequest(event, intake, log));
-  const middleware = await probot.getNodeMiddleware({ path: PATH });
-  const server = createServer(
-    (req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()),
-  );
-  servers.push(server);
-  observeWebhookRequests(server, metrics, { path: PATH });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
-  const post = async (
-    id: string,
-    body: string,
-    event = "pull_request",
-    signature = `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
-  ) => {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": event,
-        "x-github-delivery": id,
-        "x-hub-signature-256": signature,
-      },
-      body,
-    });
-    await res.text();
-    return res.status;
-  };
-  return { post, url, metrics, intake };
+  const endpoint = await serveWebhookEndpoint({ secret: SECRET, apply, maxBacklog, metrics });
+  /** The status of a delivery of `event`, signed unless `signature` is given. */
+  const post = async (id: string, body: string, event?: string, signature?: string) =>
+    (await endpoint.post(id, body, { event, signature })).status;
+  return { post, url: endpoint.url, metrics, intake: endpoint.intake };
 }
 
-const body = (action: string, headSha: string) =>
-  JSON.stringify(
-    pullRequestPayload({
-      action,
-      number: 3,
-      baseSha: "b".repeat(40),
-      headRef: "f",
-      headSha,
-      cloneUrl: "https://github.com/o/r.git",
-    }),
-  );
+const body = (action: string, headSha: string) => pullRequestBody(headSha, action);
 
 describe("webhook metrics over the app's webhook endpoint", () => {
   it("counts each answer by event and outcome, and times every one", async () => {
