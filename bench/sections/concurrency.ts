@@ -5,10 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { join } from "node:path";
 import postgres from "postgres";
 import { GitHubHttpStandIn } from "../lib/github-server.js";
+import { postWebhook } from "../lib/post-webhook.js";
 import { buildRepo, movePullHeads } from "../lib/repo.js";
 import {
   SMOKE,
@@ -19,7 +20,6 @@ import {
   privateKey,
   pullRequestPayload,
   round,
-  signature,
   sleep,
   startChild,
   tempRoot,
@@ -79,39 +79,11 @@ for (let i = 0; i < cfg.processes; i++) {
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 let non2xx = 0;
 let errors = 0;
-function deliver(port: number, body: string, action: string): Promise<void> {
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/api/github/webhooks",
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          "x-github-event": "pull_request",
-          "x-github-delivery": randomUUID(),
-          "x-hub-signature-256": signature(body),
-          "user-agent": "GitHub-Hookshot/bench",
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => {
-          if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
-          resolve();
-        });
-      },
-    );
-    req.on("error", () => {
-      errors++;
-      resolve();
-    });
-    void action;
-    req.end(body);
-  });
+/** One signed `pull_request` delivery; counts a failed request and a non-2xx answer. */
+async function deliver(port: number, body: string): Promise<void> {
+  const status = await postWebhook(port, agent, "pull_request", randomUUID(), body);
+  if (status === 0) errors++;
+  else if (status < 200 || status >= 300) non2xx++;
 }
 
 // Warm each process once (a \`closed\` delivery for a PR it never saw: verified, recorded, nothing queued),
@@ -129,7 +101,6 @@ await Promise.all(
           cloneUrl: repo.bare,
         }),
       ),
-      "closed",
     ),
   ),
 );
@@ -159,7 +130,7 @@ for (let k = 0; k < cfg.pushes; k++) {
         cloneUrl: repo.bare,
       }),
     );
-    pending.push(deliver(procs[(n + k) % procs.length]!.port, body, action));
+    pending.push(deliver(procs[(n + k) % procs.length]!.port, body));
     i++;
   }
 }
