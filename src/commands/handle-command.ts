@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
-import { REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.js";
+import { readRepoConfig } from "../pipeline/run-context.js";
+import { repoRef } from "../pipeline/repo-ref.js";
 import type { Database } from "../db/database.js";
 import { listFindings, updateFinding } from "../db/findings.js";
 import { deleteRunAgentSession, listRunAgentSessions } from "../db/run-agent-sessions.js";
@@ -10,7 +11,7 @@ import { listTurns } from "../db/turns.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { findingId } from "../domain/finding-id.js";
-import { refreshVerdict } from "../pipeline/conversation/refresh-verdict.js";
+import { refreshVerdict } from "../pipeline/refresh-verdict.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { RunJob } from "../domain/run-job.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
@@ -32,8 +33,7 @@ export interface CommandDeps {
 export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise<void> {
   const log = deps.log.child({ deliveryId: job.deliveryId, command: job.command.kind, pr: job.prNumber });
   const github = await deps.github(job.installationId);
-  const [owner = "", repo = ""] = job.repositoryFullName.split("/");
-  const ref: RepoRef = { owner, repo };
+  const ref = repoRef(job);
   const reply = (body: string) => github.createIssueComment(ref, job.prNumber, body).then(() => undefined);
   const command = job.command;
 
@@ -43,7 +43,7 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   }
   const run = await ensureRun(deps.db, github, ref, job);
   if (command.kind === "status") {
-    const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+    const { config } = await readRepoConfig(github, ref);
     const [findings, sessions, turns] = await Promise.all([
       listFindings(deps.db, run.id),
       listRunAgentSessions(deps.db, run.id),
@@ -108,7 +108,7 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
         dismissReason: command.reason ?? null,
       });
       // The summary (with its state line) and the last reviewed head's check run: a dismissed finding no longer blocks.
-      const { config } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+      const { config } = await readRepoConfig(github, ref);
       await refreshVerdict(deps.db, github, ref, run, config);
       return reply(
         `@${job.author} Dismissed ${findingId(finding.number)}; it will not be raised again in this pull request.`,

@@ -33,8 +33,16 @@ export async function loadRunContext(
   if (!run || run.state === "closed") return undefined;
   const github = await deps.github(run.installationId);
   const ref = repoRef(run);
-  const { config, problems } = parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+  const { config, problems } = await readRepoConfig(github, ref);
   return runContext(deps.db, run, github, config, problems);
+}
+
+/** The repository's `.github/no-mistakes.yml`, from its default branch only (a PR cannot change it). */
+export async function readRepoConfig(
+  github: GitHubClient,
+  ref: RepoRef,
+): Promise<{ config: RepoConfig; problems: string[] }> {
+  return parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
 }
 
 /** A context from parts already at hand. */

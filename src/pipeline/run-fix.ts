@@ -12,11 +12,10 @@ import { verifyFix } from "./fix/verify-fix.js";
 import { parseFixerAnswer } from "./fix/parse-fixer-answer.js";
 import { codeBlock } from "./render/code-block.js";
 import { shortSha } from "./render/labels.js";
-import { renderSummary } from "./render/render-summary.js";
 import { sanitizeMarkdown } from "./render/sanitize-markdown.js";
 import type { RunContext } from "./run-context.js";
 import type { ReviewDeps } from "./run-review.js";
-import { upsertSummaryComment } from "./upsert-summary-comment.js";
+import { refreshSummary } from "./refresh-summary.js";
 
 export interface FixRequest {
   /** command (a maintainer asked) or auto-fix (fix.auto after a review) */
@@ -221,21 +220,7 @@ export async function runFix(
       log,
     });
   }
-  const turns = await listTurns(deps.db, run.id);
-  const stopped = budgetRefusal(spendOf(turns), config, "reviewer");
-  await upsertSummaryComment(
-    deps.db,
-    github,
-    ref,
-    run,
-    renderSummary({
-      findings: await listFindings(deps.db, run.id),
-      turns,
-      lastReviewedSha: run.lastReviewedSha,
-      failOn: config.review.fail_on,
-      stopped,
-    }),
-  );
+  await refreshSummary(deps.db, github, ref, run, config);
 }
 
 /** A fixer commit that was not pushed: one refused push, and why. */

@@ -3,7 +3,7 @@ import { standing } from "../standing.js";
 import type { Database } from "../../db/database.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
 import type { RunContext } from "../run-context.js";
-import { refreshVerdict } from "./refresh-verdict.js";
+import { refreshVerdict } from "../refresh-verdict.js";
 import { awaitingMaintainer, confirmPatch } from "./ruling-state.js";
 
 /**

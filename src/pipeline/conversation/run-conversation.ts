@@ -20,7 +20,7 @@ import {
 import { buildAskPrompt, buildThreadPrompt, type ConversationContext } from "./build-conversation-prompt.js";
 import { converse, type ConverseOutcome } from "./converse.js";
 import { postIssueAnswer, postThreadAnswer } from "./post-answer.js";
-import { refreshVerdict } from "./refresh-verdict.js";
+import { refreshVerdict } from "../refresh-verdict.js";
 import { confirmPatch, rulingPatch } from "./ruling-state.js";
 import { threadSoFar } from "./thread-so-far.js";
 

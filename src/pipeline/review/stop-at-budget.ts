@@ -1,11 +1,9 @@
-import { listFindings } from "../../db/findings.js";
 import { listTurns } from "../../db/turns.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { budgetRefusal, spendOf } from "../check-budget.js";
 import { ours } from "../ours.js";
-import { renderSummary } from "../render/render-summary.js";
 import type { ReviewDeps } from "../run-review.js";
-import { upsertSummaryComment } from "../upsert-summary-comment.js";
+import { refreshSummary } from "../refresh-summary.js";
 import type { ReviewTurn } from "./review-turn.js";
 
 const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
@@ -30,14 +28,7 @@ export async function stopAtBudget(deps: ReviewDeps, turn: ReviewTurn): Promise<
     );
   }
   // the summary says so at the top: the review stopped here
-  const summary = renderSummary({
-    findings: await listFindings(deps.db, run.id),
-    turns: turnsBefore,
-    lastReviewedSha: run.lastReviewedSha,
-    failOn: config.review.fail_on,
-    stopped: overBudget,
-  });
-  await upsertSummaryComment(deps.db, github, ref, run, summary);
+  await refreshSummary(deps.db, github, ref, run, config);
   return true;
 }
 
