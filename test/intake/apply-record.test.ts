@@ -1,17 +1,16 @@
 import type { EmitterWebhookEvent as Context } from "@octokit/webhooks";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findRun } from "../../src/db/runs.js";
 import { COMMAND_QUEUE, RUN_QUEUE } from "../../src/queue/queue-names.js";
-import { RunQueue } from "../../src/queue/run-queue.js";
 import { applyRecord } from "../../src/intake/apply-record.js";
-import { createIntakeDeps, type IntakeDeps } from "../../src/intake/intake-deps.js";
+import type { IntakeDeps } from "../../src/intake/intake-deps.js";
 import type { Intake } from "../../src/intake/webhook-intake.js";
 import type { IntakeRecord } from "../../src/intake/intake-record.js";
 import { onIssueComment as handleIssueComment } from "../../src/webhooks/on-issue-comment.js";
 import { onPullRequest as handlePullRequest } from "../../src/webhooks/on-pull-request.js";
 import { onPullRequestClosed as handlePullRequestClosed } from "../../src/webhooks/on-pull-request-closed.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
+import { databaseKinds } from "../helpers/test-database.js";
+import { useIntakeDatabase } from "../helpers/use-queue-database.js";
 import { examplePayload, pullRequestPayload } from "../helpers/webhook-payloads.js";
 
 const kinds = await databaseKinds();
@@ -42,32 +41,7 @@ function prContext(id: string, action: string, headSha: string): PullRequestCont
 }
 
 describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
-  let database: TestDatabase;
-  let queue: RunQueue;
-  let capture: ReturnType<typeof captureLogger>;
-  let deps: IntakeDeps;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    capture = captureLogger();
-    queue = await RunQueue.start({
-      database: database.handle,
-      log: capture.log,
-      expireInSeconds: 60,
-      maintenanceIntervalSeconds: 3600,
-    });
-  });
-
-  afterAll(async () => {
-    await queue?.stop();
-    await database?.dispose();
-  });
-
-  beforeEach(async () => {
-    await database.handle.executeSql("truncate webhook_deliveries, runs cascade; truncate pgboss.job");
-    capture = captureLogger();
-    deps = createIntakeDeps({ database: database.handle, queue, log: capture.log });
-  });
+  const database = useIntakeDatabase(kind);
 
   const sql = async (text: string, params: unknown[] = []) => (await database.handle.executeSql(text, params)).rows;
   const deliveries = async () =>
@@ -79,17 +53,17 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
   const run = () => findRun(database.handle.db, REPO_ID, PR);
   const onPullRequest = (context: PullRequestContext, d: IntakeDeps) =>
     applyRecord(
-      recordOf((intake) => handlePullRequest(context, intake, capture.log)),
+      recordOf((intake) => handlePullRequest(context, intake, database.capture.log)),
       d,
     );
   const onPullRequestClosed = (context: Context<"pull_request.closed">, d: IntakeDeps) =>
     applyRecord(
-      recordOf((intake) => handlePullRequestClosed(context, intake, capture.log)),
+      recordOf((intake) => handlePullRequestClosed(context, intake, database.capture.log)),
       d,
     );
   const onIssueComment = (context: Context<"issue_comment.created">, d: IntakeDeps) =>
     applyRecord(
-      recordOf((intake) => handleIssueComment(context, intake, capture.log)),
+      recordOf((intake) => handleIssueComment(context, intake, database.capture.log)),
       d,
     );
 
@@ -99,65 +73,62 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
       `alter table pgboss.job add constraint refuse_for_test check (data->>'deliveryId' is distinct from '${deliveryId}')`,
     );
   const acceptJobsAgain = () => sql("alter table pgboss.job drop constraint refuse_for_test");
-
-  it("records the delivery, creates the run and queues one job, all committed", async () => {
-    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
-    expect(await deliveries()).toEqual(["d-1"]);
-    expect((await run())?.headSha).toBe("1".repeat(40));
-    expect(await jobs()).toEqual(["d-1"]);
-    expect(capture.text()).toContain("review queued");
-  });
-
-  it("keeps nothing of a first delivery whose job the database refuses; its redelivery then goes through", async () => {
-    await refuseJobsFor("d-1");
+  /** Applies a pull request delivery while the database refuses its job: the statement must fail. */
+  const applyRefused = async (context: PullRequestContext) => {
+    await refuseJobsFor(context.id);
     try {
-      await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps)).rejects.toThrow(/refuse_for_test/);
+      await expect(onPullRequest(context, database.deps)).rejects.toThrow(/refuse_for_test/);
     } finally {
       await acceptJobsAgain();
     }
+  };
+
+  it("records the delivery, creates the run and queues one job, all committed", async () => {
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps);
+    expect(await deliveries()).toEqual(["d-1"]);
+    expect((await run())?.headSha).toBe("1".repeat(40));
+    expect(await jobs()).toEqual(["d-1"]);
+    expect(database.capture.text()).toContain("review queued");
+  });
+
+  it("keeps nothing of a first delivery whose job the database refuses; its redelivery then goes through", async () => {
+    await applyRefused(prContext("d-1", "opened", "1".repeat(40)));
     expect(await deliveries()).toEqual([]);
     expect(await run()).toBeUndefined();
     expect(await jobs()).toEqual([]);
 
-    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps);
     expect(await deliveries()).toEqual(["d-1"]);
     expect((await run())?.headSha).toBe("1".repeat(40));
     expect(await jobs()).toEqual(["d-1"]);
   });
 
   it("keeps the run at its old head when a push's job is refused; the redelivery moves it", async () => {
-    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps);
     await sql("truncate pgboss.job"); // the first job was taken: the next push must queue a new one
     const before = await run();
 
-    await refuseJobsFor("d-2");
-    try {
-      await expect(onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps)).rejects.toThrow(
-        /refuse_for_test/,
-      );
-    } finally {
-      await acceptJobsAgain();
-    }
+    await applyRefused(prContext("d-2", "synchronize", "2".repeat(40)));
     expect(await deliveries()).toEqual(["d-1"]);
     const after = await run();
     expect(after?.headSha).toBe("1".repeat(40));
     expect(after?.updatedAt).toEqual(before?.updatedAt);
     expect(await jobs()).toEqual([]);
 
-    await onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps);
+    await onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), database.deps);
     expect(await deliveries()).toEqual(["d-1", "d-2"]);
     expect((await run())?.headSha).toBe("2".repeat(40));
     expect(await jobs()).toEqual(["d-2"]);
   });
 
   it("writes the review job exactly as pg-boss's own send() does for this queue", async () => {
-    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps);
     const mine = (await run())!.id;
     await sql("truncate pgboss.job");
-    await onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), deps);
+    await onPullRequest(prContext("d-2", "synchronize", "2".repeat(40)), database.deps);
     // pg-boss's job for another run, sent the documented way
     const other = mine + 1000;
-    await queue.enqueue({
+    await database.queue.enqueue({
       runId: other,
       trigger: "synchronize",
       deliveryId: "d-boss",
@@ -190,7 +161,7 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     ];
     await sql("update pgboss.queue set name = 'moved-for-test' where name = $1", [RUN_QUEUE]);
     try {
-      await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps)).rejects.toThrow(
+      await expect(onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps)).rejects.toThrow(
         /queue no-mistakes-run does not exist/,
       );
     } finally {
@@ -200,45 +171,45 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
   });
 
   it("treats a redelivered id as a no-op: no run change, no second job", async () => {
-    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps);
     await sql("truncate pgboss.job"); // so a second enqueue would not merely collapse into the waiting job
     // Same id, different head: were anything applied, the run or the queue would show it.
-    await onPullRequest(prContext("d-1", "synchronize", "3".repeat(40)), deps);
+    await onPullRequest(prContext("d-1", "synchronize", "3".repeat(40)), database.deps);
     expect(await deliveries()).toEqual(["d-1"]);
     expect((await run())?.headSha).toBe("1".repeat(40));
     expect(await jobs()).toEqual([]);
-    expect(capture.text()).toContain("redelivery ignored");
+    expect(database.capture.text()).toContain("redelivery ignored");
   });
 
   it("applies one of two concurrent deliveries with the same id", async () => {
     await Promise.all([
-      onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps),
-      onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps),
+      onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps),
+      onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps),
     ]);
     expect(await deliveries()).toEqual(["d-1"]);
     expect(await jobs()).toEqual(["d-1"]);
-    expect(capture.lines().filter((l) => l.msg === "review queued")).toHaveLength(1);
-    expect(capture.lines().filter((l) => l.msg === "redelivery ignored")).toHaveLength(1);
+    expect(database.capture.lines().filter((l) => l.msg === "review queued")).toHaveLength(1);
+    expect(database.capture.lines().filter((l) => l.msg === "redelivery ignored")).toHaveLength(1);
   });
 
   it("keeps many concurrent pushes consistent: every delivery once, one waiting job per run", async () => {
     const n = 40;
     await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        onPullRequest(prContext(`c-${i}`, "synchronize", i.toString(16).padStart(40, "0")), deps),
+        onPullRequest(prContext(`c-${i}`, "synchronize", i.toString(16).padStart(40, "0")), database.deps),
       ),
     );
     expect(await deliveries()).toHaveLength(n);
     const queued = await jobs();
     expect(queued).toHaveLength(1);
-    const logged = capture
+    const logged = database.capture
       .lines()
       .filter((l) => l.msg === "review queued" || String(l.msg).startsWith("review already waiting"));
     expect(logged).toHaveLength(n);
   });
 
   it("rolls back a closed event's delivery with its run update", async () => {
-    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), deps);
+    await onPullRequest(prContext("d-1", "opened", "1".repeat(40)), database.deps);
     const closed = {
       id: "d-close",
       name: "pull_request",
@@ -253,9 +224,9 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
       }),
     };
     const broken: IntakeDeps = {
-      ...deps,
+      ...database.deps,
       transaction: (fn) =>
-        deps.transaction(async (tx) => {
+        database.deps.transaction(async (tx) => {
           await fn(tx);
           throw new Error("commit refused");
         }),
@@ -263,7 +234,7 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     await expect(onPullRequestClosed(closed as never, broken)).rejects.toThrow("commit refused");
     expect(await deliveries()).toEqual(["d-1"]);
     expect((await run())?.state).not.toBe("closed");
-    await onPullRequestClosed(closed as never, deps);
+    await onPullRequestClosed(closed as never, database.deps);
     expect((await run())?.state).toBe("closed");
   });
 
@@ -276,14 +247,14 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     payload.installation = { id: 99, node_id: "inst" };
     const context = { id: "cmd-1", name: "issue_comment", payload } as unknown as Context<"issue_comment.created">;
     const failing: IntakeDeps = {
-      ...deps,
+      ...database.deps,
       enqueueCommand: (job) =>
-        queue.enqueueCommand(job, { executeSql: () => Promise.reject(new Error("connection lost")) }),
+        database.queue.enqueueCommand(job, { executeSql: () => Promise.reject(new Error("connection lost")) }),
     };
     await expect(onIssueComment(context, failing)).rejects.toThrow("connection lost");
     expect(await deliveries()).toEqual([]);
-    await onIssueComment(context, deps);
-    await onIssueComment(context, deps); // redelivery
+    await onIssueComment(context, database.deps);
+    await onIssueComment(context, database.deps); // redelivery
     expect(await deliveries()).toEqual(["cmd-1"]);
     expect(await jobs(COMMAND_QUEUE)).toEqual(["cmd-1"]);
   });

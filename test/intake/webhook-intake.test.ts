@@ -2,17 +2,16 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { applyRecord } from "../../src/intake/apply-record.js";
 import { classifyApplyError } from "../../src/intake/classify-apply-error.js";
-import { createIntakeDeps, type IntakeDeps } from "../../src/intake/intake-deps.js";
 import type { IntakeRecord, PullRequestRecord } from "../../src/intake/intake-record.js";
 import { IntakeRefusedError, WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { RUN_QUEUE } from "../../src/queue/queue-names.js";
-import { RunQueue } from "../../src/queue/run-queue.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
+import { databaseKinds } from "../helpers/test-database.js";
+import { pullRequestRecord } from "../helpers/intake-records.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { useIntakeDatabase } from "../helpers/use-queue-database.js";
 
 const kinds = await databaseKinds();
 afterAll(() => removeTempDirs());
@@ -21,32 +20,15 @@ let n = 0;
 /** A push to PR `pr` of repository 4242, `updatedAt` seconds into the day. */
 function push(pr: number, updatedAt: number, overrides: Partial<PullRequestRecord["run"]> = {}): PullRequestRecord {
   const id = ++n;
-  return {
-    kind: "pull_request",
-    deliveryId: `d-${id}`,
-    action: "synchronize",
-    sender: { login: "octocat", type: "User" },
-    run: {
-      installationId: 1,
-      repositoryId: 4242,
-      repositoryFullName: "octo/widgets",
-      cloneUrl: "https://github.com/octo/widgets.git",
-      prNumber: pr,
-      title: `Change ${pr}`,
-      body: "Please review.",
-      authorLogin: "octocat",
-      baseRef: "main",
-      baseSha: "b".repeat(40),
-      headRef: `feature-${pr}`,
-      headSha: id.toString(16).padStart(40, "0"),
-      headRepoFullName: "octo/widgets",
-      headCloneUrl: "https://github.com/octo/widgets.git",
-      maintainerCanModify: false,
-      draft: false,
-      prUpdatedAt: new Date(Date.UTC(2026, 10, 29, 0, 0, updatedAt)).toISOString(),
-      ...overrides,
-    },
-  };
+  return pullRequestRecord(`d-${id}`, {
+    prNumber: pr,
+    title: `Change ${pr}`,
+    body: "Please review.",
+    headRef: `feature-${pr}`,
+    headSha: id.toString(16).padStart(40, "0"),
+    prUpdatedAt: new Date(Date.UTC(2026, 10, 29, 0, 0, updatedAt)).toISOString(),
+    ...overrides,
+  });
 }
 
 describe("classifyApplyError", () => {
@@ -83,30 +65,10 @@ describe("classifyApplyError", () => {
 });
 
 describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
-  let database: TestDatabase;
-  let queue: RunQueue;
-  let capture: ReturnType<typeof captureLogger>;
-  let deps: IntakeDeps;
+  const database = useIntakeDatabase(kind);
   const opened: WebhookIntake[] = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    queue = await RunQueue.start({
-      database: database.handle,
-      log: captureLogger().log,
-      expireInSeconds: 60,
-      maintenanceIntervalSeconds: 3600,
-    });
-  });
   afterAll(async () => {
     for (const intake of opened) await intake.stop(100);
-    await queue?.stop();
-    await database?.dispose();
-  });
-  beforeEach(async () => {
-    await database.handle.executeSql("truncate webhook_deliveries, runs cascade; truncate pgboss.job");
-    capture = captureLogger();
-    deps = createIntakeDeps({ database: database.handle, queue, log: capture.log });
   });
 
   const sql = async (text: string, params: unknown[] = []) => (await database.handle.executeSql(text, params)).rows;
@@ -116,13 +78,13 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     );
   const open = (
     dir: string,
-    apply: (r: IntakeRecord) => Promise<void> = (r) => applyRecord(r, deps),
+    apply: (r: IntakeRecord) => Promise<void> = (r) => applyRecord(r, database.deps),
     extra: Partial<Parameters<typeof WebhookIntake.open>[0]> = {},
   ) => {
     const intake = WebhookIntake.open({
       dir,
       apply,
-      log: capture.log,
+      log: database.capture.log,
       retryDelayMs: 20,
       maxRetryDelayMs: 200,
       ...extra,
@@ -175,11 +137,11 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
         reason: expect.any(String),
       }),
     ]);
-    const retries = capture
+    const retries = database.capture
       .lines()
       .filter((l) => l.msg === "delivery not applied yet; retrying" && l.deliveryId === bad.deliveryId);
     expect(retries.map((l) => l.failure)).toEqual(["record", "record"]);
-    expect(capture.lines()).toContainEqual(
+    expect(database.capture.lines()).toContainEqual(
       expect.objectContaining({
         level: 50,
         msg: "delivery could not be applied; set aside for a person to look at",
@@ -197,7 +159,9 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     intake.accept(bad);
     intake.accept(good);
     await waitFor(async () =>
-      capture.lines().some((l) => l.msg === "delivery could not be applied nor set aside; it stays first in line"),
+      database.capture
+        .lines()
+        .some((l) => l.msg === "delivery could not be applied nor set aside; it stays first in line"),
     );
     expect(await deliveries()).toEqual([]); // nothing overtakes it
     expect(intake.backlog()).toBe(2);
@@ -216,7 +180,7 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
       tempDir(),
       async (r) => {
         await gate;
-        await applyRecord(r, deps);
+        await applyRecord(r, database.deps);
       },
       { maxBacklog: 2 },
     );
@@ -255,7 +219,7 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     blocked.accept(applied);
     blocked.accept(stuck);
     await blocked.stop(100);
-    expect(capture.lines()).toContainEqual(
+    expect(database.capture.lines()).toContainEqual(
       expect.objectContaining({
         msg: "stopping with deliveries not yet applied; the next start applies them",
         backlog: 2,
@@ -269,7 +233,7 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
     expect(await deliveries()).toEqual([applied.deliveryId, stuck.deliveryId]);
     expect((await sql("select head_sha from runs where pr_number = 6"))[0]!.head_sha).toBe(stuck.run.headSha);
     expect(
-      capture.lines().filter((l) => l.msg === "redelivery ignored" && l.deliveryId === applied.deliveryId),
+      database.capture.lines().filter((l) => l.msg === "redelivery ignored" && l.deliveryId === applied.deliveryId),
     ).toHaveLength(1);
     await next.stop();
     expect(readdirSync(dir).filter((f) => f.startsWith("journal-"))).toEqual([]); // all applied: nothing left behind
@@ -296,14 +260,15 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
             );
             await tx`select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()`;
             await waitFor(
-              async () => capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying").length > cut,
+              async () =>
+                database.capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying").length > cut,
             );
           }
         });
         await locked;
         await intake.settled();
 
-        const retries = capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying");
+        const retries = database.capture.lines().filter((l) => l.msg === "delivery not applied yet; retrying");
         expect(retries.map((l) => l.failure)).toEqual(["database", "database"]);
         expect((await deliveries()).length).toBe(2);
         expect(await sql("select count(*)::int as n from pgboss.job where name = $1", [RUN_QUEUE])).toEqual([{ n: 1 }]);

@@ -1,35 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { Metrics } from "../../src/metrics/metrics.js";
 import { queueStats, type QueueStat } from "../../src/metrics/queue-stats.js";
 import { COMMAND_QUEUE, RUN_QUEUE } from "../../src/queue/queue-names.js";
-import { RunQueue } from "../../src/queue/run-queue.js";
 import { captureLogger } from "../helpers/capture-logger.js";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
+import { databaseKinds } from "../helpers/test-database.js";
+import { useQueueDatabase } from "../helpers/use-queue-database.js";
 import { sample } from "./sample.js";
 
 const kinds = await databaseKinds();
 
 describe.each(kinds)("queueStats on %s", (kind) => {
-  let database: TestDatabase;
-  let queue: RunQueue;
+  const database = useQueueDatabase(kind);
   const sql = (text: string) => database.handle.executeSql(text);
   const stats = () => queueStats((text, values) => database.handle.executeSql(text, values));
   const find = (all: QueueStat[], queue: string, state: string) =>
     all.find((s) => s.queue === queue && s.state === state);
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    queue = await RunQueue.start({
-      database: database.handle,
-      log: captureLogger().log,
-      expireInSeconds: 60,
-      maintenanceIntervalSeconds: 3600,
-    });
-  });
-  afterAll(async () => {
-    await queue?.stop();
-    await database?.dispose();
-  });
   beforeEach(async () => {
     await sql("truncate pgboss.job");
   });
@@ -47,8 +33,8 @@ describe.each(kinds)("queueStats on %s", (kind) => {
   });
 
   it("counts jobs per queue and state, and ages the oldest waiting by creation and the oldest running by start", async () => {
-    for (const runId of [1, 2, 3]) await queue.enqueue({ runId, trigger: "synchronize" });
-    await queue.enqueueCommand({
+    for (const runId of [1, 2, 3]) await database.queue.enqueue({ runId, trigger: "synchronize" });
+    await database.queue.enqueueCommand({
       installationId: 1,
       repositoryId: 1,
       repositoryFullName: "o/r",
@@ -90,11 +76,11 @@ describe.each(kinds)("queueStats on %s", (kind) => {
   });
 
   it("feeds queue_jobs and queue_oldest_job_age_seconds at every scrape", async () => {
-    await queue.enqueue({ runId: 11, trigger: "synchronize" });
+    await database.queue.enqueue({ runId: 11, trigger: "synchronize" });
     await sql(
       `update pgboss.job set created_on = now() - interval '300 seconds', state = 'retry' where name = '${RUN_QUEUE}'`,
     );
-    await queue.enqueue({ runId: 12, trigger: "synchronize" });
+    await database.queue.enqueue({ runId: 12, trigger: "synchronize" });
     const metrics = new Metrics({ queueStats: stats, processMetrics: false });
 
     const text = await metrics.text();

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { applyRecord } from "../../src/intake/apply-record.js";
 import { createIntakeDeps } from "../../src/intake/intake-deps.js";
-import type { IntakeRecord, PullRequestRecord } from "../../src/intake/intake-record.js";
+import type { IntakeRecord } from "../../src/intake/intake-record.js";
 import { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { Metrics } from "../../src/metrics/metrics.js";
-import { RunQueue } from "../../src/queue/run-queue.js";
 import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
 import { captureLogger } from "../helpers/capture-logger.js";
+import { pullRequestRecord } from "../helpers/intake-records.js";
 import { streamPost } from "../helpers/stream-post.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { closeWebhookEndpoints, pullRequestBody, serveWebhookEndpoint } from "../helpers/webhook-endpoint.js";
+import { useQueueDatabase } from "../helpers/use-queue-database.js";
 import { sample } from "./sample.js";
 
 const SECRET = "metrics-test-secret";
@@ -83,71 +83,27 @@ describe("webhook metrics over the app's webhook endpoint", () => {
 });
 
 describe("duplicate deliveries, as the intake applies them (pglite)", () => {
-  let database: TestDatabase;
-  let queue: RunQueue;
-  beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-    queue = await RunQueue.start({
-      database: database.handle,
-      log: captureLogger().log,
-      expireInSeconds: 60,
-      maintenanceIntervalSeconds: 3600,
-    });
-  });
-  afterAll(async () => {
-    await queue?.stop();
-    await database?.dispose();
-  });
+  const database = useQueueDatabase("pglite");
 
   it("counts a redelivered id once as duplicate, under its event", async () => {
     const { log } = captureLogger();
     const metrics = new Metrics({ processMetrics: false });
-    const deps = createIntakeDeps({ database: database.handle, queue, log, metrics });
+    const deps = createIntakeDeps({ database: database.handle, queue: database.queue, log, metrics });
     const intake = WebhookIntake.open({ dir: tempDir(), apply: (r) => applyRecord(r, deps), log, metrics });
     intakes.push(intake);
-    const record: PullRequestRecord = {
-      kind: "pull_request",
-      deliveryId: "redelivered-1",
-      action: "synchronize",
+    const record = pullRequestRecord("redelivered-1", { prNumber: 5, headSha: "c".repeat(40) });
+    const rerun: IntakeRecord = {
+      kind: "rerun",
+      deliveryId: "rerun-1",
+      repositoryId: 4242,
+      prNumber: 5,
+      headSha: "c".repeat(40),
       sender: { login: "octocat", type: "User" },
-      run: {
-        installationId: 1,
-        repositoryId: 4242,
-        repositoryFullName: "octo/widgets",
-        cloneUrl: "https://github.com/octo/widgets.git",
-        prNumber: 5,
-        title: "Change",
-        body: "",
-        authorLogin: "octocat",
-        baseRef: "main",
-        baseSha: "b".repeat(40),
-        headRef: "f",
-        headSha: "c".repeat(40),
-        headRepoFullName: "octo/widgets",
-        headCloneUrl: "https://github.com/octo/widgets.git",
-        maintainerCanModify: false,
-        draft: false,
-        prUpdatedAt: null,
-      },
     };
     intake.accept(record);
     intake.accept(record);
-    intake.accept({
-      kind: "rerun",
-      deliveryId: "rerun-1",
-      repositoryId: 4242,
-      prNumber: 5,
-      headSha: "c".repeat(40),
-      sender: { login: "octocat", type: "User" },
-    });
-    intake.accept({
-      kind: "rerun",
-      deliveryId: "rerun-1",
-      repositoryId: 4242,
-      prNumber: 5,
-      headSha: "c".repeat(40),
-      sender: { login: "octocat", type: "User" },
-    });
+    intake.accept(rerun);
+    intake.accept(rerun);
     await intake.settled();
 
     const text = await metrics.text();
