@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
 import type { IntakeRecord } from "../../src/intake/intake-record.js";
 import { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import type { Metrics } from "../../src/metrics/metrics.js";
@@ -17,6 +18,8 @@ export interface WebhookEndpoint {
   /** http://127.0.0.1:PORT/api/github/webhooks */
   url: string;
   intake: WebhookIntake;
+  /** The intake's journal directory. */
+  dir: string;
   /** What the endpoint logged, parsed. */
   lines: () => Record<string, unknown>[];
   /** POSTs `body` as delivery `id` of `event` (default pull_request), signed with the secret unless `signature` is given. */
@@ -32,21 +35,24 @@ const intakes: WebhookIntake[] = [];
 
 /**
  * The app's webhook endpoint over HTTP on 127.0.0.1, as the app serves it: NoMistakesProbot's middleware,
- * the pull request (synchronize) handler, an intake applying records with `apply` (at most `maxBacklog`
- * waiting); observed by `metrics` when given. `closeWebhookEndpoints` closes every one.
+ * the handlers `load` registers (default: the pull request handler, for `synchronize`), an intake applying
+ * records with `apply` (at most `maxBacklog` waiting, else the intake's default); observed by `metrics` when given.
+ * `closeWebhookEndpoints` closes every one.
  */
 export async function serveWebhookEndpoint(options: {
   secret: string;
   apply: (record: IntakeRecord) => Promise<void>;
   maxBacklog?: number;
   metrics?: Metrics;
+  load?: (probot: NoMistakesProbot, intake: WebhookIntake, log: Logger) => Promise<void>;
 }): Promise<WebhookEndpoint> {
-  const { secret, apply, maxBacklog = 10, metrics } = options;
+  const { secret, apply, maxBacklog, metrics, load = onSynchronize } = options;
   const { log, lines } = captureLogger();
+  const dir = tempDir();
   const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret, log });
-  const intake = WebhookIntake.open({ dir: tempDir(), apply, log, maxBacklog, metrics });
+  const intake = WebhookIntake.open({ dir, apply, log, maxBacklog, metrics });
   intakes.push(intake);
-  probot.events.on("pull_request.synchronize", async (event) => onPullRequest(event, intake, log));
+  await load(probot, intake, log);
   const middleware = await probot.getNodeMiddleware({ path: PATH });
   const server = createServer(
     (req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()),
@@ -68,7 +74,11 @@ export async function serveWebhookEndpoint(options: {
     });
     return { status: res.status, text: await res.text() };
   };
-  return { url, intake, lines, post };
+  return { url, intake, dir, lines, post };
+}
+
+async function onSynchronize(probot: NoMistakesProbot, intake: WebhookIntake, log: Logger): Promise<void> {
+  probot.events.on("pull_request.synchronize", async (event) => onPullRequest(event, intake, log));
 }
 
 /** Closes every endpoint served so far (its server, then its intake, given 100 ms to settle). */

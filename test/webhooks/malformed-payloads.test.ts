@@ -1,53 +1,32 @@
-import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import type { IntakeRecord } from "../../src/intake/intake-record.js";
-import { WebhookIntake } from "../../src/intake/webhook-intake.js";
-import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { removeTempDirs } from "../helpers/temp-dir.js";
+import { closeWebhookEndpoints, serveWebhookEndpoint } from "../helpers/webhook-endpoint.js";
 import { examplePayload, pullRequestPayload } from "../helpers/webhook-payloads.js";
 
 const SECRET = "malformed-test-secret";
-const servers: Server[] = [];
 afterAll(async () => {
-  for (const s of servers) await new Promise((r) => s.close(r));
+  await closeWebhookEndpoints();
   removeTempDirs();
 });
 
 /** The real app's handlers (createApp, no workers) behind NoMistakesProbot's middleware, over HTTP with GitHub's signature. */
 async function serve() {
-  const { log, lines } = captureLogger();
-  const dir = tempDir();
   const applied: IntakeRecord[] = [];
-  const intake = WebhookIntake.open({ dir, apply: async (r) => void applied.push(r), log });
-  const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret: SECRET, log });
-  await probot.load(createApp({ intake, log }));
-  const middleware = await probot.getNodeMiddleware({ path: "/api/github/webhooks" });
-  const server = createServer(
-    (req, res) => void middleware(req, res).then((handled) => handled || res.writeHead(404).end()),
-  );
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
-  const post = async (event: string, id: string, payload: unknown) => {
-    const body = JSON.stringify(payload);
-    const res = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": event,
-        "x-github-delivery": id,
-        "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
-      },
-      body,
-    });
-    return { status: res.status, text: await res.text() };
-  };
+  const {
+    intake,
+    dir,
+    lines,
+    post: postBody,
+  } = await serveWebhookEndpoint({
+    secret: SECRET,
+    apply: async (r) => void applied.push(r),
+    load: (probot, intake, log) => probot.load(createApp({ intake, log })),
+  });
+  const post = (event: string, id: string, payload: unknown) => postBody(id, JSON.stringify(payload), { event });
   /** Every line written to the delivery journal so far. */
   const journaled = () =>
     readdirSync(dir)
