@@ -19,6 +19,7 @@ import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
 import { standing, WRITERS } from "../pipeline/standing.js";
 import { runFields } from "../domain/pull-request.js";
+import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
 
 export interface CommandDeps {
   db: Database;
@@ -84,7 +85,7 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
     case "fix": {
       if (Array.isArray(command.findings) && command.findings.length === 0) {
         return reply(
-          `@${job.author} I could not read ${command.invalid?.map((w) => `\`${w}\``).join(", ") ?? "those ids"} as finding ids; write them like \`NM-3\`.`,
+          `@${job.author} I could not read ${command.invalid?.map(inlineCode).join(", ") ?? "those ids"} as finding ids; write them like \`NM-3\`.`,
         );
       }
       await addRunCommand(deps.db, { runId: run.id, commentId: job.commentId, author: job.author, command });

@@ -261,7 +261,7 @@ describe("/no-mistakes ask", () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]).toMatchObject({ sessionAsked: calls[0]!.sessionReturned, resumed: true });
     expect(calls[1]!.prompt).toContain("<question>\nWhy does the loop stop at n?\n</question>");
-    expect(fx.replies().at(-1)).toMatch(/^@Codertocat Because `n` is the length\./);
+    expect(fx.replies().at(-1)).toMatch(/^@Codertocat\n\nBecause `n` is the length\./);
     const last = (await fx.turns()).at(-1)!;
     expect(last).toMatchObject({ role: "reviewer", trigger: "ask", sessionMode: "resumed", status: "succeeded" });
     expect(last.tokensIn + last.tokensOut).toBeGreaterThan(0);

@@ -195,7 +195,12 @@ async function ask(
   const body =
     outcome.kind === "answered" ? sanitizeMarkdown(outcome.answer.reply) : notAnswered(outcome, "Nothing was answered");
   if (command.threadId !== undefined) await postThreadAnswer(github, ref, run.prNumber, command.threadId, body, marker);
-  else await postIssueAnswer(github, ref, run.prNumber, `@${pending.author} ${body}`, marker);
+  // the model's answer goes under the mention, on lines of its own: one that opens with a heading, list or
+  // fence still renders as one; the bot's own one-line notices follow the mention on its line
+  else {
+    const lead = outcome.kind === "answered" ? `@${pending.author}\n\n` : `@${pending.author} `;
+    await postIssueAnswer(github, ref, run.prNumber, `${lead}${body}`, marker);
+  }
 }
 
 function notAnswered(outcome: Exclude<ConverseOutcome<unknown>, { kind: "answered" }>, nothing: string): string {
