@@ -64,23 +64,26 @@ export interface RepositoryFields {
   cloneUrl: string;
 }
 
-/** What a pull request says about its run (the `runs` columns a webhook or a read of the PR may set). */
-export interface PullRequestRunFields extends RepositoryFields {
-  prNumber: number;
-  title: string;
-  body: string;
-  authorLogin: string;
-  baseRef: string;
-  baseSha: string;
-  headRef: string;
-  headSha: string;
-  headRepoFullName: string | null;
-  headCloneUrl: string | null;
-  maintainerCanModify: boolean;
-  draft: boolean;
-  /** ISO time: the PR's `updated_at`. */
-  prUpdatedAt: string | null;
+/** GitHub's repository JSON (webhook payload) → where a pull request lives. */
+export function readRepository(
+  installationId: number,
+  repository: { id: number; full_name: string; clone_url: string },
+): RepositoryFields {
+  return {
+    installationId,
+    repositoryId: repository.id,
+    repositoryFullName: repository.full_name,
+    cloneUrl: repository.clone_url,
+  };
 }
+
+/** What a pull request says about its run (the `runs` columns a webhook or a read of the PR may set). */
+export type PullRequestRunFields = RepositoryFields &
+  Omit<PullRequestInfo, "number" | "state" | "updatedAt"> & {
+    prNumber: number;
+    /** ISO time: the PR's `updated_at`. */
+    prUpdatedAt: string | null;
+  };
 
 /** The run's fields for a pull request of a repository. */
 export function runFields(repository: RepositoryFields, pr: PullRequestInfo): PullRequestRunFields {

@@ -1,6 +1,7 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
+import { readRepository } from "../domain/pull-request.js";
 import type { Intake } from "../intake/webhook-intake.js";
 import { issueCommentShape } from "./issue-comment-shape.js";
 import { readPayload } from "./read-payload.js";
@@ -22,10 +23,7 @@ export function onIssueComment(
     kind: "command",
     deliveryId: context.id,
     job: {
-      installationId: installation.id,
-      repositoryId: repository.id,
-      repositoryFullName: repository.full_name,
-      cloneUrl: repository.clone_url,
+      ...readRepository(installation.id, repository),
       prNumber: issue.number,
       commentId: comment.id,
       author: comment.user?.login ?? "",

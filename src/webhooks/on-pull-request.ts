@@ -1,7 +1,7 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Intake } from "../intake/webhook-intake.js";
 import type { Logger } from "pino";
-import { readPullRequest, runFields } from "../domain/pull-request.js";
+import { readPullRequest, readRepository, runFields } from "../domain/pull-request.js";
 import { pullRequestShape } from "./pull-request-shape.js";
 import { readPayload } from "./read-payload.js";
 
@@ -19,14 +19,6 @@ export function onPullRequest(context: PullRequestContext, intake: Intake, log: 
     deliveryId: context.id,
     action: payload.action,
     sender: { login: payload.sender.login, type: payload.sender.type },
-    run: runFields(
-      {
-        installationId: installation.id,
-        repositoryId: payload.repository.id,
-        repositoryFullName: payload.repository.full_name,
-        cloneUrl: payload.repository.clone_url,
-      },
-      readPullRequest(pr),
-    ),
+    run: runFields(readRepository(installation.id, payload.repository), readPullRequest(pr)),
   });
 }

@@ -1,6 +1,7 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
+import { readRepository } from "../domain/pull-request.js";
 import { mentionsABot } from "../commands/thread-reply.js";
 import type { Intake } from "../intake/webhook-intake.js";
 import { readPayload } from "./read-payload.js";
@@ -31,10 +32,7 @@ export function onReviewComment(
     event: "pull_request_review_comment",
     deliveryId: context.id,
     job: {
-      installationId: installation.id,
-      repositoryId: repository.id,
-      repositoryFullName: repository.full_name,
-      cloneUrl: repository.clone_url,
+      ...readRepository(installation.id, repository),
       prNumber: payload.pull_request.number,
       commentId: comment.id,
       author: comment.user.login,
