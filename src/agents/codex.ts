@@ -144,6 +144,14 @@ export class CodexAgent implements Agent {
     if (asked !== undefined) args.push("resume", asked, "-");
     else args.push("-");
 
+    // Unconfined, codex runs each tool through its sandbox helper, an alias of its binary it puts in
+    // CODEX_HOME/tmp — but refuses to when CODEX_HOME is under its temp dir ($TMPDIR, else /tmp), and
+    // every tool call then fails ("bwrap: execvp codex-linux-sandbox"). So it gets a temp dir of its own
+    // inside the home (not an ancestor of it), and /tmp is left out of the fixer's writable roots (see
+    // the config): the home, with the alias codex execs outside its sandbox, stays out of the tools' reach.
+    const tmpdir = confined ? undefined : join(home, "tmpdir");
+    if (tmpdir !== undefined) await mkdir(tmpdir, { recursive: true, mode: 0o700 });
+
     const upstream = this.#options.baseUrl ?? DEFAULT_BASE_URL;
     const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
     await this.#prepareHome(home, endpoint.baseUrl, endpoint.apiKey !== undefined);
@@ -151,6 +159,7 @@ export class CodexAgent implements Agent {
       {
         CODEX_HOME: home,
         HOME: home,
+        TMPDIR: tmpdir,
         [API_KEY_ENV]: endpoint.apiKey,
         NO_COLOR: "1",
         RUST_LOG: "error",
@@ -254,6 +263,10 @@ export class CodexAgent implements Agent {
       "",
       "[features]",
       "plugins = false",
+      "",
+      // workspace-write (unconfined fixer): the workspace and $TMPDIR are writable, /tmp is not.
+      "[sandbox_workspace_write]",
+      "exclude_slash_tmp = true",
       "",
       // Commands the model runs see only a core environment (never the API key).
       "[shell_environment_policy]",

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { AgentError } from "../../src/agents/agent-error.js";
 import { CodexAgent, codexHomeFor, type CodexAgentOptions } from "../../src/agents/codex.js";
 import { classifyCodexFailure, parseCodexEvents } from "../../src/agents/codex-events.js";
+import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import type { AgentRunOptions } from "../../src/agents/types.js";
 import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
 import { agentScope, RunSessions, type TurnRequest } from "../../src/pipeline/run-sessions.js";
@@ -68,6 +69,15 @@ function rolloutFiles(home: string): string[] {
   };
   walk(join(home, "sessions"), "sessions/");
   return out;
+}
+
+/** What the CLI's tools returned in the turn (the tool outputs of the last model request). */
+function toolOutputs(): string {
+  const input = server.responsesBodies().at(-1)!.input ?? [];
+  return input
+    .filter((item) => typeof item.type === "string" && item.type.endsWith("_call_output"))
+    .map((item) => String(item.output))
+    .join("\n");
 }
 
 /** Live processes whose command line contains `marker` (scans /proc). */
@@ -175,6 +185,51 @@ describe("CodexAgent against the real codex CLI", () => {
     // Commands the model runs never see the API key.
     expect(last).toContain("KEY=none");
     expect(last).not.toContain(API_KEY);
+  });
+
+  it("with AGENT_SANDBOX=off and its homes under the temp dir, codex's own sandbox runs the tools: the fixer's edits land, the reviewer's writes are refused", async () => {
+    // homeDir and cwd are under os.tmpdir() (/tmp), the CLI's temp dir too: codex refuses to put its
+    // codex-linux-sandbox alias in a CODEX_HOME under its temp dir, and every tool call then failed
+    // with "bwrap: execvp codex-linux-sandbox: No such file or directory".
+    const codex = agent({ sandbox: new UnconfinedSandbox() });
+    const home = codexHomeFor(homeDir, "off-fixer");
+    writeFileSync(join(cwd, "greet.ts"), 'export const greeting = "helo";\n');
+    server.enqueue(
+      {
+        applyPatch:
+          '*** Begin Patch\n*** Update File: greet.ts\n@@\n-export const greeting = "helo";\n+export const greeting = "hello";\n*** End Patch\n',
+      },
+      { shell: 'echo from-shell > shell.txt; echo t > "$TMPDIR/scratch" && echo TMPDIR-WRITABLE' },
+      // The home holds codex's helper aliases and its .env: out of the fixer's reach, though under /tmp.
+      { shell: `echo LD_PRELOAD=/x > ${join(home, ".env")}; touch ${join(home, "planted")}` },
+      { text: "Fixed." },
+    );
+    const fixed = await codex.run(call({ role: "fixer", scope: "off-fixer" }));
+    expect(fixed.text).toBe("Fixed.");
+    const fixerSaw = toolOutputs();
+    expect(fixerSaw).not.toContain("codex-linux-sandbox");
+    expect(readFileSync(join(cwd, "greet.ts"), "utf8")).toBe('export const greeting = "hello";\n');
+    expect(readFileSync(join(cwd, "shell.txt"), "utf8")).toBe("from-shell\n");
+    expect(fixerSaw).toContain("TMPDIR-WRITABLE");
+    expect(fixerSaw).toMatch(/\.env: Read-only file system/);
+    expect(existsSync(join(home, ".env"))).toBe(false);
+    expect(existsSync(join(home, "planted"))).toBe(false);
+
+    writeFileSync(join(cwd, "readme.txt"), "READ-BY-THE-REVIEWER\n");
+    server.enqueue(
+      { shell: "cat readme.txt" },
+      { applyPatch: "*** Begin Patch\n*** Add File: patched.txt\n+nope\n*** End Patch\n" },
+      { shell: "echo nope > shell2.txt" },
+      { text: "Looked only." },
+    );
+    const reviewed = await codex.run(call({ role: "reviewer", scope: "off-reviewer" }));
+    expect(reviewed.text).toBe("Looked only.");
+    const reviewerSaw = toolOutputs();
+    expect(reviewerSaw).not.toContain("codex-linux-sandbox");
+    expect(reviewerSaw).toContain("READ-BY-THE-REVIEWER");
+    expect(existsSync(join(cwd, "patched.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "shell2.txt"))).toBe(false);
+    expect(reviewerSaw).toMatch(/shell2\.txt: Read-only file system/);
   });
 
   it("falls back to a fresh thread through RunSessions when the stored thread id (a UUID) is unknown", async () => {
