@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { runInBackground } from "./run-in-background.js";
 
 const SCRIPT = fileURLToPath(new URL("./launcher-process.mjs", import.meta.url));
 
@@ -82,6 +83,7 @@ export class ProcessLauncher {
       serialization: "advanced", // Buffers cross as bytes
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
+    runInBackground(child.pid); // git's work is review work: it waits for the webhooks' thread, not the other way round
     child.on("message", (message: Done) => {
       if (message?.type !== "done") return;
       this.#settle(message.id, {

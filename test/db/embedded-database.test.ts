@@ -1,10 +1,12 @@
 import { PGlite } from "@electric-sql/pglite";
+import { getPriority } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open-database.js";
+import { BACKGROUND_NICENESS } from "../../src/system/run-in-background.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 /** A connection of its own to the embedded server, as another client (pg-boss, psql) makes one. */
@@ -40,6 +42,24 @@ describe("the embedded database, in its own process behind a unix socket", () =>
     expect(url.searchParams.get("host")).toMatch(/pglite-socket$/);
     const { statSync } = await import("node:fs");
     expect(statSync(url.searchParams.get("host")!).mode & 0o777).toBe(0o700);
+  });
+
+  it("runs at background priority, so a busy machine serves the thread that answers webhooks first", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const server = readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number)
+      .find((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+          return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("pglite-server-process");
+        } catch {
+          return false;
+        }
+      });
+    expect(server).toBeDefined();
+    expect(getPriority(server!)).toBe(BACKGROUND_NICENESS);
   });
 
   it("answers another connection's query once a long statement ends, and the app's loop runs meanwhile", async () => {

@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isProcessAlive } from "../../src/system/process-identity.js";
 import { ProcessLauncher } from "../../src/system/process-launcher.js";
+import { BACKGROUND_NICENESS } from "../../src/system/run-in-background.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 const launchers: ProcessLauncher[] = [];
@@ -44,6 +46,8 @@ describe("ProcessLauncher", () => {
     const parent = Number(/parent=(\d+)/.exec(result.stderr.toString())![1]);
     expect(parent).toBe(l.pid);
     expect(parent).not.toBe(process.pid);
+    // git's work waits for the webhooks' thread on a busy machine, not the other way round
+    expect(getPriority(l.pid!)).toBe(BACKGROUND_NICENESS);
   });
 
   it("carries binary output unchanged and runs commands side by side", async () => {

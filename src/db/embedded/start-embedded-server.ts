@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { lockDataDir, type DataDirLock } from "./lock-data-dir.js";
+import { runInBackground } from "../../system/run-in-background.js";
 
 /** The port in the socket's name (`.s.PGSQL.<port>`), as PostgreSQL clients look for it in a socket directory. */
 export const EMBEDDED_PORT = 5432;
@@ -57,6 +58,7 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
       serialization: "json",
     });
     if (child.pid === undefined) throw new Error("the embedded database process could not be started");
+    runInBackground(child.pid);
     lock?.recordServer(child.pid);
   } catch (error) {
     cleanUp();
