@@ -158,6 +158,8 @@ const common: ReviewPromptInput = {
   range: { from: last, to: head },
   diff: "",
   openFindings: [],
+  // a later review converges from the last reviewed head (the first reviews raised nothing: no notes)
+  converging: { since: last, notes: [] },
   fixerCommits: [],
   instructions: config.review.instructions,
   maxComments: config.review.max_comments,
