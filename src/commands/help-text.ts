@@ -1,7 +1,9 @@
+import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
+
 /** The command list, sent for `help` and for anything unknown. */
 export function helpText(unknown?: string): string {
-  const lead =
-    unknown !== undefined ? `I don't know \`/no-mistakes ${unknown.slice(0, 60).replace(/`/g, "'")}\`. ` : "";
+  const said = unknown !== undefined && (unknown.length > 60 ? `${unknown.slice(0, 60)}…` : unknown);
+  const lead = said !== false ? `I don't know ${inlineCode(`/no-mistakes ${said}`)}. ` : "";
   return [
     `${lead}Commands (comment on the pull request):`,
     "",

@@ -187,7 +187,7 @@ describe("a later review raises new findings only on what changed", () => {
     fx.remote.commit({ "src/new.ts": numbered("new", 5, { 2: "const own = 2;" }) }, "second");
     const { head } = await reviewPush(first, { findings: [] });
     const stopped =
-      "**State: stopped** — this PR has used its budget of 2 agent turns (limits.max_turns); no further reviews run.";
+      "**State: stopped** — This PR has used its budget of 2 agent turns (limits.max_turns); no further reviews run.";
     expect(fx.summary()).toContain(stopped);
     expect(checkOf(head).output.title).toBe("Stopped · 1 open finding (1 warning)");
 

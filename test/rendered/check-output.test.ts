@@ -61,7 +61,7 @@ describe("check run output", () => {
       TURNS,
       "error",
       [
-        "Partial review: the diff is larger than review.max_diff_bytes (400000 bytes); 2 file(s) were not reviewed: `fixtures/big.json`, `@alice/notes.md`.",
+        "Partial review: the diff is larger than review.max_diff_bytes (400000 bytes); 2 files were not reviewed: `fixtures/big.json`, `@alice/notes.md`.",
       ],
     );
 

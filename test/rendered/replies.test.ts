@@ -94,10 +94,11 @@ describe("command replies without a run", () => {
     await expect(visible(posts[0]!.body)).toMatchFileSnapshot(snap("reply-command-unknown"));
     const lead = posts[0]!.body.split("\n")[0]!;
     expect(lead).toBe(
-      "@dev-dana I don't know `/no-mistakes frobnicate 'now' @alice please, and this text runs on well p`. Commands (comment on the pull request):",
+      "@dev-dana I don't know ``/no-mistakes frobnicate `now` @\u200balice please, and this text runs on well p…``. Commands (comment on the pull request):",
     );
-    // the echoed text sits in one code span (no backtick of the commenter's closes it early), so @alice is inert
-    expect(lead.match(/`/g)).toHaveLength(2);
+    // the echoed text sits in one code span whose fence is longer than any backtick run the commenter typed,
+    // and the mention is neutralised inside it too
+    expect(lead.slice("@dev-dana".length)).not.toMatch(LIVE_MENTION);
   });
 });
 

@@ -165,7 +165,7 @@ describe("summary comment", () => {
     const ids = [...body.matchAll(/^\| (NM-\d+) \|/gm)].map((m) => m[1]);
     expect(ids).toEqual(["NM-1", "NM-2", "NM-5", "NM-6", "NM-3", "NM-4", "NM-7", "NM-8"]);
     expect(body).not.toMatch(LIVE_MENTION);
-    expect(body).toContain("| 4 | reviewer | synchronize | 4f1c2d3 | fallback ⚠️ | succeeded | 9700 | $0.31 |");
+    expect(body).toContain("| 4 | reviewer | synchronize | 4f1c2d3 | fallback ⚠️ | succeeded | 9.7k | $0.31 |");
   });
 
   it("converged: nothing open, and the last review raised nothing new", async () => {
@@ -261,7 +261,7 @@ describe("summary comment", () => {
     await expect(visible(body)).toMatchFileSnapshot(snap("summary-stopped"));
     expect(stopped).toBe("this PR has used its budget of 4 agent turns (limits.max_turns)");
     expect(body).toContain(
-      "**State: stopped** — this PR has used its budget of 4 agent turns (limits.max_turns); no further reviews run. 1 finding open at or above `error`.",
+      "**State: stopped** — This PR has used its budget of 4 agent turns (limits.max_turns); no further reviews run. 1 finding open at or above `error`.",
     );
     expect(body).toContain("- … and 3 more");
     expect(body.match(/^- `src\/legacy\.ts:\d+`/gm)).toHaveLength(20);

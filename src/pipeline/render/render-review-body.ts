@@ -56,7 +56,7 @@ export function renderReviewBody(input: ReviewBodyInput): string {
   if (input.dropped.length > 0) {
     lines.push(
       "",
-      `<details><summary>${input.dropped.length} reported finding(s) could not be placed and were not posted</summary>`,
+      `<details><summary>${input.dropped.length} reported finding${input.dropped.length === 1 ? "" : "s"} could not be placed and ${input.dropped.length === 1 ? "was" : "were"} not posted</summary>`,
       "",
     );
     for (const d of input.dropped)

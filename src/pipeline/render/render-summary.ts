@@ -79,7 +79,8 @@ export function renderSummary(input: SummaryInput): string {
 }
 
 function formatTokens(n: number): string {
-  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+  // one form per table: 950, 9.7k, 13.5k
+  return n >= 1_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }
 
 /** A finding's status; an open one the reviewer called resolved without a code change says so. */

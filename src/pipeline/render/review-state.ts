@@ -31,7 +31,7 @@ export function reviewState(input: ReviewStateInput): ReviewState | undefined {
   if (input.stopped)
     return {
       state: "stopped",
-      detail: `${input.stopped}; no further reviews run. ${capital(threshold ?? openAbove)}.`,
+      detail: `${capital(input.stopped)}; no further reviews run. ${capital(threshold ?? openAbove)}.`,
     };
   if (!input.lastReviewedSha) return undefined;
   if (blocking > 0) return { state: "open findings", detail: `${openAbove} (\`review.fail_on\`).` };

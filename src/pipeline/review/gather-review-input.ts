@@ -34,7 +34,7 @@ export async function gatherReviewInput(deps: ReviewDeps, turn: ReviewTurn, head
   const diff = limitDiff(rawDiff, config.review.max_diff_bytes);
   if (diff.omittedFiles.length > 0) {
     notes.push(
-      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${diff.omittedFiles.length} file(s) were not reviewed: ${diff.omittedFiles
+      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${diff.omittedFiles.length} file${diff.omittedFiles.length === 1 ? " was" : "s were"} not reviewed: ${diff.omittedFiles
         .slice(0, 20)
         .map((f) => `\`${f}\``)
         .join(", ")}${diff.omittedFiles.length > 20 ? ", …" : ""}.`,
