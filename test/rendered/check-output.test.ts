@@ -5,7 +5,18 @@ import { budgetRefusal, spendOf } from "../../src/pipeline/check-budget.js";
 import type { FailOn } from "../../src/pipeline/render/blocking-findings.js";
 import { checkConclusion, renderCheckOutput } from "../../src/pipeline/render/render-check-output.js";
 import { reviewState } from "../../src/pipeline/render/review-state.js";
-import { finding, HEAD_SHA, HOSTILE_TITLE, LIVE_MENTION, PREVIOUS_SHA, snap, turn, visible } from "./fixtures.js";
+import {
+  finding,
+  HEAD_SHA,
+  HOSTILE_TITLE,
+  LIVE_MENTION,
+  PREVIOUS_SHA,
+  roundingFinding,
+  snap,
+  sqlFinding,
+  turn,
+  visible,
+} from "./fixtures.js";
 
 /**
  * The `no-mistakes` check run after a review, as run-review.ts completes it: conclusion, title and
@@ -30,19 +41,8 @@ describe("check run output", () => {
   it("failing: open errors and warnings, a ruling awaiting a maintainer, a partial-review note, notes kept", async () => {
     const check = completedCheck(
       [
-        finding({
-          number: 1,
-          severity: "error",
-          title: "SQL built by string concatenation",
-          path: "src/db/query.ts",
-          line: 17,
-        }),
-        finding({
-          number: 2,
-          severity: "warning",
-          title: "Discount rounds with floats",
-          line: 42,
-          endLine: 43,
+        sqlFinding(),
+        roundingFinding({
           status: "fix-pushed",
         }),
         finding({

@@ -14,6 +14,30 @@ export const FIX_SHA = "c0ffee1234567890abcdef1234567890abcdef12";
 const FIXED_DATE = new Date("2025-03-14T09:26:53.000Z");
 
 /** A ledger row with every column set; `overrides` says what the case is about. */
+/** The ledger's recurring error: number 1, on src/db/query.ts:17 (overrides add status and the rest). */
+export function sqlFinding(overrides: Partial<Finding> = {}): Finding {
+  return finding({
+    number: 1,
+    severity: "error",
+    title: "SQL built by string concatenation",
+    path: "src/db/query.ts",
+    line: 17,
+    ...overrides,
+  });
+}
+
+/** The ledger's recurring warning: number 2, lines 42–43 of the default file. */
+export function roundingFinding(overrides: Partial<Finding> = {}): Finding {
+  return finding({
+    number: 2,
+    severity: "warning",
+    title: "Discount rounds with floats",
+    line: 42,
+    endLine: 43,
+    ...overrides,
+  });
+}
+
 export function finding(overrides: Partial<Finding> & Pick<Finding, "number">): Finding {
   return {
     id: 1000 + overrides.number,

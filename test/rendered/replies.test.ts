@@ -18,6 +18,8 @@ import {
   snap,
   turn,
   visible,
+  roundingFinding,
+  sqlFinding,
 } from "./fixtures.js";
 
 /**
@@ -117,19 +119,8 @@ describe("status", () => {
     }),
   ];
   const findings = [
-    finding({
-      number: 1,
-      severity: "error",
-      title: "SQL built by string concatenation",
-      path: "src/db/query.ts",
-      line: 17,
-    }),
-    finding({
-      number: 2,
-      severity: "warning",
-      title: "Discount rounds with floats",
-      line: 42,
-      endLine: 43,
+    sqlFinding(),
+    roundingFinding({
       status: "fix-pushed",
     }),
     finding({ number: 3, severity: "error", title: "Already fixed", status: "fixed" }),

@@ -14,6 +14,7 @@ import {
   PREVIOUS_SHA,
   snap,
   visible,
+  roundingFinding,
 } from "./fixtures.js";
 
 /** The posted GitHub review: its body, and the inline comment of each finding on a diff line. */
@@ -128,13 +129,8 @@ describe("review body", () => {
 
 describe("inline finding comment", () => {
   it("a warning with a suggestion block", async () => {
-    const f = finding({
-      number: 2,
-      severity: "warning",
+    const f = roundingFinding({
       path: "src/billing/invoice.ts",
-      line: 42,
-      endLine: 43,
-      title: "Discount rounds with floats",
       body: "`amount * rate` is a float: `0.1 + 0.2` cents are lost on large invoices.\n\nRound once, in integer cents.",
       suggestion: "  const discounted = Math.round(amountCents * (1 - rate));\n  return discounted;\n",
     });

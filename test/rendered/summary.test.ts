@@ -13,6 +13,8 @@ import {
   snap,
   turn,
   visible,
+  roundingFinding,
+  sqlFinding,
 } from "./fixtures.js";
 
 /** The PR's one summary comment, edited in place after every review, fix and ruling. */
@@ -57,21 +59,11 @@ describe("summary comment", () => {
   it("open findings: every status, a ruling awaiting a maintainer, notes kept, a config note, the turn table", async () => {
     const body = renderSummary({
       findings: [
-        finding({
-          number: 1,
-          severity: "error",
-          title: "SQL built by string concatenation",
-          path: "src/db/query.ts",
-          line: 17,
+        sqlFinding({
           status: "fix-pushed",
           evidenceFromSha: FIX_SHA,
         }),
-        finding({
-          number: 2,
-          severity: "warning",
-          title: "Discount rounds with floats",
-          line: 42,
-          endLine: 43,
+        roundingFinding({
           status: "open",
           verification: "refuted",
         }),
