@@ -68,6 +68,19 @@ describe("production start (npm run build, node dist/index.js)", { timeout: 120_
     );
   });
 
+  it("runs git through its launcher process, a script beside the compiled module", () => {
+    const script = `
+      const { runGit } = await import("./dist/git/run-git.js");
+      const { stdout } = await runGit(["--version"], { cwd: process.cwd() });
+      console.log(stdout.trim());`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: packageRoot,
+      encoding: "utf8",
+    });
+    expect(existsSync(join(packageRoot, "dist/system/launcher-process.mjs"))).toBe(true);
+    expect(out.trim()).toMatch(/^git version \d/);
+  });
+
   it("serves /health on a migrated embedded database in setup mode", async () => {
     const port = await freePort();
     const dataDir = join(tempDir(), "data");
