@@ -109,7 +109,10 @@ export async function startChild(
   extraNodeArgs: string[] = [],
 ): Promise<ChildServer> {
   const log = openSync(logPath, "a");
-  const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", join(ROOT, script)], {
+  // The app gets GitHub's write pacing off through a preload, which the processes it forks with its own
+  // Node options (ROLE=all's worker process) load too; after tsx's loader, which loads it.
+  const preload = script.endsWith("app-server.ts") ? ["--import", join(ROOT, "bench/servers/pacing-off.ts")] : [];
+  const child = spawn(process.execPath, ["--import", "tsx", ...preload, ...extraNodeArgs, join(ROOT, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", log, "pipe"],

@@ -19,7 +19,7 @@ import { checkDeliveries, deliveryProblems, type SentDeliveries } from "../lib/d
 import { GitHubHttpStandIn } from "../lib/github-server.js";
 import { takeLoopDelay } from "../lib/loop-delay.js";
 import { postWebhook } from "../lib/post-webhook.js";
-import { processCpuMs } from "../lib/process-cpu.js";
+import { processCpuMs, processTreeCpuMs } from "../lib/process-cpu.js";
 import { buildRepo, movePullHeadsAsync } from "../lib/repo.js";
 import {
   ROOT,
@@ -229,8 +229,14 @@ async function measure(kind: DatabaseKind) {
   await movePullHeadsAsync(repo.bare, headsFor(firstApp));
 
   // CPU time of each server's process over each block (from its start to the next block's start).
-  const cpu = { appInAppBlocks: 0, appInBareBlocks: 0, bareInBareBlocks: 0, bareInAppBlocks: 0 };
-  let last: { block: Block; app: number; bare: number } | undefined;
+  const cpu = {
+    appInAppBlocks: 0,
+    appInBareBlocks: 0,
+    bareInBareBlocks: 0,
+    bareInAppBlocks: 0,
+    wholeAppInAppBlocks: 0,
+  };
+  let last: { block: Block; app: number; bare: number; wholeApp: number } | undefined;
   let measuredFrom = NaN;
   let measuredTo = NaN;
   const { maxSchedulerLagMs } = await runBlocks(
@@ -238,13 +244,18 @@ async function measure(kind: DatabaseKind) {
     cfg,
     (block, at) => send(block.target, at, block.measured),
     (block) => {
-      const now = { app: processCpuMs(pids.app), bare: processCpuMs(pids.bare) };
+      const now = {
+        app: processCpuMs(pids.app),
+        bare: processCpuMs(pids.bare),
+        wholeApp: processTreeCpuMs(pids.app),
+      };
       if (last?.block.measured) {
         const da = now.app - last.app;
         const db = now.bare - last.bare;
         if (last.block.target === "app") {
           cpu.appInAppBlocks += da;
           cpu.bareInAppBlocks += db;
+          cpu.wholeAppInAppBlocks += now.wholeApp - last.wholeApp;
         } else {
           cpu.appInBareBlocks += da;
           cpu.bareInBareBlocks += db;
@@ -317,6 +328,8 @@ async function measure(kind: DatabaseKind) {
       ratio: round(perDelivery.app / perDelivery.bare, 2),
       /** The app's CPU in its blocks minus in the bare's blocks (workers reviewing in both): what the deliveries themselves cost. */
       marginalPerDeliveryMs: round((cpu.appInAppBlocks - cpu.appInBareBlocks) / measuredDeliveries.app, 3),
+      /** Everything the app ran in its blocks (its process, the worker process, the database, git), per delivery. */
+      wholeAppPerDeliveryMs: round(cpu.wholeAppInAppBlocks / measuredDeliveries.app, 3),
     },
     loopDelayDuringLoad: loopDuringLoad,
     reviewsDuringLoad,

@@ -73,11 +73,11 @@ async function reviewed(gh: GitHubHttpStandIn, headSha: string, what: string, lo
   }
 }
 
-async function measure(kind: DatabaseKind) {
+async function measure(kind: DatabaseKind, workers: "process" | "inline") {
   const pg = kind === "postgres" ? await createDatabase() : undefined;
   const gh = new GitHubHttpStandIn();
   await gh.start();
-  const loopFile = join(root, `loop-delay-${kind}.jsonl`);
+  const loopFile = join(root, `loop-delay-${kind}-${workers}.jsonl`);
   const app = await startChild(
     "bench/servers/app-server.ts",
     {
@@ -91,12 +91,13 @@ async function measure(kind: DatabaseKind) {
       GHE_PROTOCOL: "http",
       PORT: String(await freePort()),
       ...(pg ? { DATABASE_URL: pg.url } : {}),
-      DATA_DIR: join(root, `app-data-${kind}`),
+      DATA_DIR: join(root, `app-data-${kind}-${workers}`),
       FAKE_AGENT_SCENARIO: scenario,
       STOP_GRACE: "60s",
       BENCH_LOOP_DELAY_FILE: loopFile,
+      WORKERS: workers,
     },
-    join(root, `app-${kind}.log`),
+    join(root, `app-${kind}-${workers}.log`),
     PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, "bench/results/profiles", `large-review-${kind}`)}`] : [],
   );
   const agent = new Agent({ keepAlive: true });
@@ -127,6 +128,7 @@ async function measure(kind: DatabaseKind) {
   await pg?.drop();
   return {
     database: kind,
+    workers,
     deliveryStatus: status,
     reviewMs: round(reviewMs, 0),
     inlineComments: review?.comments ?? 0,
@@ -139,6 +141,9 @@ async function measure(kind: DatabaseKind) {
 }
 
 const results = [];
-for (const kind of ["embedded", "postgres"] as const) results.push(await measure(kind));
+// The default (workers in their own process: the loop measured is the one that answers webhooks), then the
+// workers in the app's own process (WORKERS=inline: the review's own work on that loop).
+for (const kind of ["embedded", "postgres"] as const)
+  for (const workers of ["process", "inline"] as const) results.push(await measure(kind, workers));
 emitResult({ section: "large-review", config: cfg, databases: results });
 process.exit(0);

@@ -1,13 +1,12 @@
 // The app exactly as `npm start` runs it (startServer with readEnvConfig), announcing its port on stderr.
+// GitHub's client-side write pacing is off through the preload bench/servers/pacing-off.ts (startChild).
 // Bench-only additions: BENCH_LOOP_DELAY_FILE=<path> measures the event-loop delay (see
 // loop-delay-monitor.ts); SIGTERM stops the app gracefully (running turns get STOP_GRACE) and exits.
 import { readEnvConfig } from "../../src/config/env-config.js";
 import { createLogger } from "../../src/logging/create-logger.js";
 import { startServer } from "../../src/wiring/start-server.js";
-import { applyGitHubPacingSetting } from "../lib/github-pacing.js";
 import { startLoopDelayMonitor } from "./loop-delay-monitor.js";
 
-applyGitHubPacingSetting();
 if (process.env.BENCH_LOOP_DELAY_FILE) startLoopDelayMonitor(process.env.BENCH_LOOP_DELAY_FILE);
 
 const config = readEnvConfig();

@@ -81,6 +81,7 @@ const envSchema = z.object({
   OPENAI_BASE_URL: optionalString,
   WORKER_CONCURRENCY: positiveInt(2),
   ROLE: optionalString.pipe(z.enum(["all", "web", "worker"]).optional()).transform((v) => v ?? "all"),
+  WORKERS: optionalString.pipe(z.enum(["process", "inline"]).optional()).transform((v) => v ?? "process"),
   STOP_GRACE: duration(5 * 60_000),
   GHE_HOST: optionalString,
   GHE_PROTOCOL: optionalString.pipe(z.enum(["https", "http"]).optional()).transform((v) => v ?? "https"),
@@ -119,6 +120,11 @@ export type EnvConfig = {
   workerConcurrency: number;
   /** `web` answers webhooks (journal, intake); `worker` runs agent turns and commands; `all` does both. */
   role: "all" | "web" | "worker";
+  /**
+   * With ROLE=all: `process` runs the workers in a child process of their own (the webhook thread does
+   * no review work); `inline` runs them in this process.
+   */
+  workers: "process" | "inline";
   /** On SIGTERM, how long running turns may go on before they are stopped and handed back to the queue. */
   stopGraceMs: number;
   /** Where /metrics is served (METRICS_TOKEN, METRICS_PORT, METRICS_HOST); nowhere by default. */
@@ -248,6 +254,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
     role: e.ROLE,
+    workers: e.WORKERS,
     stopGraceMs: e.STOP_GRACE,
     metrics: metrics!,
     redeliver: redeliver!,

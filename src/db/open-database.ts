@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from "./database.js";
-import { EMBEDDED_PORT, startEmbeddedServer } from "./embedded/start-embedded-server.js";
+import { EMBEDDED_PORT, embeddedUrl, startEmbeddedServer } from "./embedded/start-embedded-server.js";
 import { openPostgres } from "./open-postgres.js";
 
 export interface OpenDatabaseOptions {
@@ -26,15 +26,7 @@ const EMBEDDED_POOL = 2;
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, { max: options.maxConnections ?? 10 });
   const server = await startEmbeddedServer(options.pgliteDir);
-  const handle = openPostgres(server.url, {
-    host: server.socketDir,
-    port: EMBEDDED_PORT,
-    user: "postgres",
-    database: "postgres",
-    max: EMBEDDED_POOL,
-    // Connections are never recycled: the statements a connection prepares stay in the one session after it closes.
-    max_lifetime: 0,
-  });
+  const handle = connectEmbedded(server.socketDir);
   return {
     ...handle,
     kind: "pglite",
@@ -50,5 +42,25 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         await server.stop();
       }
     },
+  };
+}
+
+/**
+ * A client of an embedded database another process of this app serves (ROLE=all's worker process): the
+ * same pool as the serving process's own, on the unix socket in `socketDir`.
+ */
+export function connectEmbedded(socketDir: string): DatabaseHandle {
+  const url = embeddedUrl(socketDir);
+  return {
+    ...openPostgres(url, {
+      host: socketDir,
+      port: EMBEDDED_PORT,
+      user: "postgres",
+      database: "postgres",
+      max: EMBEDDED_POOL,
+      // Connections are never recycled: the statements a connection prepares stay in the one session after it closes.
+      max_lifetime: 0,
+    }),
+    kind: "pglite",
   };
 }

@@ -1,5 +1,14 @@
 import type { Logger } from "pino";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from "prom-client";
 import { InFlightDeliveries } from "./in-flight-deliveries.js";
 import type { QueueStat } from "./queue-stats.js";
 
@@ -12,6 +21,8 @@ export interface MetricsOptions {
   log?: Logger;
   /** Node's process metrics (CPU, memory, event loop lag, GC). Default true. */
   processMetrics?: boolean;
+  /** Instruments of another process of this app (ROLE=all's worker process), served merged with these. */
+  more?: () => Promise<MetricObjectWithValues<MetricValue<string>>[] | undefined>;
 }
 
 /** Job states that are still waiting to run: the age of their oldest is how far behind the queue is. */
@@ -143,8 +154,11 @@ export class Metrics {
   }
 
   /** The exposition text of every metric (callbacks are read now). */
-  text(): Promise<string> {
-    return this.registry.metrics();
+  async text(): Promise<string> {
+    const more = await this.options.more?.();
+    if (!more?.length) return this.registry.metrics();
+    // Counters and histograms of both processes add up; the process metrics are this process's alone.
+    return AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), more]).metrics();
   }
 
   get contentType(): string {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { MetricObjectWithValues, MetricValue } from "prom-client";
 import type { Logger } from "pino";
 import type { MetricsConfig } from "../config/metrics-config.js";
 import type { DatabaseHandle } from "../db/database.js";
@@ -32,11 +33,14 @@ export async function startMetrics(options: {
   webhookPath: string;
   queue?: () => unknown;
   intake?: () => { backlog(): number } | undefined;
+  /** Another process's instruments to serve merged (ROLE=all's worker process). */
+  more?: () => Promise<MetricObjectWithValues<MetricValue<string>>[] | undefined>;
 }): Promise<StartedMetrics> {
   const { config, log, database } = options;
   const metrics = new Metrics({
     log,
     intakeBacklog: () => options.intake?.()?.backlog(),
+    more: options.more,
     queueStats: async () =>
       options.queue?.() === undefined ? [] : queueStats((text, values) => database.executeSql(text, values)),
   });

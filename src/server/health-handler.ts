@@ -18,6 +18,8 @@ export interface HealthInfo {
   queue?: () => unknown;
   /** A database ping slower than this counts as not ready (default 1000 ms). */
   databaseTimeoutMs?: number;
+  /** ROLE=all's worker process: starting, running, restarting, stopped (absent: workers run in this process or nowhere). */
+  workers?: () => string | undefined;
 }
 
 /** /health refreshes the last known database state in the background when it is older than this. */
@@ -50,6 +52,7 @@ export function createHealthHandler(info: HealthInfo) {
         database,
         ...(info.sandbox ? { sandbox: info.sandbox } : {}),
         ...(intake ? { intake: { backlog: intake.backlog() } } : {}),
+        ...(info.workers?.() ? { workers: info.workers() } : {}),
       };
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
       return true;

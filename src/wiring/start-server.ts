@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { Probot, ProbotOctokit, Server } from "probot";
 import { NoMistakesProbot } from "../server/no-mistakes-probot.js";
 import { createApp } from "../app.js";
+import { startWorkerProcess, type WorkerProcess } from "./start-worker-process.js";
 import { startWorkers } from "./start-workers.js";
 import { createAgent, createSandbox } from "../agents/create-agent.js";
 import type { EnvConfig } from "../config/env-config.js";
@@ -33,6 +34,9 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   // Agents only run once the App is registered, in worker processes; there they must be confined (or the
   // operator opted out).
   const works = config.app !== undefined && config.role !== "web";
+  // ROLE=all runs its workers in a process of their own (WORKERS=process, the default): no review work on
+  // the event loop that answers webhooks.
+  const workersApart = works && config.role === "all" && config.workers === "process";
   const answersWebhooks = config.role !== "worker";
   const sandbox = works ? createSandbox(config) : undefined;
   const sandboxStatus: SandboxStatus | undefined = sandbox ? await checkAgentSandbox(config, sandbox, log) : undefined;
@@ -42,6 +46,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
 
   let queue: RunQueue | undefined;
   let intake: WebhookIntake | undefined;
+  let workerProcess: WorkerProcess | undefined;
   const metrics = await startMetrics({
     config: config.metrics,
     log,
@@ -49,6 +54,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     webhookPath: config.webhookPath,
     queue: () => queue,
     intake: () => intake,
+    more: async () => workerProcess?.metrics(),
   });
 
   const mode = config.app ? "app" : "setup";
@@ -84,13 +90,14 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
       intake: () => intake,
       queue: () => queue,
       stopping: () => stopping,
+      workers: () => workerProcess?.state(),
     }),
   );
   server.addHandler(metrics.handler);
   if (config.app) {
-    const agent = works ? createAgent(config, sandbox) : undefined;
+    const agent = works && !workersApart ? createAgent(config, sandbox) : undefined;
     const verifierAgent =
-      works && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
+      agent && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
     // A review may call the agent up to three times (answer, repair, fresh fallback): the lease runs out
     // well after that. It is the last resort: a worker that dies is noticed by its heartbeat in seconds.
     const runQueue = await RunQueue.start({
@@ -116,8 +123,14 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
           log,
           metrics: metrics.metrics,
         });
+      if (workersApart) workerProcess = startWorkerProcess({ log, embeddedSocket: embeddedSocketOf(database) });
       log.info(
-        { agent: agent?.name, webhooks: intake !== undefined, workers: agent !== undefined, database: database.kind },
+        {
+          agent: works ? config.agent.name : undefined,
+          webhooks: intake !== undefined,
+          workers: workersApart ? "process" : agent !== undefined ? "inline" : "none",
+          database: database.kind,
+        },
         "no-mistakes loaded",
       );
     });
@@ -152,7 +165,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
       await sweep?.stop();
       // Workers take no new job; running turns get the grace period, then are stopped and handed back.
       // Meanwhile the listener still answers webhooks into the journal.
-      await queue?.stopWorking(config.stopGraceMs);
+      await Promise.all([workerProcess?.stop(config.stopGraceMs), queue?.stopWorking(config.stopGraceMs)]);
       await server.stop(); // no new deliveries; the ones answered are in the journal
       await intake?.stop();
       await queue?.stop(0);
@@ -160,4 +173,10 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
       await database.close();
     },
   };
+}
+
+/** The embedded database's socket directory, for the worker process to connect to (undefined on PostgreSQL). */
+function embeddedSocketOf(database: DatabaseHandle): string | undefined {
+  if (database.kind !== "pglite" || !database.url) return undefined;
+  return new URL(database.url).searchParams.get("host") ?? undefined;
 }

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
@@ -135,8 +135,27 @@ export class ProcessWorld {
     return started;
   }
 
-  /** Sends SIGKILL and waits for the process to be gone (and reaped). */
+  /**
+   * Sends SIGKILL to the app and to every process it started (its worker process, the embedded database, git)
+   * at once, as a container kill or a machine losing power does, and waits for the app to be gone (and reaped).
+   */
   async kill(app: StartedApp): Promise<void> {
+    if (app.child.exitCode !== null || app.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => app.child.once("exit", resolve));
+    const tree = descendants(app.child.pid!);
+    app.child.kill("SIGKILL");
+    for (const pid of tree) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    await exited;
+  }
+
+  /** Sends SIGKILL to the app's own process only (its children see it go) and waits for it to be reaped. */
+  async killAppOnly(app: StartedApp): Promise<void> {
     if (app.child.exitCode !== null || app.child.signalCode !== null) return;
     const exited = new Promise((resolve) => app.child.once("exit", resolve));
     app.child.kill("SIGKILL");
@@ -178,4 +197,24 @@ export class ProcessWorld {
     await this.sql.end({ timeout: 1 });
     await this.dropDatabase();
   }
+}
+
+/** Every process below `pid` (children, grandchildren, …), read from /proc. */
+export function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of parentOf) if (ppid === parent) (found.push(child), walk(child));
+  };
+  walk(pid);
+  return found;
 }

@@ -5,7 +5,8 @@ import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { numbered } from "../helpers/flow-fixture.js";
 import { sample } from "../metrics/sample.js";
-import { ProcessWorld, WEBHOOK_SECRET, waitFor, type StartedApp } from "../helpers/process-world.js";
+import { descendants, ProcessWorld, WEBHOOK_SECRET, waitFor, type StartedApp } from "../helpers/process-world.js";
+import { isProcessAlive } from "../../src/system/process-identity.js";
 import { postSignedDelivery } from "../helpers/signed-delivery.js";
 import { removeTempDirs } from "../helpers/temp-dir.js";
 import { databaseKinds } from "../helpers/test-database.js";
@@ -156,6 +157,42 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(w.reviewsOf(next)).toHaveLength(1);
     expect(w.relay.failures).toEqual([]);
   });
+  it("kill -9 of the app process alone mid-turn: its worker process stops too — the turn closed as interrupted, the job handed back — and the next start reviews the head once", async () => {
+    const w = await world();
+    const first = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: FOREVER }] });
+    w.sendWebhooksTo(first);
+    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+    const runId = await waitFor("the run row", () => w.runId(), 30_000);
+    const killedTurn = await waitFor(
+      "the reviewer's turn to start",
+      async () => (await w.turns(runId)).find((t) => t.status === "running"),
+      60_000,
+    );
+    // ROLE=all runs its workers in a child process: the turn is there, not in the app's own process
+    const children = descendants(first.child.pid!);
+    expect(children.length).toBeGreaterThan(0);
+
+    await w.killAppOnly(first);
+    // no orphan keeps running the turn: the worker process sees its parent go and stops at once
+    await waitFor(
+      "the app's child processes to exit",
+      () => children.every((pid) => !isProcessAlive({ pid, started: "" })) || undefined,
+      20_000,
+    );
+    const turns = await w.turns(runId);
+    expect(turns.find((t) => t.id === killedTurn.id)?.status).toBe("interrupted");
+    const [job] = await w.sql<
+      { state: string }[]
+    >`select state from pgboss.job where name = 'no-mistakes-run' and data->>'runId' = ${String(runId)} order by created_on desc limit 1`;
+    expect(job?.state).toBe("retry");
+
+    const second = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }] });
+    w.sendWebhooksTo(second);
+    await waitFor("the head's review after the restart", () => reviewPostedAt(w, head), 60_000);
+    await sleep(1000);
+    expect(w.reviewsOf(head)).toHaveLength(1);
+  });
+
   it("SIGTERM mid-turn within the grace period: the turn finishes and is posted, a delivery 1 s after the signal is answered 200 and applied, exit 0", async () => {
     const w = await world();
     const app = await w.start({

@@ -118,7 +118,7 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
   let stopping: Promise<void> | undefined;
   return {
     socketDir: socket.dir,
-    url: `postgres://postgres@localhost:${EMBEDDED_PORT}/postgres?host=${encodeURIComponent(socket.dir)}`,
+    url: embeddedUrl(socket.dir),
     pid: child.pid,
     failure: () => (stopping ? undefined : failure),
     stop() {
@@ -143,4 +143,9 @@ function socketDirFor(dir: string | undefined): { dir: string; temporary: boolea
     return { dir: beside, temporary: false };
   }
   return { dir: mkdtempSync(join(tmpdir(), "no-mistakes-db-")), temporary: true }; // mode 0700
+}
+
+/** The libpq-style URL of the embedded server behind `socketDir` (for node-postgres; postgres.js takes `host`). */
+export function embeddedUrl(socketDir: string): string {
+  return `postgres://postgres@localhost:${EMBEDDED_PORT}/postgres?host=${encodeURIComponent(socketDir)}`;
 }

@@ -1,0 +1,79 @@
+// The worker process ROLE=all starts (see start-worker-process.ts): the app's workers — agent turns and
+// command replies — in a process of their own, so the process that answers webhooks does no review work.
+// Configured by the same environment as its parent, plus the embedded database's socket when there is
+// one. It stops when its parent asks (running turns get the grace period) or goes away (at once).
+import { Probot, ProbotOctokit } from "probot";
+import { createAgent, createSandbox } from "../agents/create-agent.js";
+import { readEnvConfig } from "../config/env-config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { connectEmbedded } from "../db/open-database.js";
+import { openPostgres } from "../db/open-postgres.js";
+import { countGitHubRequests } from "../github/count-github-requests.js";
+import { createLogger } from "../logging/create-logger.js";
+import { Metrics } from "../metrics/metrics.js";
+import { RunQueue } from "../queue/run-queue.js";
+import { startWorkers } from "./start-workers.js";
+import { EMBEDDED_SOCKET_ENV, type ToWorker } from "./worker-messages.js";
+
+const config = readEnvConfig();
+const log = createLogger({ level: config.logLevel, secrets: config.secrets }).child({ process: "worker" });
+const app = config.app;
+if (!app || !process.send) {
+  log.error("the worker process is started by the app (ROLE=all), registered, over IPC");
+  process.exit(1);
+}
+
+const socket = process.env[EMBEDDED_SOCKET_ENV];
+const database: DatabaseHandle = socket
+  ? connectEmbedded(socket)
+  : openPostgres(config.databaseUrl!, { max: config.workerConcurrency + 4 });
+// Its own instruments (no process metrics: those describe the web process); the parent serves them merged.
+const metrics = new Metrics({ log, processMetrics: false });
+const queue = await RunQueue.start({
+  database,
+  log,
+  expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300,
+});
+// The parent checked at start that the sandbox confines (or that the operator opted out).
+const sandbox = createSandbox(config);
+const agent = createAgent(config, sandbox);
+const verifierAgent = config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
+const probot = new Probot({
+  appId: app.appId,
+  privateKey: app.privateKey,
+  baseUrl: config.github.baseUrl,
+  log,
+  Octokit: countGitHubRequests(ProbotOctokit, metrics),
+});
+
+let stopping: Promise<void> | undefined;
+function stop(graceMs: number): Promise<void> {
+  stopping ??= (async () => {
+    try {
+      await queue.stopWorking(graceMs);
+      await queue.stop(0);
+      await database.close();
+    } catch (error) {
+      log.error({ err: error }, "worker process: stop failed");
+    }
+    process.exit(0);
+  })();
+  return stopping;
+}
+
+process.on("message", (message: ToWorker) => {
+  if (message.type === "stop") void stop(message.graceMs);
+  else if (message.type === "metrics")
+    void metrics.registry.getMetricsAsJSON().then(
+      (json) => process.send?.({ type: "metrics", id: message.id, json }),
+      () => process.send?.({ type: "metrics", id: message.id, json: [] }),
+    );
+});
+// The parent is gone (killed, crashed): stop at once; the running jobs are handed back by the next worker.
+process.on("disconnect", () => void stop(0));
+// A terminal's Ctrl-C reaches the whole process group: the parent decides how this process stops.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
+
+await startWorkers(probot, { config, database, agent, verifierAgent, queue, log, metrics });
+log.info({ agent: agent.name, database: database.kind }, "worker process ready");
+process.send({ type: "ready" });
