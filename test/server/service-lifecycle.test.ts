@@ -193,6 +193,40 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(w.reviewsOf(head)).toHaveLength(1);
   });
 
+  it("the worker process killed alone: the app keeps answering, restarts it, and the restarted one reviews the head", async () => {
+    const w = await world();
+    const app = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }] });
+    w.sendWebhooksTo(app);
+    const health = async () => (await (await fetch(app.url("/health"))).json()) as { workers?: string };
+    await waitFor(
+      "the worker process to run",
+      async () => ((await health()).workers === "running" ? true : undefined),
+      60_000,
+    );
+    const workerPid = () =>
+      descendants(app.child.pid!).find((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("worker-process");
+        } catch {
+          return false;
+        }
+      });
+    const first = workerPid();
+    expect(first).toBeDefined();
+    process.kill(first!, "SIGKILL");
+
+    // webhooks are answered meanwhile, and the worker process comes back
+    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+    await waitFor(
+      "a new worker process",
+      async () => ((await health()).workers === "running" && workerPid() !== first ? true : undefined),
+      30_000,
+    );
+    expect(app.output()).toContain("worker process exited; restarting it");
+    await waitFor("the head's review by the restarted worker process", () => reviewPostedAt(w, head), 60_000);
+    expect(app.child.exitCode).toBeNull();
+  });
+
   it("SIGTERM mid-turn within the grace period: the turn finishes and is posted, a delivery 1 s after the signal is answered 200 and applied, exit 0", async () => {
     const w = await world();
     const app = await w.start({
