@@ -73,11 +73,14 @@ describe.runIf(kinds.includes("postgres"))(
         // The database stops taking deliveries: a long lock on their table.
         let release!: () => void;
         const released = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
         const holding = admin.begin(async (tx) => {
           await tx`lock table webhook_deliveries in access exclusive mode`;
+          locked();
           await released;
         });
-        await sleep(200);
+        await isLocked; // held before the first delivery, however slow the machine
 
         const shas = ["1", "2", "3"].map((c) => c.repeat(40));
         const statuses: number[] = [];
