@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,5 +104,33 @@ describe("production start (npm run build, node dist/index.js)", { timeout: 120_
     } finally {
       await db.close();
     }
+  });
+
+  it("in app mode starts its worker process from dist/ on the embedded database, and stops it with itself", async () => {
+    const port = await freePort();
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    const app = startCompiled({
+      PORT: String(port),
+      DATA_DIR: join(tempDir(), "data"),
+      APP_ID: "1",
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: "production-start-secret",
+      AGENT: "fake",
+      REDELIVER_INTERVAL: "off",
+    });
+    await waitForHttp(`http://localhost:${port}/health`, app);
+    const deadline = Date.now() + 60_000;
+    let workers: string | undefined;
+    while (Date.now() < deadline && workers !== "running") {
+      workers = ((await (await fetch(`http://localhost:${port}/health`)).json()) as { workers?: string }).workers;
+      if (workers !== "running") await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(workers, app.output()).toBe("running");
+    expect(app.output()).toContain("worker process ready");
+    expect(await app.stop()).toBe(0);
   });
 });
