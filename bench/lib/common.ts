@@ -102,6 +102,12 @@ export interface ChildServer {
 }
 
 /** Starts `node --import tsx <script>` with `env`; resolves when it prints `LISTENING <port>`. */
+/** Servers a section started: killed when the section's process exits, even on a crash, so none outlive it. */
+const started = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
 export async function startChild(
   script: string,
   env: Record<string, string>,
@@ -117,6 +123,8 @@ export async function startChild(
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", log, "pipe"],
   });
+  started.add(child);
+  child.once("exit", () => started.delete(child));
   let stderr = "";
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start within 120 s:\n${stderr}`)), 120_000);
