@@ -89,19 +89,24 @@ function exitOf(app: StartedApp): Promise<{ code: number | null; at: number }> {
   return new Promise((resolve) => app.child.once("exit", (code) => resolve({ code, at: Date.now() })));
 }
 
+/** An app whose reviewer never answers, with the PR's first push delivered and its turn running. */
+async function reviewerTurnThatNeverEnds() {
+  const w = await world();
+  const first = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: FOREVER }] });
+  w.sendWebhooksTo(first);
+  const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
+  const runId = await waitFor("the run row", () => w.runId(), 30_000);
+  const killedTurn = await waitFor(
+    "the reviewer's turn to start",
+    async () => (await w.turns(runId)).find((t) => t.status === "running"),
+    60_000,
+  );
+  return { w, first, head, runId, killedTurn };
+}
+
 describe.runIf(kinds.includes("postgres"))("the service's life as processes", { timeout: 180_000 }, () => {
   it("kill -9 mid-turn → the restarted app reviews the head within 60 s, once; the killed turn is interrupted; the next push is reviewed too", async () => {
-    const w = await world();
-    const first = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: FOREVER }] });
-    w.sendWebhooksTo(first);
-    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
-
-    const runId = await waitFor("the run row", () => w.runId(), 30_000);
-    const killedTurn = await waitFor(
-      "the reviewer's turn to start",
-      async () => (await w.turns(runId)).find((t) => t.status === "running"),
-      60_000,
-    );
+    const { w, first, head, runId, killedTurn } = await reviewerTurnThatNeverEnds();
     await w.kill(first);
 
     // The dead process's job still holds the run, on the default lease: only the heartbeat can free it soon.
@@ -158,16 +163,7 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(w.relay.failures).toEqual([]);
   });
   it("kill -9 of the app process alone mid-turn: its worker process stops too — the turn closed as interrupted, the job handed back — and the next start reviews the head once", async () => {
-    const w = await world();
-    const first = await w.start({ name: "app", steps: [{ role: "reviewer", delayMs: FOREVER }] });
-    w.sendWebhooksTo(first);
-    const head = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
-    const runId = await waitFor("the run row", () => w.runId(), 30_000);
-    const killedTurn = await waitFor(
-      "the reviewer's turn to start",
-      async () => (await w.turns(runId)).find((t) => t.status === "running"),
-      60_000,
-    );
+    const { w, first, head, runId, killedTurn } = await reviewerTurnThatNeverEnds();
     // ROLE=all runs its workers in a child process: the turn is there, not in the app's own process
     const children = descendants(first.child.pid!);
     expect(children.length).toBeGreaterThan(0);
