@@ -3,9 +3,11 @@ import type { Logger } from "pino";
 import { Probot, ProbotOctokit, Server } from "probot";
 import { NoMistakesProbot } from "../server/no-mistakes-probot.js";
 import { createApp } from "../app.js";
+import { createAgents } from "./create-agents.js";
+import { startRunQueue } from "./start-run-queue.js";
 import { startWorkerProcess, type WorkerProcess } from "./start-worker-process.js";
 import { startWorkers } from "./start-workers.js";
-import { createAgent, createSandbox } from "../agents/create-agent.js";
+import { createSandbox } from "../agents/create-agent.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
@@ -15,7 +17,7 @@ import { openWebhookIntake } from "../intake/open-webhook-intake.js";
 import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
 import { startMetrics } from "../metrics/start-metrics.js";
 import type { WebhookIntake } from "../intake/webhook-intake.js";
-import { RunQueue } from "../queue/run-queue.js";
+import type { RunQueue } from "../queue/run-queue.js";
 import { VERSION } from "../version.js";
 import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-sandbox.js";
 import { guardSetupRoutes, type SetupRouteGuard } from "../server/guard-setup-routes.js";
@@ -95,16 +97,8 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   );
   server.addHandler(metrics.handler);
   if (config.app) {
-    const agent = works && !workersApart ? createAgent(config, sandbox) : undefined;
-    const verifierAgent =
-      agent && config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
-    // A review may call the agent up to three times (answer, repair, fresh fallback): the lease runs out
-    // well after that. It is the last resort: a worker that dies is noticed by its heartbeat in seconds.
-    const runQueue = await RunQueue.start({
-      database,
-      log,
-      expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300,
-    });
+    const agents = sandbox && !workersApart ? createAgents(config, sandbox) : undefined;
+    const runQueue = await startRunQueue(config, database, log);
     queue = runQueue;
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
     if (answersWebhooks)
@@ -113,22 +107,14 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     await server.load(async (app, options) => {
       probotApp = app; // the delivery sweep reads the App's delivery log as the App
       if (webhooks) await webhooks(app, options);
-      if (agent)
-        await startWorkers(app, {
-          config,
-          database,
-          agent,
-          verifierAgent,
-          queue: runQueue,
-          log,
-          metrics: metrics.metrics,
-        });
+      if (agents)
+        await startWorkers(app, { config, database, ...agents, queue: runQueue, log, metrics: metrics.metrics });
       if (workersApart) workerProcess = startWorkerProcess({ log, embeddedSocket: embeddedSocketOf(database) });
       log.info(
         {
           agent: works ? config.agent.name : undefined,
           webhooks: intake !== undefined,
-          workers: workersApart ? "process" : agent !== undefined ? "inline" : "none",
+          workers: workersApart ? "process" : agents ? "inline" : "none",
           database: database.kind,
         },
         "no-mistakes loaded",

@@ -3,15 +3,15 @@
 // Configured by the same environment as its parent, plus the embedded database's socket when there is
 // one. It stops when its parent asks (running turns get the grace period) or goes away (at once).
 import { Probot, ProbotOctokit } from "probot";
-import { createAgent, createSandbox } from "../agents/create-agent.js";
+import { createSandbox } from "../agents/create-agent.js";
 import { readEnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
-import { connectEmbedded } from "../db/open-database.js";
-import { openPostgres } from "../db/open-postgres.js";
+import { connectEmbedded, openDatabase } from "../db/open-database.js";
 import { countGitHubRequests } from "../github/count-github-requests.js";
 import { createLogger } from "../logging/create-logger.js";
 import { Metrics } from "../metrics/metrics.js";
-import { RunQueue } from "../queue/run-queue.js";
+import { createAgents } from "./create-agents.js";
+import { startRunQueue } from "./start-run-queue.js";
 import { startWorkers } from "./start-workers.js";
 import { EMBEDDED_SOCKET_ENV, type ToWorker } from "./worker-messages.js";
 
@@ -26,18 +26,12 @@ if (!app || !process.send) {
 const socket = process.env[EMBEDDED_SOCKET_ENV];
 const database: DatabaseHandle = socket
   ? connectEmbedded(socket)
-  : openPostgres(config.databaseUrl!, { max: config.workerConcurrency + 4 });
+  : await openDatabase({ databaseUrl: config.databaseUrl });
 // Its own instruments (no process metrics: those describe the web process); the parent serves them merged.
 const metrics = new Metrics({ log, processMetrics: false });
-const queue = await RunQueue.start({
-  database,
-  log,
-  expireInSeconds: Math.ceil((config.agent.timeoutMs * 3) / 1000) + 300,
-});
+const queue = await startRunQueue(config, database, log);
 // The parent checked at start that the sandbox confines (or that the operator opted out).
-const sandbox = createSandbox(config);
-const agent = createAgent(config, sandbox);
-const verifierAgent = config.agent.verifier !== config.agent.name ? createAgent(config, sandbox, "verifier") : agent;
+const { agent, verifierAgent } = createAgents(config, createSandbox(config));
 const probot = new Probot({
   appId: app.appId,
   privateKey: app.privateKey,
