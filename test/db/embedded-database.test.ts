@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open-database.js";
 import { BACKGROUND_NICENESS } from "../../src/system/run-in-background.js";
+import { descendants } from "../helpers/descendants.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 /** A connection of its own to the embedded server, as another client (pg-boss, psql) makes one. */
@@ -45,19 +46,14 @@ describe("the embedded database, in its own process behind a unix socket", () =>
   });
 
   it("runs at background priority, so a busy machine serves the thread that answers webhooks first", async () => {
-    const { readdirSync, readFileSync } = await import("node:fs");
-    const server = readdirSync("/proc")
-      .filter((entry) => /^\d+$/.test(entry))
-      .map(Number)
-      .find((pid) => {
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-          const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-          return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("pglite-server-process");
-        } catch {
-          return false;
-        }
-      });
+    const { readFileSync } = await import("node:fs");
+    const server = descendants(process.pid).find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("pglite-server-process");
+      } catch {
+        return false;
+      }
+    });
     expect(server).toBeDefined();
     expect(getPriority(server!)).toBe(BACKGROUND_NICENESS);
   });

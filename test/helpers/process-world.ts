@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
+import { descendants } from "./descendants.js";
 import { FlowFixture, REPO_ID } from "./flow-fixture.js";
 import { startGitHubHttpRelay, type GitHubHttpRelay } from "./github-http-relay.js";
 import { signedWebhookTarget } from "./signed-delivery.js";
@@ -197,24 +198,4 @@ export class ProcessWorld {
     await this.sql.end({ timeout: 1 });
     await this.dropDatabase();
   }
-}
-
-/** Every process below `pid` (children, grandchildren, …), read from /proc. */
-export function descendants(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const found: number[] = [];
-  const walk = (parent: number) => {
-    for (const [child, ppid] of parentOf) if (ppid === parent) (found.push(child), walk(child));
-  };
-  walk(pid);
-  return found;
 }
