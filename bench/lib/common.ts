@@ -102,6 +102,20 @@ export interface ChildServer {
 }
 
 /** Starts `node --import tsx <script>` with `env`; resolves when it prints `LISTENING <port>`. */
+/** The environment every bench app starts with: registered, the fake agent, GitHub at the local stand-in. */
+export function appEnv(githubHost: string): Record<string, string> {
+  return {
+    APP_ID: "1",
+    PRIVATE_KEY: privateKey(),
+    WEBHOOK_SECRET,
+    AGENT: "fake",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    GHE_HOST: githubHost,
+    GHE_PROTOCOL: "http",
+  };
+}
+
 /** Servers a section started: killed when the section's process exits, even on a crash, so none outlive it. */
 const started = new Set<ChildProcess>();
 process.once("exit", () => {

@@ -22,17 +22,16 @@ import { postWebhook } from "../lib/post-webhook.js";
 import { processCpuMs, processTreeCpuMs } from "../lib/process-cpu.js";
 import { buildRepo, movePullHeadsAsync } from "../lib/repo.js";
 import {
-  ROOT,
-  SMOKE,
-  WEBHOOK_SECRET,
+  appEnv,
   createDatabase,
   emitResult,
   freePort,
   percentile,
-  privateKey,
   pullRequestPayload,
+  ROOT,
   round,
   sleep,
+  SMOKE,
   startChild,
   tempRoot,
 } from "../lib/common.js";
@@ -101,16 +100,7 @@ async function measure(kind: DatabaseKind) {
   writeFileSync(scenario, JSON.stringify({ steps: [{ role: "reviewer", answer: REVIEWER_ANSWER }] }));
   const dataDir = join(root, "app-data");
   const loopFile = join(root, "loop-delay.jsonl");
-  const common = {
-    APP_ID: "1",
-    PRIVATE_KEY: privateKey(),
-    WEBHOOK_SECRET,
-    AGENT: "fake",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "info",
-    GHE_HOST: gh.host,
-    GHE_PROTOCOL: "http",
-  };
+  const common = appEnv(gh.host);
   const app = await startChild(
     "bench/servers/app-server.ts",
     {

@@ -12,18 +12,17 @@ import { GitHubHttpStandIn } from "../lib/github-server.js";
 import { postWebhook } from "../lib/post-webhook.js";
 import { buildRepo, movePullHeads } from "../lib/repo.js";
 import {
-  SMOKE,
-  WEBHOOK_SECRET,
+  appEnv,
+  type ChildServer,
   createDatabase,
   emitResult,
   freePort,
-  privateKey,
   pullRequestPayload,
   round,
   sleep,
+  SMOKE,
   startChild,
   tempRoot,
-  type ChildServer,
 } from "../lib/common.js";
 
 const cfg = SMOKE
@@ -55,17 +54,10 @@ for (let i = 0; i < cfg.processes; i++) {
     await startChild(
       "bench/servers/app-server.ts",
       {
-        APP_ID: "1",
-        PRIVATE_KEY: privateKey(),
-        WEBHOOK_SECRET,
-        HOST: "127.0.0.1",
+        ...appEnv(gh.host),
         PORT: String(await freePort()),
-        LOG_LEVEL: "info",
-        GHE_HOST: gh.host,
-        GHE_PROTOCOL: "http",
         DATABASE_URL: db.url,
         DATA_DIR: join(root, `app-${i}`),
-        AGENT: "fake",
         FAKE_AGENT_SCENARIO: scenario,
         FAKE_AGENT_HOME: join(root, "fake-agent"),
         FAKE_AGENT_LOG: join(root, "agent.log"),

@@ -14,16 +14,15 @@ import { takeLoopDelay } from "../lib/loop-delay.js";
 import { postWebhook } from "../lib/post-webhook.js";
 import { buildRepo } from "../lib/repo.js";
 import {
-  ROOT,
-  SMOKE,
-  WEBHOOK_SECRET,
+  appEnv,
   createDatabase,
   emitResult,
   freePort,
-  privateKey,
   pullRequestPayload,
+  ROOT,
   round,
   sleep,
+  SMOKE,
   startChild,
   tempRoot,
 } from "../lib/common.js";
@@ -81,14 +80,7 @@ async function measure(kind: DatabaseKind, workers: "process" | "inline") {
   const app = await startChild(
     "bench/servers/app-server.ts",
     {
-      APP_ID: "1",
-      PRIVATE_KEY: privateKey(),
-      WEBHOOK_SECRET,
-      AGENT: "fake",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
-      GHE_HOST: gh.host,
-      GHE_PROTOCOL: "http",
+      ...appEnv(gh.host),
       PORT: String(await freePort()),
       ...(pg ? { DATABASE_URL: pg.url } : {}),
       DATA_DIR: join(root, `app-data-${kind}-${workers}`),
