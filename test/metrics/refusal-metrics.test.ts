@@ -12,29 +12,20 @@ import type { ReviewDeps } from "../../src/pipeline/run-review.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createRun } from "../helpers/run-fixture.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { pullRequestInfo } from "../helpers/pull-request-info.js";
 import { sample } from "./sample.js";
 
 /** A GitHub client that answers only what these paths ask, and keeps the replies. */
 function github(pr: Partial<PullRequestInfo>, permission = "read") {
   const replies: string[] = [];
   const client = {
-    getPullRequest: async (): Promise<PullRequestInfo> => ({
-      number: 1,
-      title: "t",
-      body: "",
-      authorLogin: "dev",
-      state: "open",
-      draft: false,
-      baseRef: "main",
-      baseSha: "a".repeat(40),
-      headRef: "feature",
-      headSha: "b".repeat(40),
-      headRepoFullName: "octo/repo",
-      headCloneUrl: "https://github.com/octo/repo.git",
-      maintainerCanModify: false,
-      updatedAt: null,
-      ...pr,
-    }),
+    getPullRequest: async (): Promise<PullRequestInfo> =>
+      pullRequestInfo({
+        number: 1,
+        headRepoFullName: "octo/repo",
+        headCloneUrl: "https://github.com/octo/repo.git",
+        ...pr,
+      }),
     getPermission: async () => permission,
     createIssueComment: async (_ref: unknown, _pr: number, body: string) => {
       replies.push(body);

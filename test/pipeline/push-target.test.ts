@@ -1,25 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { PullRequestInfo } from "../../src/domain/pull-request.js";
 import { isWorkflowPath, pushTarget } from "../../src/pipeline/fix/push-target.js";
+import { pullRequestInfo } from "../helpers/pull-request-info.js";
 
 const BASE = "octo-org/widgets";
-const pr = (over: Partial<PullRequestInfo>): PullRequestInfo => ({
-  number: 7,
-  title: "t",
-  body: "",
-  authorLogin: "dev",
-  state: "open",
-  draft: false,
-  baseRef: "main",
-  baseSha: "a".repeat(40),
-  headRef: "feature",
-  headSha: "b".repeat(40),
-  headRepoFullName: BASE,
-  headCloneUrl: "https://github.com/octo-org/widgets.git",
-  maintainerCanModify: false,
-  updatedAt: null,
-  ...over,
-});
+const pr = (over: Partial<PullRequestInfo>): PullRequestInfo => pullRequestInfo({ headRepoFullName: BASE, ...over });
 
 describe("pushTarget: where a fix may go, from the PR as GitHub reports it now", () => {
   it.each([
