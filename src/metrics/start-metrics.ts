@@ -23,7 +23,7 @@ export interface StartedMetrics {
 /**
  * The app's metrics and where they are exposed: on the main port only behind METRICS_TOKEN, and on a
  * listener of its own (METRICS_PORT, default host 127.0.0.1) without it. With neither, they are
- * collected but not served. The queue gauges are read once the queue has started (`queue()` defined),
+ * counted but not served, and Node's process metrics are not collected. The queue gauges are read once the queue has started (`queue()` defined),
  * the backlog from the intake when there is one.
  */
 export async function startMetrics(options: {
@@ -39,6 +39,9 @@ export async function startMetrics(options: {
   const { config, log, database } = options;
   const metrics = new Metrics({
     log,
+    // Node's process metrics keep a timer waking the event loop every 10 ms (the event-loop lag monitor):
+    // only when someone can read them.
+    processMetrics: config.server !== undefined || config.token !== undefined,
     intakeBacklog: () => options.intake?.()?.backlog(),
     more: options.more,
     queueStats: async () =>

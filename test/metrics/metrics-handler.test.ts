@@ -89,6 +89,11 @@ describe("startMetrics", () => {
     expect(lines()).toContainEqual(
       expect.objectContaining({ msg: "metrics not served (set METRICS_TOKEN or METRICS_PORT to expose /metrics)" }),
     );
+    // Nobody can read them: Node's process metrics (whose lag monitor wakes the loop every 10 ms) are off.
+    const text = await started.metrics.text();
+    expect(text).toContain("webhook_ack_seconds");
+    expect(text).not.toContain("process_cpu_user_seconds_total");
+    expect(text).not.toContain("nodejs_eventloop_lag");
   });
 
   it("serves /metrics without a token on a listener of its own (METRICS_PORT), and not on the main port", async () => {
@@ -109,6 +114,8 @@ describe("startMetrics", () => {
     expect(res.headers.get("content-type")).toBe(PROMETHEUS_TEXT);
     const text = await res.text();
     expect(sample(text, "intake_backlog")).toBe(7);
+    expect(sample(text, "process_cpu_user_seconds_total")).toBeGreaterThan(0); // served: Node's process metrics too
+    expect(text).toContain("nodejs_eventloop_lag_p99_seconds");
     expect(sample(text, 'fix_pushes_total{outcome="accepted"}')).toBe(1);
     expect(text).not.toContain("queue_jobs{"); // no queue started: no queue series
     expect((await fetch(`http://127.0.0.1:${started.port}/health`)).status).toBe(404);
