@@ -24,7 +24,10 @@ export interface DeliveryChecks {
   strayJobDeliveries: number;
   runsWithMoreThanOneWaitingOrActive: number;
   runsWhoseNewestHeadIsNotCovered: number;
-  deliveriesNotQueuedOrCollapsedExactlyOnce: number;
+  /** Jobs not said "review queued" exactly once in the app's log, and such lines without their job. */
+  queuedNotLoggedOnce: number;
+  /** Deliveries the app applied a second time ("redelivery ignored"): the bench sends every id once. */
+  appliedTwice: number;
   /** Turns by status (reviewer turns; `failed` ones are reported, a failed review is not silent). */
   turns: Record<string, number>;
   /** From GitHub's answer to the committed row: how long an acknowledged delivery lived only in the journal. */
@@ -41,7 +44,8 @@ export function deliveryProblems(d: DeliveryChecks): number {
     d.strayJobDeliveries +
     d.runsWithMoreThanOneWaitingOrActive +
     d.runsWhoseNewestHeadIsNotCovered +
-    d.deliveriesNotQueuedOrCollapsedExactlyOnce
+    d.queuedNotLoggedOnce +
+    d.appliedTwice
   );
 }
 
@@ -49,7 +53,8 @@ export function deliveryProblems(d: DeliveryChecks): number {
  * The database (read after the app stopped) and the app's log against what was sent: every delivery
  * recorded once; at most one waiting and one active job per run; every run at the newest head it was
  * told about, and that head either reviewed or still covered by a waiting job; every delivery queued
- * a job or joined its run's waiting one, exactly once (the app's log).
+ * at most one job, each job said once in the app's log ("review queued"; a push folded into a waiting
+ * job is said at debug, which the bench does not log), and none applied twice ("redelivery ignored").
  */
 export async function checkDeliveries(
   sql: ExecuteSql,
@@ -89,16 +94,24 @@ export async function checkDeliveries(
   ))
     turns[t.status] = Number(t.n);
 
-  const outcomes = new Map<string, number>();
+  const queuedLines = new Map<string, number>();
+  let appliedTwice = 0;
   for (const line of readFileSync(appLogPath, "utf8").split("\n")) {
-    if (!line.includes("review queued") && !line.includes("review already waiting")) continue;
+    const queued = line.includes("review queued");
+    if (!queued && !line.includes("redelivery ignored")) continue;
     try {
       const entry = JSON.parse(line) as { deliveryId?: string };
-      if (entry.deliveryId) outcomes.set(entry.deliveryId, (outcomes.get(entry.deliveryId) ?? 0) + 1);
+      if (!entry.deliveryId) continue;
+      if (queued) queuedLines.set(entry.deliveryId, (queuedLines.get(entry.deliveryId) ?? 0) + 1);
+      else if (sentSet.has(entry.deliveryId)) appliedTwice++;
     } catch {
       // a line that is not JSON cannot be one of these
     }
   }
+  const jobSet = new Set(jobDeliveries);
+  const queuedNotLoggedOnce =
+    jobDeliveries.filter((d) => sentSet.has(d) && queuedLines.get(d) !== 1).length +
+    [...queuedLines.keys()].filter((d) => !jobSet.has(d)).length;
   return {
     deliveriesSent: sent.ids.length,
     deliveriesRecorded: recorded.length,
@@ -111,7 +124,8 @@ export async function checkDeliveries(
     strayJobDeliveries: jobDeliveries.filter((d) => !sentSet.has(d) && !sent.failed.has(d)).length,
     runsWithMoreThanOneWaitingOrActive: overWaiting,
     runsWhoseNewestHeadIsNotCovered: uncovered,
-    deliveriesNotQueuedOrCollapsedExactlyOnce: sent.ids.filter((d) => outcomes.get(d) !== 1).length,
+    queuedNotLoggedOnce,
+    appliedTwice,
     turns,
     applyLagMs,
   };

@@ -21,8 +21,9 @@ export async function applyPullRequest(record: PullRequestRecord, deps: IntakeDe
   const event = `pull_request.${action}`;
   if (!outcome) return redeliveryIgnored(deps, deliveryId, "pull_request", { event });
   const { runId, jobId } = outcome;
-  deps.log.info(
-    { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null },
-    jobId ? "review queued" : "review already waiting; it will take the newest head",
-  );
+  const fields = { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null };
+  // A push while the run's review waits is folded into it: the usual case on a busy PR, said at debug
+  // (one info line per delivery would double what a delivery costs the process that answers webhooks).
+  if (jobId) deps.log.info(fields, "review queued");
+  else deps.log.debug(fields, "review already waiting; it will take the newest head");
 }
