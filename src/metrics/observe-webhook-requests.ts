@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { webhookPathMatcher } from "../server/webhook-path-matcher.js";
 import type { Metrics } from "./metrics.js";
 
 /**
@@ -26,9 +27,9 @@ const EVENTS = new Set([
  * observing.
  */
 export function observeWebhookRequests(server: Server, metrics: Metrics, options: { path: string }): () => void {
-  const webhookPath = trimTrailingSlashes(options.path);
+  const isWebhookPath = webhookPathMatcher(options.path);
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== "POST" || pathnameOf(req.url) !== webhookPath) return;
+    if (req.method !== "POST" || !isWebhookPath(req.url)) return;
     const stopTimer = metrics.webhookAckSeconds.startTimer();
     const header = req.headers["x-github-event"];
     const event = typeof header === "string" && EVENTS.has(header) ? header : "other";
@@ -53,18 +54,4 @@ function outcomeOf(status: number, accepted: boolean): string {
   if (status >= 500) return "failed";
   if (status >= 400) return "rejected";
   return accepted ? "accepted" : "ignored";
-}
-
-/** The URL's path as the webhook middleware matches it (trailing slashes trimmed). */
-function pathnameOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    return new URL(trimTrailingSlashes(url), "http://localhost").pathname;
-  } catch {
-    return undefined;
-  }
-}
-
-function trimTrailingSlashes(path: string): string {
-  return path.replace(/\/+$/, "") || "/";
 }

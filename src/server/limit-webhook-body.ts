@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { WebhookBodyReader, type UnreadBody } from "./webhook-body-reader.js";
+import { webhookPathMatcher } from "./webhook-path-matcher.js";
 
 /** GitHub caps webhook deliveries at 25 MB: nothing larger can be a real one. */
 export const MAX_WEBHOOK_BODY_BYTES = 25 * 1024 * 1024;
@@ -37,12 +38,11 @@ export function limitWebhookBody(
     maxBytes = MAX_WEBHOOK_BODY_BYTES,
     maxBufferedBytes = Math.max(MAX_WEBHOOK_BODIES_BUFFERED_BYTES, maxBytes),
   } = options;
-  const webhookPath = trimTrailingSlashes(options.path);
+  const isWebhookPath = webhookPathMatcher(options.path);
   const reader = new WebhookBodyReader({ maxBytes, maxBufferedBytes });
   const decoder = new TextDecoder("utf-8", { fatal: false });
   return async (request, response, next) => {
-    if (request.method !== "POST" || pathnameOf(request.url) !== webhookPath)
-      return middleware(request, response, next);
+    if (request.method !== "POST" || !isWebhookPath(request.url)) return middleware(request, response, next);
     const body = await reader.read(request);
     if (!Buffer.isBuffer(body)) {
       if (!("gone" in body)) refuse(request, response, body, { maxBytes, maxBufferedBytes }, log);
@@ -94,18 +94,4 @@ function refuse(
     const drop = setTimeout(() => socket.destroy(), LINGER_MS).unref();
     socket.once("close", () => clearTimeout(drop));
   });
-}
-
-/** The URL's path as @octokit/webhooks' middleware sees it (trailing slashes of the whole URL trimmed first). */
-function pathnameOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    return new URL(trimTrailingSlashes(url), "http://localhost").pathname;
-  } catch {
-    return undefined; // the middleware answers 422 without reading
-  }
-}
-
-function trimTrailingSlashes(path: string): string {
-  return path.replace(/\/+$/, "") || "/";
 }
