@@ -100,6 +100,7 @@ async function measure(kind: DatabaseKind) {
   writeFileSync(scenario, JSON.stringify({ steps: [{ role: "reviewer", answer: REVIEWER_ANSWER }] }));
   const dataDir = join(root, "app-data");
   const loopFile = join(root, "loop-delay.jsonl");
+  const bareLoopFile = join(root, "bare-loop-delay.jsonl");
   const common = appEnv(gh.host);
   const app = await startChild(
     "bench/servers/app-server.ts",
@@ -117,7 +118,7 @@ async function measure(kind: DatabaseKind) {
   );
   const bare = await startChild(
     "bench/servers/bare-server.ts",
-    { ...common, PORT: String(await freePort()) },
+    { ...common, PORT: String(await freePort()), BENCH_LOOP_DELAY_FILE: bareLoopFile },
     join(root, "bare.log"),
     profArgs(`ack-bare-${kind}`),
   );
@@ -254,6 +255,7 @@ async function measure(kind: DatabaseKind) {
       if (block?.measured && Number.isNaN(measuredFrom)) {
         measuredFrom = performance.now();
         app.child.kill("SIGUSR2"); // closes the warm-up's loop-delay window: the next one is the load's
+        bare.child.kill("SIGUSR2");
       }
       if (!block) measuredTo = performance.now();
       if (block) {
@@ -265,6 +267,7 @@ async function measure(kind: DatabaseKind) {
     },
   );
   const loopDuringLoad = await takeLoopDelay(app.child, loopFile);
+  const bareLoopDuringLoad = await takeLoopDelay(bare.child, bareLoopFile);
   await Promise.all(moves);
   const reviewsDuringLoad = gh.reviews.filter((r) => r.at >= measuredFrom && r.at <= measuredTo).length;
   const measuredDeliveries = { app: lat.app.length, bare: lat.bare.length };
@@ -322,6 +325,8 @@ async function measure(kind: DatabaseKind) {
       wholeAppPerDeliveryMs: round(cpu.wholeAppInAppBlocks / measuredDeliveries.app, 3),
     },
     loopDelayDuringLoad: loopDuringLoad,
+    /** The bare app's, with the same monitor: what a process answering these deliveries and nothing else sees. */
+    bareLoopDelayDuringLoad: bareLoopDuringLoad,
     reviewsDuringLoad,
     reviewsPosted,
     unmatchedGitHubRequests: gh.unmatched.length,

@@ -1,7 +1,12 @@
-// A bare Probot app that does nothing: same Server, same logger, same signature check, no handlers.
+// A bare Probot app that does nothing: same Server, same logger, same signature check, no handlers; and
+// the same bench-only event-loop delay monitor as the app (BENCH_LOOP_DELAY_FILE), whose 10 ms timer
+// costs both the same CPU.
 import { Probot, ProbotOctokit, Server } from "probot";
 import { readEnvConfig } from "../../src/config/env-config.js";
 import { createLogger } from "../../src/logging/create-logger.js";
+import { startLoopDelayMonitor } from "./loop-delay-monitor.js";
+
+if (process.env.BENCH_LOOP_DELAY_FILE) startLoopDelayMonitor(process.env.BENCH_LOOP_DELAY_FILE);
 
 const config = readEnvConfig();
 const log = createLogger({ level: config.logLevel, secrets: config.secrets });
