@@ -2,9 +2,10 @@ import type { PullRequestRunFields } from "../domain/pull-request.js";
 import type { ExecuteSql } from "./database.js";
 
 /**
- * SQL that queues a run's job inside the pull request statement: CTEs `job(id)` (the job written, no row
- * when one is already waiting) and `queue_present(present)` (whether the queue exists), reading the
- * CTEs `e(j)` (the event as JSON) and `run(id)`; `$2` is `queue`.
+ * SQL that queues the runs' jobs inside the pull request statement: CTEs `job(id, singleton_key)` (the jobs
+ * written, `singleton_key` the run's id as text; no row for a run whose job is already waiting) and
+ * `queue_present(present)` (whether the queue exists), reading the CTE `run(id, j)` — a run to queue and
+ * the event (as JSON) that asks for it, one row per run; `$2` is `queue`.
  */
 export interface RunJobInsert {
   queue: string;
@@ -20,12 +21,17 @@ export interface PullRequestEvent {
   run: PullRequestRunFields;
 }
 
-// One statement with one parameter (the event as JSON: nothing for the driver to encode field by field)
-// — one round trip, planned once per connection, atomic without BEGIN/COMMIT:
-// 1. the delivery id (a redelivery stops everything below: each step reads the one before);
-// 2. the run created or refreshed — never by an event older than the newest one applied (GitHub does not
-//    promise delivery order); an older event leaves the run as it is but still queues a look at it;
-// 3. the review job, written by SQL the queue module supplies (see RunJobInsert).
+/** What one event did: null when its delivery id was seen before (a redelivery: nothing changed). */
+export type PullRequestEventOutcome = { runId: number; jobId: string | null } | null;
+
+// One statement with one parameter (the events as a JSON array: nothing for the driver to encode field by
+// field) — one round trip for any number of events, planned once per connection, atomic without BEGIN/COMMIT:
+// 1. the delivery ids (a redelivered id stops everything below for its event: each step reads the one before);
+// 2. each event's run created or refreshed — never by an event older than the newest one applied (GitHub
+//    does not promise delivery order); an older event leaves the run as it is but still queues a look at it;
+// 3. the review jobs, written by SQL the queue module supplies (see RunJobInsert).
+// Events of one call name distinct deliveries and distinct pull requests (recordPullRequestEvents checks):
+// they touch distinct rows, so applying them together is applying them one after the other.
 const statements = new Map<string, string>();
 const statementFor = (job: RunJobInsert): string => {
   let text = statements.get(job.ctes);
@@ -34,59 +40,85 @@ const statementFor = (job: RunJobInsert): string => {
 };
 const statement = (job: RunJobInsert) => `
 WITH e AS (
-  SELECT $1::jsonb AS j, $1::jsonb -> 'run' AS r
+  SELECT t.ord, t.j, t.j -> 'run' AS r, (t.j -> 'run' ->> 'repositoryId')::bigint AS repository_id,
+    (t.j -> 'run' ->> 'prNumber')::integer AS pr_number
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(j, ord)
 ), delivery AS (
-  INSERT INTO webhook_deliveries (delivery_id, event) SELECT j ->> 'deliveryId', j ->> 'event' FROM e
+  INSERT INTO webhook_deliveries (delivery_id, event) SELECT j ->> 'deliveryId', j ->> 'event' FROM e ORDER BY ord
   ON CONFLICT DO NOTHING
   RETURNING delivery_id
+), fresh AS (
+  SELECT e.* FROM e JOIN delivery ON delivery.delivery_id = e.j ->> 'deliveryId'
 ), upserted AS (
   INSERT INTO runs AS run (installation_id, repository_id, repository_full_name, clone_url, pr_number, title, body, author_login,
     base_ref, base_sha, head_ref, head_sha, head_repo_full_name, head_clone_url, maintainer_can_modify, draft, pr_updated_at)
-  SELECT (r ->> 'installationId')::bigint, (r ->> 'repositoryId')::bigint, r ->> 'repositoryFullName', r ->> 'cloneUrl',
-    (r ->> 'prNumber')::integer, r ->> 'title', r ->> 'body', r ->> 'authorLogin', r ->> 'baseRef', r ->> 'baseSha',
+  SELECT (r ->> 'installationId')::bigint, repository_id, r ->> 'repositoryFullName', r ->> 'cloneUrl',
+    pr_number, r ->> 'title', r ->> 'body', r ->> 'authorLogin', r ->> 'baseRef', r ->> 'baseSha',
     r ->> 'headRef', r ->> 'headSha', r ->> 'headRepoFullName', r ->> 'headCloneUrl', (r ->> 'maintainerCanModify')::boolean,
     (r ->> 'draft')::boolean, (r ->> 'prUpdatedAt')::timestamptz
-  FROM e, delivery
+  FROM fresh ORDER BY ord
   ON CONFLICT (repository_id, pr_number) DO UPDATE SET
     installation_id = excluded.installation_id, repository_full_name = excluded.repository_full_name, clone_url = excluded.clone_url,
     title = excluded.title, body = excluded.body, author_login = excluded.author_login,
     base_ref = excluded.base_ref, base_sha = excluded.base_sha, head_ref = excluded.head_ref, head_sha = excluded.head_sha,
     head_repo_full_name = excluded.head_repo_full_name, head_clone_url = excluded.head_clone_url,
     maintainer_can_modify = excluded.maintainer_can_modify, draft = excluded.draft, pr_updated_at = excluded.pr_updated_at,
-    state = CASE WHEN ($1::jsonb ->> 'action') = 'reopened' AND run.state = 'closed' THEN 'open' ELSE run.state END,
+    state = CASE
+      WHEN run.state = 'closed' AND EXISTS (SELECT 1 FROM fresh WHERE fresh.repository_id = excluded.repository_id
+        AND fresh.pr_number = excluded.pr_number AND fresh.j ->> 'action' = 'reopened') THEN 'open'
+      ELSE run.state END,
     updated_at = now()
   WHERE run.pr_updated_at IS NULL OR excluded.pr_updated_at IS NULL OR excluded.pr_updated_at >= run.pr_updated_at
-  RETURNING id
+  RETURNING id, repository_id, pr_number
 ), run AS (
-  SELECT id FROM upserted
+  SELECT upserted.id, fresh.j FROM upserted JOIN fresh USING (repository_id, pr_number)
   UNION ALL
-  SELECT runs.id FROM runs, e
-  WHERE runs.repository_id = (e.r ->> 'repositoryId')::bigint AND runs.pr_number = (e.r ->> 'prNumber')::integer
-    AND EXISTS (SELECT 1 FROM delivery) AND NOT EXISTS (SELECT 1 FROM upserted)
+  SELECT runs.id, fresh.j FROM runs JOIN fresh USING (repository_id, pr_number)
+  WHERE NOT EXISTS (SELECT 1 FROM upserted WHERE upserted.repository_id = runs.repository_id AND upserted.pr_number = runs.pr_number)
 ), ${job.ctes}
-SELECT EXISTS (SELECT 1 FROM delivery) AS fresh, (SELECT id FROM run) AS run_id, (SELECT id FROM job)::text AS job_id,
-  (SELECT present FROM queue_present) AS queue_exists`;
+SELECT e.ord, fresh.ord IS NOT NULL AS fresh, run.id AS run_id, job.id::text AS job_id,
+  (SELECT present FROM queue_present) AS queue_exists
+FROM e
+  LEFT JOIN fresh ON fresh.ord = e.ord
+  LEFT JOIN run ON fresh.ord IS NOT NULL AND run.j ->> 'deliveryId' = e.j ->> 'deliveryId'
+  LEFT JOIN job ON job.singleton_key = run.id::text
+ORDER BY e.ord`;
+
+/** Whether `events` may be recorded by one statement: distinct delivery ids and distinct pull requests. */
+export function recordableTogether(events: readonly Pick<PullRequestEvent, "deliveryId" | "run">[]): boolean {
+  const deliveries = new Set(events.map((e) => e.deliveryId));
+  const pullRequests = new Set(events.map((e) => `${e.run.repositoryId}#${e.run.prNumber}`));
+  return deliveries.size === events.length && pullRequests.size === events.length;
+}
 
 /**
- * Records a pull request delivery, applies it to the PR's run and queues the run's review. Null when the
- * delivery id was seen before (a redelivery: nothing changed); else the run's id and the new job's id,
- * null when a job for the run was already waiting (it reads the newest head when it starts).
+ * Records pull request deliveries, applies each to its PR's run and queues the runs' reviews — one
+ * statement, so all or nothing. Per event, in order: null when the delivery id was seen before (a
+ * redelivery: nothing changed); else the run's id and the new job's id, null when a job for the run was
+ * already waiting (it reads the newest head when it starts). The events must be `recordableTogether`.
  */
-export async function recordPullRequestEvent(
+export async function recordPullRequestEvents(
   executeSql: ExecuteSql,
-  e: PullRequestEvent,
-  /** How the run's job is written: supplied by the queue module, which owns the job table. */
+  events: readonly PullRequestEvent[],
+  /** How the runs' jobs are written: supplied by the queue module, which owns the job table. */
   job: RunJobInsert,
-): Promise<{ runId: number; jobId: string | null } | null> {
-  const { rows } = await executeSql(statementFor(job), [JSON.stringify(e), job.queue]);
-
-  const row = rows[0] as
-    { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean } | undefined;
+): Promise<PullRequestEventOutcome[]> {
+  if (events.length === 0) return [];
+  if (!recordableTogether(events))
+    throw new Error("pull request events recorded together must name distinct deliveries and pull requests");
+  const { rows } = await executeSql(statementFor(job), [JSON.stringify(events), job.queue]);
+  const results = rows as { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean }[];
+  if (results.length !== events.length)
+    throw new Error(`recorded ${results.length} outcomes for ${events.length} pull request events`);
   // Without its queue row the job insert would silently do nothing (as pg-boss's send would).
-  if (row && !row.queue_exists)
+  if (!results[0]!.queue_exists)
     throw new Error(`queue ${job.queue} does not exist; the queue must be started before deliveries are applied`);
-  if (!row?.fresh) return null;
-  if (row.run_id === null)
-    throw new Error(`delivery ${e.deliveryId}: run for PR #${e.run.prNumber} neither written nor found`);
-  return { runId: Number(row.run_id), jobId: row.job_id };
+  return results.map((row, i) => {
+    if (!row.fresh) return null;
+    if (row.run_id === null)
+      throw new Error(
+        `delivery ${events[i]!.deliveryId}: run for PR #${events[i]!.run.prNumber} neither written nor found`,
+      );
+    return { runId: Number(row.run_id), jobId: row.job_id };
+  });
 }

@@ -1,29 +1,32 @@
-import { recordPullRequestEvent } from "../db/record-pull-request-event.js";
+import { recordPullRequestEvents } from "../db/record-pull-request-event.js";
 import { RUN_JOB_INSERT } from "../queue/run-job-insert.js";
 import type { IntakeDeps } from "./intake-deps.js";
 import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { PullRequestRecord } from "./intake-record.js";
 
-/** Records the delivery, refreshes the run and queues a review — one statement, so all or nothing. */
-export async function applyPullRequest(record: PullRequestRecord, deps: IntakeDeps): Promise<void> {
-  const { deliveryId, action, run, sender } = record;
-  const outcome = await recordPullRequestEvent(
+/**
+ * Records the deliveries, refreshes their runs and queues their reviews — one statement, so all or
+ * nothing. The records name distinct deliveries and distinct pull requests (see applyTogether).
+ */
+export async function applyPullRequests(records: readonly PullRequestRecord[], deps: IntakeDeps): Promise<void> {
+  const outcomes = await recordPullRequestEvents(
     deps.executeSql,
-    {
-      deliveryId,
-      event: "pull_request",
-      action,
-      sender,
-      run,
-    },
+    records.map(({ deliveryId, action, sender, run }) => ({ deliveryId, event: "pull_request", action, sender, run })),
     RUN_JOB_INSERT,
   );
-  const event = `pull_request.${action}`;
-  if (!outcome) return redeliveryIgnored(deps, deliveryId, "pull_request", { event });
-  const { runId, jobId } = outcome;
-  const fields = { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null };
-  // A push while the run's review waits is folded into it: the usual case on a busy PR, said at debug
-  // (one info line per delivery would double what a delivery costs the process that answers webhooks).
-  if (jobId) deps.log.info(fields, "review queued");
-  else deps.log.debug(fields, "review already waiting; it will take the newest head");
+  for (const [i, record] of records.entries()) {
+    const outcome = outcomes[i];
+    const { deliveryId, action, run } = record;
+    const event = `pull_request.${action}`;
+    if (!outcome) {
+      redeliveryIgnored(deps, deliveryId, "pull_request", { event });
+      continue;
+    }
+    const { runId, jobId } = outcome;
+    const fields = { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null };
+    // A push while the run's review waits is folded into it: the usual case on a busy PR, said at debug
+    // (one info line per delivery would double what a delivery costs the process that answers webhooks).
+    if (jobId) deps.log.info(fields, "review queued");
+    else deps.log.debug(fields, "review already waiting; it will take the newest head");
+  }
 }

@@ -29,6 +29,26 @@ export interface WebhookIntakeOptions {
   recordAttempts?: number;
   /** Marks accepted deliveries for the webhook counter and counts refusals; absent = nothing recorded. */
   metrics?: Metrics;
+  /** Records applied together (absent: one at a time); see IntakeBatches. */
+  batches?: IntakeBatches;
+}
+
+/**
+ * Group apply: consecutive records that can be written by one statement go to the database together, one
+ * round trip for the group instead of one each — what a delivery costs the process that answers webhooks.
+ */
+export interface IntakeBatches {
+  /** How many of the oldest pending records (given oldest first) `apply` takes together: at least 1. */
+  size: (pending: readonly IntakeRecord[]) => number;
+  /** Applies the records together, all or nothing (like `apply` for one). */
+  apply: (records: IntakeRecord[]) => Promise<void>;
+  /**
+   * While deliveries keep coming (the one before arrived less than this long ago), how long the loop
+   * waits after one arrives before it applies, so that those arriving meanwhile go in the same group; a
+   * delivery after a quiet spell is applied at once. The journal holds them all along: nothing waits
+   * unkept. Default 0.
+   */
+  lingerMs?: number;
 }
 
 /** The delivery was not taken (shutting down, or too far behind): GitHub is answered 503 and shows it failed. */
@@ -53,6 +73,8 @@ export class WebhookIntake implements Intake {
   private abandoned = false;
   private readonly waiters: Array<() => void> = [];
   private readonly maxBacklog: number;
+  /** When the last record was accepted (performance.now()); -Infinity before the first. */
+  private lastAcceptedAt = -Infinity;
 
   private constructor(
     private readonly journal: DeliveryJournal,
@@ -88,7 +110,11 @@ export class WebhookIntake implements Intake {
     this.journal.append(record);
     this.pending.push(record);
     metrics?.deliveries.accepted(record.deliveryId);
-    this.pump();
+    const now = performance.now();
+    const lingerMs = this.options.batches?.lingerMs ?? 0;
+    const busy = now - this.lastAcceptedAt < lingerMs;
+    this.lastAcceptedAt = now;
+    this.pump(busy ? lingerMs : 0);
   }
 
   /** Accepted deliveries not yet applied. */
@@ -122,10 +148,13 @@ export class WebhookIntake implements Intake {
     this.journal.close();
   }
 
-  private pump(): void {
+  /** Starts the loop unless it runs; after `lingerMs` (deliveries keep coming: see IntakeBatches.lingerMs). */
+  private pump(lingerMs = 0): void {
     // The loop starts on the next turn of the event loop, after the handler has returned and Probot has
     // written GitHub's answer: no database work sits between a delivery and its 2xx.
-    this.pumping ??= new Promise<void>((resolve) => setImmediate(resolve))
+    this.pumping ??= new Promise<void>((resolve) =>
+      lingerMs > 0 && !this.stopped ? setTimeout(resolve, lingerMs) : setImmediate(resolve),
+    )
       .then(() => this.drain())
       .catch((error: unknown) =>
         this.options.log.error({ err: error, backlog: this.pending.length }, "intake loop failed; it restarts"),
@@ -161,13 +190,23 @@ export class WebhookIntake implements Intake {
     const base = this.options.retryDelayMs ?? 100;
     const cap = this.options.maxRetryDelayMs ?? 30_000;
     const recordAttempts = this.options.recordAttempts ?? 5;
+    const { batches } = this.options;
     let failures = 0;
     let recordFailures = 0;
+    /** After a group failed: one record at a time until one applies, so a record that fails is found alone. */
+    let alone = false;
     while (this.pending.length > 0 && !this.abandoned) {
       const record = this.pending[0]!;
+      const n = batches && !alone && failures === 0 ? Math.max(1, batches.size(this.pending)) : 1;
       try {
-        await this.options.apply(record);
+        if (n > 1) await batches!.apply(this.pending.slice(0, n));
+        else await this.options.apply(record);
       } catch (error) {
+        if (n > 1) {
+          log.debug({ err: error, records: n, backlog: this.pending.length }, "group apply failed; one at a time");
+          alone = true;
+          continue;
+        }
         failures++;
         const kind = classifyApplyError(error);
         if (kind === "record" && ++recordFailures >= recordAttempts && this.setAside(record, error)) {
@@ -189,9 +228,10 @@ export class WebhookIntake implements Intake {
           continue;
         }
       }
-      this.pending.shift();
+      this.pending.splice(0, n);
       failures = 0;
       recordFailures = 0;
+      alone = false;
       if (this.pending.length === 0) {
         // Everything written is applied: the journal can start again (no await between the check and
         // the truncate, so no accepted line is lost to it).

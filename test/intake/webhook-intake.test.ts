@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyRecord } from "../../src/intake/apply-record.js";
+import { applyRecord, applyRecords, applyTogether } from "../../src/intake/apply-record.js";
+import type { IntakeDeps } from "../../src/intake/intake-deps.js";
 import { classifyApplyError } from "../../src/intake/classify-apply-error.js";
 import type { IntakeRecord, PullRequestRecord } from "../../src/intake/intake-record.js";
 import { IntakeRefusedError, WebhookIntake } from "../../src/intake/webhook-intake.js";
@@ -277,6 +278,120 @@ describe.each(kinds)("WebhookIntake over the real appliers (%s)", (kind) => {
       }
     },
   );
+});
+
+describe.each(kinds)("WebhookIntake applying pull request events in groups (%s)", (kind) => {
+  const database = useIntakeDatabase(kind);
+  const opened: WebhookIntake[] = [];
+  afterAll(async () => {
+    for (const intake of opened) await intake.stop(100);
+  });
+  const sql = async (text: string, params: unknown[] = []) => (await database.handle.executeSql(text, params)).rows;
+
+  /** The intake as openWebhookIntake builds it, counting the apply statements the database gets. */
+  const open = (dir: string, extra: { recordAttempts?: number; lingerMs?: number } = {}) => {
+    const statements: number[] = [];
+    const deps: IntakeDeps = {
+      ...database.deps,
+      executeSql: (text, params) => {
+        if (text.includes("jsonb_array_elements")) statements.push((JSON.parse(params![0] as string) as []).length);
+        return database.deps.executeSql(text, params);
+      },
+    };
+    const intake = WebhookIntake.open({
+      dir,
+      apply: (r) => applyRecord(r, deps),
+      batches: {
+        size: (pending) => applyTogether(pending, 100),
+        apply: (rs) => applyRecords(rs, deps),
+        lingerMs: extra.lingerMs ?? 50,
+      },
+      log: database.capture.log,
+      retryDelayMs: 20,
+      maxRetryDelayMs: 200,
+      recordAttempts: extra.recordAttempts,
+    });
+    opened.push(intake);
+    return { intake, statements };
+  };
+
+  it("writes a burst of pushes in a few statements, with the effect of applying them one by one", async () => {
+    const { intake, statements } = open(tempDir());
+    // 40 pushes to 8 PRs, each PR's pushes newest last, plus one push older than its PR's newest.
+    const records = Array.from({ length: 40 }, (_, i) => push((i % 8) + 1, 100 + i));
+    const stale = push(1, 50);
+    for (const r of [...records, stale]) intake.accept(r);
+
+    await intake.settled();
+
+    expect(statements.reduce((a, b) => a + b, 0)).toBe(41); // every record written once
+    expect(statements.length).toBeLessThan(41 / 2); // in groups (at most 8 in one: one push per PR)
+    expect(Math.max(...statements)).toBeLessThanOrEqual(8);
+    expect((await sql("select count(*)::int as n from webhook_deliveries"))[0]!.n).toBe(41);
+    const heads = await sql("select pr_number, head_sha from runs order by pr_number");
+    expect(heads).toEqual(
+      Array.from({ length: 8 }, (_, pr) => ({ pr_number: pr + 1, head_sha: records[32 + pr]!.run.headSha })),
+    );
+    // one waiting review per PR, queued by its first push
+    const jobs = await sql(
+      "select singleton_key, data->>'deliveryId' as delivery from pgboss.job where name = $1 and state = 'created' order by data->>'deliveryId'",
+      [RUN_QUEUE],
+    );
+    expect(jobs.map((j) => j.delivery).sort()).toEqual(
+      records
+        .slice(0, 8)
+        .map((r) => r.deliveryId)
+        .sort(),
+    );
+    const queued = database.capture.lines().filter((l) => l.msg === "review queued");
+    expect(queued.map((l) => l.deliveryId).sort()).toEqual(
+      records
+        .slice(0, 8)
+        .map((r) => r.deliveryId)
+        .sort(),
+    );
+  });
+
+  it("lets pushes that keep coming gather before writing them, so they share statements", async () => {
+    const { intake, statements } = open(tempDir(), { lingerMs: 200 });
+    const records = Array.from({ length: 12 }, (_, i) => push(40 + i, 1));
+    for (const r of records) {
+      intake.accept(r); // one every 5 ms: each after the first arrives while deliveries keep coming
+      await sleep(5);
+    }
+    await intake.settled();
+    expect(statements.reduce((a, b) => a + b, 0)).toBe(12);
+    expect(statements[0]).toBe(1); // the first, after a quiet spell, at once
+    expect(statements.length).toBeLessThan(6);
+    expect((await sql("select count(*)::int as n from runs where pr_number >= 40"))[0]!.n).toBe(12);
+  });
+
+  it("applies a delivery after a quiet spell at once, without lingering", async () => {
+    const { intake, statements } = open(tempDir(), { lingerMs: 60_000 }); // a linger would outlast the test
+    intake.accept(push(20, 1));
+    await intake.settled();
+    expect((await sql("select count(*)::int as n from webhook_deliveries"))[0]!.n).toBe(1);
+    expect(statements).toEqual([1]);
+  });
+
+  it("applies a group the database refuses one record at a time: the bad one set aside, the rest applied once", async () => {
+    const dir = tempDir();
+    const { intake, statements } = open(dir, { recordAttempts: 2 });
+    const before = [push(30, 1), push(31, 1), push(32, 1)];
+    const bad = push(33, 1, { title: "NUL \u0000 in a title" }); // PostgreSQL text cannot hold U+0000
+    const after = [push(34, 1), push(35, 1)];
+    for (const r of [...before, bad, ...after]) intake.accept(r);
+
+    await intake.settled();
+
+    expect(statements.some((n) => n > 1)).toBe(true); // a group was tried
+    const recorded = (await sql("select delivery_id from webhook_deliveries")).map((r) => r.delivery_id).sort();
+    expect(recorded).toEqual([...before, ...after].map((r) => r.deliveryId).sort());
+    const failed = readFileSync(join(dir, "failed.ndjson"), "utf8").trim().split("\n");
+    expect(failed.map((l) => (JSON.parse(l) as { record: IntakeRecord }).record.deliveryId)).toEqual([bad.deliveryId]);
+    expect(database.capture.lines().filter((l) => l.msg === "redelivery ignored")).toEqual([]); // none applied twice
+    expect((await sql("select count(*)::int as n from pgboss.job where name = $1", [RUN_QUEUE]))[0]!.n).toBe(5);
+  });
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
