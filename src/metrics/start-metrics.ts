@@ -15,7 +15,7 @@ export interface StartedMetrics {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** The metrics listener's port, when METRICS_PORT is set. */
   port?: number;
-  /** Times and counts the webhook requests of the main server (call once it is listening). */
+  /** Times and counts the webhook requests of the main server (call once it is listening); not when nothing is served. */
   observe(server: Server): void;
   stop(): Promise<void>;
 }
@@ -23,7 +23,8 @@ export interface StartedMetrics {
 /**
  * The app's metrics and where they are exposed: on the main port only behind METRICS_TOKEN, and on a
  * listener of its own (METRICS_PORT, default host 127.0.0.1) without it. With neither, they are
- * counted but not served, and Node's process metrics are not collected. The queue gauges are read once the queue has started (`queue()` defined),
+ * counted but not served, and neither Node's process metrics nor the webhook requests (the
+ * `webhook_*` series) are collected. The queue gauges are read once the queue has started (`queue()` defined),
  * the backlog from the intake when there is one.
  */
 export async function startMetrics(options: {
@@ -37,11 +38,12 @@ export async function startMetrics(options: {
   more?: () => Promise<MetricObjectWithValues<MetricValue<string>>[] | undefined>;
 }): Promise<StartedMetrics> {
   const { config, log, database } = options;
+  const served = config.server !== undefined || config.token !== undefined;
   const metrics = new Metrics({
     log,
     // Node's process metrics keep a timer waking the event loop every 10 ms (the event-loop lag monitor):
     // only when someone can read them.
-    processMetrics: config.server !== undefined || config.token !== undefined,
+    processMetrics: served,
     intakeBacklog: () => options.intake?.()?.backlog(),
     more: options.more,
     queueStats: async () =>
@@ -59,7 +61,9 @@ export async function startMetrics(options: {
     metrics,
     handler,
     ...(listener ? { port: listener.port } : {}),
-    observe: (server) => void unobserve.push(observeWebhookRequests(server, metrics, { path: options.webhookPath })),
+    // Timing and counting every webhook request is work for nobody when the metrics are not served.
+    observe: (server) =>
+      void (served && unobserve.push(observeWebhookRequests(server, metrics, { path: options.webhookPath }))),
     async stop() {
       for (const off of unobserve.splice(0)) off();
       await listener?.close();

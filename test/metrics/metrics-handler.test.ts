@@ -89,8 +89,18 @@ describe("startMetrics", () => {
     expect(lines()).toContainEqual(
       expect.objectContaining({ msg: "metrics not served (set METRICS_TOKEN or METRICS_PORT to expose /metrics)" }),
     );
-    // Nobody can read them: Node's process metrics (whose lag monitor wakes the loop every 10 ms) are off.
+    // Nobody can read them: Node's process metrics (whose lag monitor wakes the loop every 10 ms) are off,
+    // and webhook requests are not timed or counted.
+    const server = createServer((_req, res) => void res.writeHead(200).end());
+    servers.push(server);
+    started.observe(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const webhook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
+    const answer = await fetch(webhook, { method: "POST", headers: { "x-github-event": "ping" }, body: "{}" });
+    expect(answer.status).toBe(200);
     const text = await started.metrics.text();
+    expect(text).not.toMatch(/^webhook_deliveries_total\{/m);
+    expect(text).toMatch(/^webhook_ack_seconds_count 0$/m);
     expect(text).toContain("webhook_ack_seconds");
     expect(text).not.toContain("process_cpu_user_seconds_total");
     expect(text).not.toContain("nodejs_eventloop_lag");
