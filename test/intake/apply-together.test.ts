@@ -5,6 +5,7 @@ import { RUN_QUEUE } from "../../src/queue/queue-names.js";
 import { pullRequestRecord } from "../helpers/intake-records.js";
 import { databaseKinds } from "../helpers/test-database.js";
 import { useIntakeDatabase } from "../helpers/use-queue-database.js";
+import { seededRandom } from "../helpers/seeded-random.js";
 
 const kinds = await databaseKinds();
 
@@ -36,20 +37,9 @@ describe("applyTogether", () => {
   });
 });
 
-/** A seeded generator (mulberry32), so a failing sequence can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Deliveries as a busy repository sends them: pushes out of order, reopens, closes, redeliveries. */
 function deliveries(seed: number, count: number): IntakeRecord[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   const records: IntakeRecord[] = [];
   for (let i = 0; i < count; i++) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { codeBlock } from "../../../src/pipeline/render/code-block.js";
 import { findingMarkerPattern, where } from "../../../src/pipeline/render/labels.js";
 import { inlineCode, sanitizeMarkdown, tableCell } from "../../../src/pipeline/render/sanitize-markdown.js";
+import { seededRandom } from "../../helpers/seeded-random.js";
 
 /**
  * Property test: hostile strings built from the pieces attackers use, in every position GitHub
@@ -70,19 +71,8 @@ const PIECES = [
   "docs/a` @alice <!-- no-mistakes:NM-7 --> `b.md",
 ];
 
-/** A deterministic generator (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function hostileStrings(count: number, seed = 7): string[] {
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)]!;
   const out: string[] = [];
   // every mention position, alone
