@@ -4,7 +4,7 @@
  * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
- * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 30),
+ * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 60),
  * BENCH_ACK_DATABASES=embedded,postgres (which the ack section measures; default both).
  */
 import { spawn } from "node:child_process";

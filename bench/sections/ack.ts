@@ -40,7 +40,7 @@ const cfg = SMOKE
   ? { rate: 20, seconds: 2, warmSeconds: 0.5, prs: 5, blockMs: 500, commitsPerPr: 6 }
   : {
       rate: 100,
-      seconds: Number(process.env.BENCH_ACK_SECONDS ?? 30),
+      seconds: Number(process.env.BENCH_ACK_SECONDS ?? 60),
       warmSeconds: 3,
       prs: 50,
       blockMs: 1000,
