@@ -41,8 +41,10 @@ export function planBlocks(plan: BlockPlan): Block[] {
 
 /**
  * Sends open loop: every delivery at its scheduled time whatever the answers before it did (latency
- * is counted from that time, so a slow server cannot slow the load down). `atBlockStart` runs just
- * before a block's first delivery (and once more after the last block, with `undefined`); it must not block.
+ * is counted from that time, so a slow server cannot slow the load down). A block's deliveries are due
+ * half an interval apart from its edges (at 100/s: 5, 15, … 995 ms), so `atBlockStart` — the driver's
+ * own bookkeeping, run at the block's start (and once more after the last block, with `undefined`) —
+ * has half an interval before the block's first delivery is due and does not delay it; it must not block.
  */
 export async function runBlocks(
   blocks: Block[],
@@ -64,7 +66,7 @@ export async function runBlocks(
     await waitUntil(block.startsAt);
     atBlockStart(block);
     for (let i = 0; i < block.deliveries; i++) {
-      const at = block.startsAt + i * interval;
+      const at = block.startsAt + (i + 0.5) * interval;
       await waitUntil(at);
       maxLag = Math.max(maxLag, performance.now() - at);
       pending.push(send(block, at));

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "./common.js";
@@ -100,21 +100,56 @@ export function movePullHeads(bare: string, moves: [number, string][]): void {
   git(bare, ["update-ref", "--stdin"], moves.map(([n, sha]) => `update refs/pull/${n}/head ${sha}\n`).join(""));
 }
 
-/** movePullHeads without blocking the event loop (for the load generator): one `git update-ref --stdin`. */
-export function movePullHeadsAsync(bare: string, moves: [number, string][]): Promise<void> {
-  if (moves.length === 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", ["update-ref", "--stdin"], {
+/**
+ * Moves refs/pull/<n>/head for the load generator through one long-lived `git update-ref --stdin`, a
+ * transaction (start … commit) per call: the driver forks git once, not once per block, so no fork of
+ * the driver's own process stalls the deliveries it sends open loop.
+ */
+export class PullHeadMover {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private output = "";
+  private stderr = "";
+  private readonly waiting: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  private exited: Error | undefined;
+
+  constructor(bare: string) {
+    this.child = spawn("git", ["update-ref", "--stdin"], {
       cwd: bare,
-      stdio: ["pipe", "ignore", "pipe"],
       env: { PATH: process.env.PATH, HOME: bare, GIT_CONFIG_NOSYSTEM: "1" },
     });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`git update-ref exited with ${code}: ${stderr}`)),
-    );
-    child.stdin.end(moves.map(([n, sha]) => `update refs/pull/${n}/head ${sha}\n`).join(""));
-  });
+    this.child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
+    this.child.stdout.on("data", (d: Buffer) => {
+      this.output += d.toString();
+      let end: number;
+      while ((end = this.output.indexOf("\n")) >= 0) {
+        const line = this.output.slice(0, end);
+        this.output = this.output.slice(end + 1);
+        if (line === "commit: ok") this.waiting.shift()?.resolve();
+      }
+    });
+    this.child.on("exit", (code) => {
+      this.exited = new Error(`git update-ref --stdin exited with ${code}: ${this.stderr}`);
+      for (const w of this.waiting.splice(0)) w.reject(this.exited);
+    });
+  }
+
+  /** Resolves once the moves are committed. */
+  move(moves: [number, string][]): Promise<void> {
+    if (moves.length === 0) return Promise.resolve();
+    if (this.exited) return Promise.reject(this.exited);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.child.stdin.write(
+        `start\n${moves.map(([n, sha]) => `update refs/pull/${n}/head ${sha}\n`).join("")}commit\n`,
+      );
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.child.once("exit", () => resolve());
+      this.child.stdin.end();
+    });
+  }
 }

@@ -20,7 +20,7 @@ import { GitHubHttpStandIn } from "../lib/github-server.js";
 import { takeLoopDelay } from "../lib/loop-delay.js";
 import { postWebhook } from "../lib/post-webhook.js";
 import { processCpuMs, processTreeCpuMs } from "../lib/process-cpu.js";
-import { buildRepo, movePullHeadsAsync } from "../lib/repo.js";
+import { buildRepo, PullHeadMover } from "../lib/repo.js";
 import {
   appEnv,
   createDatabase,
@@ -216,8 +216,9 @@ async function measure(kind: DatabaseKind) {
     return [...newest];
   };
   const moves: Promise<void>[] = [];
+  const mover = new PullHeadMover(repo.bare);
   const firstApp = blocks.find((b) => b.target === "app")!;
-  await movePullHeadsAsync(repo.bare, headsFor(firstApp));
+  await mover.move(headsFor(firstApp));
 
   // CPU time of each server's process over each block (from its start to the next block's start).
   const cpu = {
@@ -260,15 +261,17 @@ async function measure(kind: DatabaseKind) {
       if (!block) measuredTo = performance.now();
       if (block) {
         last = { block, ...now };
-        // The next block's heads, if it is the app's, are pushed now (one git process, not waited for).
+        // The next block's heads, if it is the app's, are pushed now (a transaction of the one git
+        // process the mover keeps: no fork of this process while it sends; not waited for).
         const next = blocks[block.index + 1];
-        if (next?.target === "app") moves.push(movePullHeadsAsync(repo.bare, headsFor(next)));
+        if (next?.target === "app") moves.push(mover.move(headsFor(next)));
       }
     },
   );
   const loopDuringLoad = await takeLoopDelay(app.child, loopFile);
   const bareLoopDuringLoad = await takeLoopDelay(bare.child, bareLoopFile);
   await Promise.all(moves);
+  await mover.close();
   const reviewsDuringLoad = gh.reviews.filter((r) => r.at >= measuredFrom && r.at <= measuredTo).length;
   const measuredDeliveries = { app: lat.app.length, bare: lat.bare.length };
 
