@@ -84,10 +84,15 @@ FROM e
   LEFT JOIN job ON job.singleton_key = run.id::text
 ORDER BY e.ord`;
 
+/** Which pull request an event is about, as the statement tells them apart (events of one call differ in it). */
+export function pullRequestKey(run: Pick<PullRequestRunFields, "repositoryId" | "prNumber">): string {
+  return `${run.repositoryId}#${run.prNumber}`;
+}
+
 /** Whether `events` may be recorded by one statement: distinct delivery ids and distinct pull requests. */
 export function recordableTogether(events: readonly Pick<PullRequestEvent, "deliveryId" | "run">[]): boolean {
   const deliveries = new Set(events.map((e) => e.deliveryId));
-  const pullRequests = new Set(events.map((e) => `${e.run.repositoryId}#${e.run.prNumber}`));
+  const pullRequests = new Set(events.map((e) => pullRequestKey(e.run)));
   return deliveries.size === events.length && pullRequests.size === events.length;
 }
 

@@ -1,3 +1,4 @@
+import { pullRequestKey } from "../db/record-pull-request-event.js";
 import { applyCommand } from "./apply-command.js";
 import { applyPullRequests } from "./apply-pull-request.js";
 import { applyPullRequestClosed } from "./apply-pull-request-closed.js";
@@ -30,7 +31,7 @@ export function applyTogether(records: readonly IntakeRecord[], max: number): nu
   let n = 0;
   for (const record of records) {
     if (n >= max || record.kind !== "pull_request") break;
-    const pullRequest = `${record.run.repositoryId}#${record.run.prNumber}`;
+    const pullRequest = pullRequestKey(record.run);
     if (deliveries.has(record.deliveryId) || pullRequests.has(pullRequest)) break;
     deliveries.add(record.deliveryId);
     pullRequests.add(pullRequest);

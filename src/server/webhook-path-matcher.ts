@@ -1,6 +1,6 @@
 /**
  * Whether a request's URL is the webhook path, as @octokit/webhooks' middleware matches it: trailing
- * slashes trimmed, then the URL's pathname (query dropped, dot segments and escapes resolved). A URL that
+ * slashes trimmed, then the URL's pathname (query dropped, dot segments resolved; escapes kept). A URL that
  * is exactly the (canonical) path — every GitHub delivery — is matched without parsing it.
  */
 export function webhookPathMatcher(path: string): (url: string | undefined) => boolean {
