@@ -23,6 +23,19 @@ function launcher(): ProcessLauncher {
 // a zombie counts as gone: in a container, nobody may reap it
 const alive = (pid: number) => isProcessAlive({ pid, started: "" });
 
+/** A Node process running `script` with ProcessLauncher imported; what it prints is read by `out()`. */
+function nodeWithLauncher(script: string): { child: ReturnType<typeof spawn>; out: () => string } {
+  const module = new URL("../../src/system/process-launcher.ts", import.meta.url).pathname;
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "-e", `import { ProcessLauncher } from ${JSON.stringify(module)};\n${script}`],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  return { child, out: () => out };
+}
+
 async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -89,48 +102,27 @@ describe("ProcessLauncher", () => {
 
   it("lets its process exit when idle, and dies with it, taking a running command along", async () => {
     const dir = tempDir();
-    const module = new URL("../../src/system/process-launcher.ts", import.meta.url).pathname;
     // 1. idle: the process ends on its own after its command
-    const idle = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "-e",
-        `import { ProcessLauncher } from ${JSON.stringify(module)};
-        const r = await new ProcessLauncher().run({ file: "echo", args: ["x"], cwd: "/", env: {}, timeoutMs: 5000 });
+    const idle = nodeWithLauncher(
+      `const r = await new ProcessLauncher().run({ file: "echo", args: ["x"], cwd: "/", env: {}, timeoutMs: 5000 });
         console.log(r.stdout.toString().trim());`,
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
     );
-    let idleOut = "";
-    idle.stdout.on("data", (c: Buffer) => (idleOut += c.toString()));
-    const code = await new Promise((r) => idle.once("exit", r));
+    const code = await new Promise((r) => idle.child.once("exit", r));
     expect(code).toBe(0);
-    expect(idleOut.trim()).toBe("x");
+    expect(idle.out().trim()).toBe("x");
 
     // 2. killed while its command runs: the helper and the command go too
     const pidFile = join(dir, "sleeper");
-    const busy = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "-e",
-        `import { ProcessLauncher } from ${JSON.stringify(module)};
-        const l = new ProcessLauncher();
+    const busy = nodeWithLauncher(
+      `const l = new ProcessLauncher();
         void l.run({ file: "sh", args: ["-c", "echo $$ > ${pidFile}; exec sleep 60"], cwd: "/", env: { PATH: process.env.PATH }, timeoutMs: 60000 });
         setInterval(() => { if (l.pid) console.log("launcher " + l.pid); }, 100);`,
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
     );
-    let busyOut = "";
-    busy.stdout.on("data", (c: Buffer) => (busyOut += c.toString()));
-    expect(await until(() => /launcher \d+/.test(busyOut) && existsSync(pidFile), 15_000)).toBe(true);
-    const helper = Number(/launcher (\d+)/.exec(busyOut)![1]);
+    expect(await until(() => /launcher \d+/.test(busy.out()) && existsSync(pidFile), 15_000)).toBe(true);
+    const helper = Number(/launcher (\d+)/.exec(busy.out())![1]);
     const sleeper = Number(readFileSync(pidFile, "utf8"));
     expect(alive(helper) && alive(sleeper)).toBe(true);
-    busy.kill("SIGKILL");
+    busy.child.kill("SIGKILL");
     expect(await until(() => !alive(helper) && !alive(sleeper), 10_000)).toBe(true);
   });
 });
