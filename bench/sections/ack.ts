@@ -47,6 +47,8 @@ const cfg = SMOKE
       commitsPerPr: 40,
     };
 const PROFILE = process.env.BENCH_PROFILE === "1";
+/** Extra Node options for the app's processes only (GC experiments: `--trace-gc-nvp`, `--min-semi-space-size=16`). */
+const APP_NODE_ARGS = process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 type DatabaseKind = "embedded" | "postgres";
 
 /** The reviewer's answer for every turn: two findings on lines every commit of a PR changes. */
@@ -114,7 +116,7 @@ async function measure(kind: DatabaseKind) {
       BENCH_LOOP_DELAY_FILE: loopFile,
     },
     join(root, "app.log"),
-    profArgs(`ack-app-${kind}`),
+    [...profArgs(`ack-app-${kind}`), ...APP_NODE_ARGS],
   );
   const bare = await startChild(
     "bench/servers/bare-server.ts",
