@@ -6,6 +6,8 @@
  * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
  * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 60),
  * BENCH_ACK_DATABASES=embedded,postgres (which the ack section measures; default both).
+ * Run alone (`npx tsx bench/sections/ack.ts`): BENCH_ACK_AA=1 puts a second bare app in the app's place
+ * (the bench's own noise), BENCH_APP_NODE_ARGS adds Node options to the app's processes.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
