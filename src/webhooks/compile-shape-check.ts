@@ -27,7 +27,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * schema's own description of what is missing.
  */
 export function compileShapeCheck(schema: z.ZodType): ShapeCheck {
-  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  const def = schema.def as unknown as Def;
   if (def.checks?.length) return UNSURE;
   switch (def.type) {
     case "string":

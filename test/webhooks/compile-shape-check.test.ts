@@ -56,7 +56,7 @@ const cases: { name: string; shape: z.ZodType; payload: () => Json }[] = [
 
 /** Every path the schema names (objects' fields; an array's elements as index 0). */
 function schemaPaths(schema: z.ZodType, prefix: (string | number)[] = []): (string | number)[][] {
-  const def = (schema as unknown as { _zod: { def: Json } })._zod.def;
+  const def = schema.def as unknown as Json;
   if (def.type === "optional" || def.type === "nullable") return schemaPaths(def.innerType, prefix);
   if (def.type === "array") return [prefix, ...schemaPaths(def.element, [...prefix, 0])];
   if (def.type !== "object") return [prefix];
