@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { APP_NODE_OPTIONS } from "../src/system/app-node-options.js";
 import { freePort } from "../test/helpers/free-port.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -22,9 +23,9 @@ const RUNS = arg("runs", 5);
 const IDLE_MS = arg("idle", 5000);
 
 const modes = {
-  "tsx src/index.ts (npm start)": [join(ROOT, "node_modules/.bin/tsx"), ["src/index.ts"]],
+  "tsx src/index.ts (npm start)": [join(ROOT, "node_modules/.bin/tsx"), [...APP_NODE_OPTIONS, "src/index.ts"]],
   "node --import tsx src/index.ts (old image CMD)": [process.execPath, ["--import", "tsx", "src/index.ts"]],
-  "node dist/index.js (npm run start:prod, image)": [process.execPath, ["dist/index.js"]],
+  "node dist/index.js (npm run start:prod, image)": [process.execPath, [...APP_NODE_OPTIONS, "dist/index.js"]],
 } as const satisfies Record<string, readonly [string, readonly string[]]>;
 type Mode = keyof typeof modes;
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
+import { APP_NODE_OPTIONS } from "../../src/system/app-node-options.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const ADMIN_URL =
@@ -131,7 +132,9 @@ export async function startChild(
   const log = openSync(logPath, "a");
   // The app gets GitHub's write pacing off through a preload, which the processes it forks with its own
   // Node options (ROLE=all's worker process) load too; after tsx's loader, which loads it.
-  const preload = script.endsWith("app-server.ts") ? ["--import", join(ROOT, "bench/servers/pacing-off.ts")] : [];
+  // The app also gets the Node options its every start passes (npm start, the image): see APP_NODE_OPTIONS.
+  const app = script.endsWith("app-server.ts");
+  const preload = app ? ["--import", join(ROOT, "bench/servers/pacing-off.ts"), ...APP_NODE_OPTIONS] : [];
   const child = spawn(process.execPath, ["--import", "tsx", ...preload, ...extraNodeArgs, join(ROOT, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },

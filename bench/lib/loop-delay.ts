@@ -8,6 +8,9 @@ export interface LoopDelayWindow {
   samples: number;
   raw: { p50: number; p99: number; max: number };
   delay: { p50: number; p90: number; p99: number; max: number };
+  /** Garbage-collection pauses in the window; `pauses`: [start, ms since the epoch; duration ms] of those ≥ 1 ms. */
+  gc: { count: number; totalMs: number; maxMs: number; pauses: [number, number][] };
+  usage: { minorPageFaults: number; voluntaryContextSwitches: number; involuntaryContextSwitches: number };
 }
 
 function windows(file: string): LoopDelayWindow[] {

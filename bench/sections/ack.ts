@@ -17,7 +17,7 @@ import { openDatabase } from "../../src/db/open-database.js";
 import { planBlocks, runBlocks, type Block, type Target } from "../lib/alternating-blocks.js";
 import { checkDeliveries, deliveryProblems, type SentDeliveries } from "../lib/delivery-checks.js";
 import { GitHubHttpStandIn } from "../lib/github-server.js";
-import { takeLoopDelay } from "../lib/loop-delay.js";
+import { takeLoopDelay, type LoopDelayWindow } from "../lib/loop-delay.js";
 import { postWebhook } from "../lib/post-webhook.js";
 import { processCpuMs, processTreeCpuMs } from "../lib/process-cpu.js";
 import { buildRepo, PullHeadMover } from "../lib/repo.js";
@@ -312,6 +312,20 @@ async function measure(kind: DatabaseKind) {
   await pg?.drop();
   agent.destroy();
 
+  // How many of each server's 40 slowest answers overlap one of its own garbage-collection pauses (≥ 1 ms).
+  const slowest = Object.fromEntries(
+    (["app", "bare"] as const).map((t) => [t, [...samples[t]].sort((a, b) => b[1] - a[1]).slice(0, 40)]),
+  ) as Record<Target, [number, number][]>;
+  const duringGc = (t: Target, window: LoopDelayWindow) =>
+    slowest[t].filter(([at, ms]) => {
+      const from = performance.timeOrigin + at;
+      return window.gc.pauses.some(([start, pause]) => start <= from + ms && start + pause >= from);
+    }).length;
+  const withoutPauses = ({ gc: { pauses, ...gc }, ...window }: LoopDelayWindow) => ({
+    ...window,
+    gc: { ...gc, pausesOver1ms: pauses.length },
+  });
+
   const appS = sorted(lat.app);
   const bareS = sorted(lat.bare);
   const perDelivery = {
@@ -338,9 +352,11 @@ async function measure(kind: DatabaseKind) {
       /** Everything the app ran in its blocks (its process, the worker process, the database, git), per delivery. */
       wholeAppPerDeliveryMs: round(cpu.wholeAppInAppBlocks / measuredDeliveries.app, 3),
     },
-    loopDelayDuringLoad: loopDuringLoad,
+    loopDelayDuringLoad: withoutPauses(loopDuringLoad),
     /** The bare app's, with the same monitor: what a process answering these deliveries and nothing else sees. */
-    bareLoopDelayDuringLoad: bareLoopDuringLoad,
+    bareLoopDelayDuringLoad: withoutPauses(bareLoopDuringLoad),
+    /** Of each server's 40 slowest answers, how many overlap a garbage-collection pause of its own (≥ 1 ms). */
+    slowestDuringGc: { app: duringGc("app", loopDuringLoad), bare: duringGc("bare", bareLoopDuringLoad) },
     reviewsDuringLoad,
     reviewsPosted,
     unmatchedGitHubRequests: gh.unmatched.length,
@@ -358,9 +374,7 @@ async function measure(kind: DatabaseKind) {
     logs: { app: app.logPath, bare: bare.logPath },
     /** Add to a `slowest` time to get the wall clock (ms since the epoch), to line it up with the servers' logs. */
     timeOrigin: Math.round(performance.timeOrigin),
-    slowest: Object.fromEntries(
-      (["app", "bare"] as const).map((t) => [t, [...samples[t]].sort((a, b) => b[1] - a[1]).slice(0, 40)]),
-    ),
+    slowest,
   };
 }
 

@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 
 /** The timer's period: every sample is at least this long, so it is taken off as the loop's own delay. */
 export const LOOP_DELAY_RESOLUTION_MS = 10;
@@ -8,12 +8,26 @@ export const LOOP_DELAY_RESOLUTION_MS = 10;
  * Event-loop delay of this process, for the bench: a 10 ms `monitorEventLoopDelay` runs from start;
  * each SIGUSR2 appends one JSON line to `file` with the percentiles since the previous SIGUSR2 (the
  * first line covers the time since start) and starts a new window. Values are in ms, raw (the timer
- * period included, as Node records them) and as delay (period taken off).
+ * period included, as Node records them) and as delay (period taken off). Each line also has the
+ * window's garbage-collection pauses (count, total, longest, and every pause of 1 ms or more with its
+ * start in ms since the epoch, to line up with slow answers) and the process's page faults and context
+ * switches (voluntary: it waited; involuntary: it was taken off a CPU it wanted).
  */
 export function startLoopDelayMonitor(file: string): void {
   const histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   histogram.enable();
   let window = 0;
+  let gc = { count: 0, totalMs: 0, maxMs: 0, pauses: [] as [number, number][] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count++;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+      if (entry.duration >= 1)
+        gc.pauses.push([Math.round(performance.timeOrigin + entry.startTime), Math.round(entry.duration * 100) / 100]);
+    }
+  }).observe({ entryTypes: ["gc"] });
+  let usage = process.resourceUsage();
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   const delay = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_DELAY_RESOLUTION_MS) * 100) / 100);
   process.on("SIGUSR2", () => {
@@ -28,6 +42,17 @@ export function startLoopDelayMonitor(file: string): void {
         max: delay(histogram.max),
       },
     };
+    const now = process.resourceUsage();
+    Object.assign(line, {
+      gc: { ...gc, totalMs: Math.round(gc.totalMs * 100) / 100, maxMs: Math.round(gc.maxMs * 100) / 100 },
+      usage: {
+        minorPageFaults: now.minorPageFault - usage.minorPageFault,
+        voluntaryContextSwitches: now.voluntaryContextSwitches - usage.voluntaryContextSwitches,
+        involuntaryContextSwitches: now.involuntaryContextSwitches - usage.involuntaryContextSwitches,
+      },
+    });
+    gc = { count: 0, totalMs: 0, maxMs: 0, pauses: [] };
+    usage = now;
     histogram.reset();
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   });
