@@ -2,7 +2,8 @@
  * 1. Webhook ack latency while the workers review, on both databases a user can run: the embedded one
  * (no DATABASE_URL: DATA_DIR/pglite, as `npm start`) and PostgreSQL, one after the other. For each: the
  * app (startServer, two workers, the fake agent answering at once with findings) and a bare Probot
- * app get open-loop signed `pull_request.synchronize` deliveries in alternating blocks; each delivery
+ * app get open-loop signed `pull_request.synchronize` deliveries in paired rounds (both servers at once,
+ * their deliveries interleaved; a quiet round after each: see paired-rounds.ts); each delivery
  * names the PR's next real commit (refs/pull/<n>/head moved before it), so the workers fetch, diff,
  * review and post all through the measurement. Measured too: each server's own CPU time per delivery
  * (/proc utime+stime of the process, not of its git children) and the app's event-loop delay. Then the
@@ -14,7 +15,7 @@ import { writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open-database.js";
-import { planBlocks, runBlocks, type Block, type Target } from "../lib/alternating-blocks.js";
+import { planRounds, runRounds, type Round, type Target } from "../lib/paired-rounds.js";
 import { checkDeliveries, deliveryProblems, type SentDeliveries } from "../lib/delivery-checks.js";
 import { GitHubHttpStandIn } from "../lib/github-server.js";
 import { takeLoopDelay, type LoopDelayWindow } from "../lib/loop-delay.js";
@@ -205,18 +206,18 @@ async function measure(kind: DatabaseKind) {
     await sleep(100);
   }
 
-  const blocks = planBlocks(cfg);
-  // Which app deliveries each app block sends, to move every PR's head before the block names it.
+  const rounds = planRounds(cfg);
+  // Which app deliveries each load round sends, to move every PR's head before the round names it.
   const firstK = new Map<number, number>();
   let k = appK;
-  for (const b of blocks)
-    if (b.target === "app") {
-      firstK.set(b.index, k);
-      k += b.deliveries;
+  for (const r of rounds)
+    if (r.load) {
+      firstK.set(r.index, k);
+      k += r.deliveries;
     }
-  const headsFor = (b: Block): [number, string][] => {
+  const headsFor = (r: Round): [number, string][] => {
     const newest = new Map<number, string>();
-    for (let j = firstK.get(b.index)!; j < firstK.get(b.index)! + b.deliveries; j++) {
+    for (let j = firstK.get(r.index)!; j < firstK.get(r.index)! + r.deliveries; j++) {
       const d = appDelivery(j);
       newest.set(d.pr, d.head);
     }
@@ -224,54 +225,53 @@ async function measure(kind: DatabaseKind) {
   };
   const moves: Promise<void>[] = [];
   const mover = new PullHeadMover(repo.bare);
-  const firstApp = blocks.find((b) => b.target === "app")!;
-  await mover.move(headsFor(firstApp));
+  await mover.move(headsFor(rounds.find((r) => r.load)!));
 
-  // CPU time of each server's process over each block (from its start to the next block's start).
+  // CPU time of each server's process over each round (from its start to the next round's start).
   const cpu = {
-    appInAppBlocks: 0,
-    appInBareBlocks: 0,
-    bareInBareBlocks: 0,
-    bareInAppBlocks: 0,
-    wholeAppInAppBlocks: 0,
+    appInLoadRounds: 0,
+    appInQuietRounds: 0,
+    bareInLoadRounds: 0,
+    bareInQuietRounds: 0,
+    wholeAppInLoadRounds: 0,
   };
-  let last: { block: Block; app: number; bare: number; wholeApp: number } | undefined;
+  let last: { round: Round; app: number; bare: number; wholeApp: number } | undefined;
   let measuredFrom = NaN;
   let measuredTo = NaN;
-  const { maxSchedulerLagMs } = await runBlocks(
-    blocks,
+  const { maxSchedulerLagMs } = await runRounds(
+    rounds,
     cfg,
-    (block, at) => send(block.target, at, block.measured),
-    (block) => {
+    (target, round, at) => send(target, at, round.measured),
+    (round) => {
       const now = {
         app: processCpuMs(pids.app),
         bare: processCpuMs(pids.bare),
         wholeApp: processTreeCpuMs(pids.app),
       };
-      if (last?.block.measured) {
+      if (last?.round.measured) {
         const da = now.app - last.app;
         const db = now.bare - last.bare;
-        if (last.block.target === "app") {
-          cpu.appInAppBlocks += da;
-          cpu.bareInAppBlocks += db;
-          cpu.wholeAppInAppBlocks += now.wholeApp - last.wholeApp;
+        if (last.round.load) {
+          cpu.appInLoadRounds += da;
+          cpu.bareInLoadRounds += db;
+          cpu.wholeAppInLoadRounds += now.wholeApp - last.wholeApp;
         } else {
-          cpu.appInBareBlocks += da;
-          cpu.bareInBareBlocks += db;
+          cpu.appInQuietRounds += da;
+          cpu.bareInQuietRounds += db;
         }
       }
-      if (block?.measured && Number.isNaN(measuredFrom)) {
+      if (round?.measured && Number.isNaN(measuredFrom)) {
         measuredFrom = performance.now();
         app.child.kill("SIGUSR2"); // closes the warm-up's loop-delay window: the next one is the load's
         bare.child.kill("SIGUSR2");
       }
-      if (!block) measuredTo = performance.now();
-      if (block) {
-        last = { block, ...now };
-        // The next block's heads, if it is the app's, are pushed now (a transaction of the one git
+      if (!round) measuredTo = performance.now();
+      if (round) {
+        last = { round, ...now };
+        // The next round's heads, if it is a load round, are pushed now (a transaction of the one git
         // process the mover keeps: no fork of this process while it sends; not waited for).
-        const next = blocks[block.index + 1];
-        if (next?.target === "app") moves.push(mover.move(headsFor(next)));
+        const next = rounds[round.index + 1];
+        if (next?.load) moves.push(mover.move(headsFor(next)));
       }
     },
   );
@@ -329,8 +329,8 @@ async function measure(kind: DatabaseKind) {
   const appS = sorted(lat.app);
   const bareS = sorted(lat.bare);
   const perDelivery = {
-    app: cpu.appInAppBlocks / measuredDeliveries.app,
-    bare: cpu.bareInBareBlocks / measuredDeliveries.bare,
+    app: cpu.appInLoadRounds / measuredDeliveries.app,
+    bare: cpu.bareInLoadRounds / measuredDeliveries.bare,
   };
   const { applyLagMs = [], ...db } = checks ?? {};
   return {
@@ -340,17 +340,17 @@ async function measure(kind: DatabaseKind) {
     p99Ratio: round(percentile(appS, 99) / percentile(bareS, 99), 3),
     cpu: {
       ms: {
-        appInAppBlocks: round(cpu.appInAppBlocks, 0),
-        appInBareBlocks: round(cpu.appInBareBlocks, 0),
-        bareInBareBlocks: round(cpu.bareInBareBlocks, 0),
-        bareInAppBlocks: round(cpu.bareInAppBlocks, 0),
+        appInLoadRounds: round(cpu.appInLoadRounds, 0),
+        appInQuietRounds: round(cpu.appInQuietRounds, 0),
+        bareInLoadRounds: round(cpu.bareInLoadRounds, 0),
+        bareInQuietRounds: round(cpu.bareInQuietRounds, 0),
       },
       perDeliveryMs: { app: round(perDelivery.app, 3), bare: round(perDelivery.bare, 3) },
       ratio: round(perDelivery.app / perDelivery.bare, 2),
-      /** The app's CPU in its blocks minus in the bare's blocks (workers reviewing in both): what the deliveries themselves cost. */
-      marginalPerDeliveryMs: round((cpu.appInAppBlocks - cpu.appInBareBlocks) / measuredDeliveries.app, 3),
-      /** Everything the app ran in its blocks (its process, the worker process, the database, git), per delivery. */
-      wholeAppPerDeliveryMs: round(cpu.wholeAppInAppBlocks / measuredDeliveries.app, 3),
+      /** The app's CPU in the load rounds minus in the quiet ones (workers reviewing in both): what the deliveries themselves cost. */
+      marginalPerDeliveryMs: round((cpu.appInLoadRounds - cpu.appInQuietRounds) / measuredDeliveries.app, 3),
+      /** Everything the app ran in the load rounds (its process, the worker process, the database, git), per delivery. */
+      wholeAppPerDeliveryMs: round(cpu.wholeAppInLoadRounds / measuredDeliveries.app, 3),
     },
     loopDelayDuringLoad: withoutPauses(loopDuringLoad),
     /** The bare app's, with the same monitor: what a process answering these deliveries and nothing else sees. */
