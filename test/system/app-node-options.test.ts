@@ -41,7 +41,7 @@ describe("every start of the app passes APP_NODE_OPTIONS", () => {
     expect(run.status).toBe(0);
     expect(run.stdout.startsWith(APP_NODE_OPTIONS.join(","))).toBe(true);
     // The control: a flag this Node does not know is refused, so the check above can fail.
-    const bad = spawnSync(process.execPath, ["--single-threaded-gcc", "-e", "0"], { encoding: "utf8" });
+    const bad = spawnSync(process.execPath, ["--no-parallel-scavengee", "-e", "0"], { encoding: "utf8" });
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/bad option/);
   });
