@@ -133,9 +133,10 @@ export async function startChild(
   // The app gets GitHub's write pacing off through a preload, which the processes it forks with its own
   // Node options (ROLE=all's worker process) load too; after tsx's loader, which loads it.
   // The app also gets the Node options its every start passes (npm start, the image): see APP_NODE_OPTIONS.
-  const app = script.endsWith("app-server.ts");
-  const preload = app ? ["--import", join(ROOT, "bench/servers/pacing-off.ts"), ...APP_NODE_OPTIONS] : [];
-  const child = spawn(process.execPath, ["--import", "tsx", ...preload, ...extraNodeArgs, join(ROOT, script)], {
+  const appArgs = script.endsWith("app-server.ts")
+    ? ["--import", join(ROOT, "bench/servers/pacing-off.ts"), ...APP_NODE_OPTIONS]
+    : [];
+  const child = spawn(process.execPath, ["--import", "tsx", ...appArgs, ...extraNodeArgs, join(ROOT, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", log, "pipe"],

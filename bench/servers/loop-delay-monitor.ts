@@ -31,6 +31,7 @@ export function startLoopDelayMonitor(file: string): void {
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   const delay = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_DELAY_RESOLUTION_MS) * 100) / 100);
   process.on("SIGUSR2", () => {
+    const now = process.resourceUsage();
     const line = {
       window: window++,
       samples: histogram.count,
@@ -41,16 +42,13 @@ export function startLoopDelayMonitor(file: string): void {
         p99: delay(histogram.percentile(99)),
         max: delay(histogram.max),
       },
-    };
-    const now = process.resourceUsage();
-    Object.assign(line, {
       gc: { ...gc, totalMs: Math.round(gc.totalMs * 100) / 100, maxMs: Math.round(gc.maxMs * 100) / 100 },
       usage: {
         minorPageFaults: now.minorPageFault - usage.minorPageFault,
         voluntaryContextSwitches: now.voluntaryContextSwitches - usage.voluntaryContextSwitches,
         involuntaryContextSwitches: now.involuntaryContextSwitches - usage.involuntaryContextSwitches,
       },
-    });
+    };
     gc = { count: 0, totalMs: 0, maxMs: 0, pauses: [] };
     usage = now;
     histogram.reset();
