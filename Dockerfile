@@ -40,4 +40,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--no-parallel-scavenge", "dist/index.js"]
+CMD ["node", "--no-parallel-scavenge", "--min-semi-space-size=16", "--no-memory-reducer", "dist/index.js"]

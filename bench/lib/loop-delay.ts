@@ -6,10 +6,19 @@ import { sleep } from "./common.js";
 export interface LoopDelayWindow {
   window: number;
   samples: number;
+  /** One instant on the monotonic clock (µs, as CPU profiles count) and the wall clock (ms since the epoch). */
+  clock: { monotonicUs: number; epochMs: number };
   raw: { p50: number; p99: number; max: number };
   delay: { p50: number; p90: number; p99: number; max: number };
-  /** Garbage-collection pauses in the window; `pauses`: [start, ms since the epoch; duration ms] of those ≥ 1 ms. */
-  gc: { count: number; totalMs: number; maxMs: number; pauses: [number, number][] };
+  /** Garbage-collection pauses in the window (major: mark-compact); `pauses`: [start, ms since the epoch; duration ms; kind] of those ≥ 1 ms. */
+  gc: {
+    count: number;
+    totalMs: number;
+    maxMs: number;
+    majorCount: number;
+    majorMs: number;
+    pauses: [number, number, string][];
+  };
   usage: { minorPageFaults: number; voluntaryContextSwitches: number; involuntaryContextSwitches: number };
 }
 
