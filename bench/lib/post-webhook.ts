@@ -1,8 +1,18 @@
 import { type Agent, request } from "node:http";
 import { signature } from "./common.js";
 
-/** POSTs one signed GitHub delivery to /api/github/webhooks; resolves with the status (0: the request failed). */
-export function postWebhook(port: number, agent: Agent, event: string, id: string, body: string): Promise<number> {
+/**
+ * POSTs one signed GitHub delivery to /api/github/webhooks; resolves with the status (0: the request
+ * failed, and `onError` hears why).
+ */
+export function postWebhook(
+  port: number,
+  agent: Agent,
+  event: string,
+  id: string,
+  body: string,
+  onError?: (error: NodeJS.ErrnoException) => void,
+): Promise<number> {
   return new Promise((resolve) => {
     const req = request(
       {
@@ -26,7 +36,10 @@ export function postWebhook(port: number, agent: Agent, event: string, id: strin
         res.on("end", () => resolve(res.statusCode ?? 0));
       },
     );
-    req.on("error", () => resolve(0));
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      onError?.(error);
+      resolve(0);
+    });
     req.end(body);
   });
 }

@@ -139,6 +139,8 @@ async function measure(kind: DatabaseKind) {
   const samples: Record<Target, [number, number][]> = { app: [], bare: [] };
   const non2xx: Record<Target, number> = { app: 0, bare: 0 };
   const errors: Record<Target, number> = { app: 0, bare: 0 };
+  /** Why the failed requests failed (the error's code, else its message), with how many of each. */
+  const errorReasons: Record<Target, Record<string, number>> = { app: {}, bare: {} };
   const sentCount: Record<Target, number> = { app: 0, bare: 0 };
   const sent: SentDeliveries = { ids: [], failed: new Set(), lastHead: new Map(), answeredAt: new Map() };
   /** Per PR, the newest step the app has answered 2xx (deliveries can be answered out of order). */
@@ -178,7 +180,10 @@ async function measure(kind: DatabaseKind) {
       }),
     );
     sentCount[target]++;
-    const status = await postWebhook(ports[target], agent, "pull_request", id, body);
+    const status = await postWebhook(ports[target], agent, "pull_request", id, body, (error) => {
+      const reason = error.code ?? error.message;
+      errorReasons[target][reason] = (errorReasons[target][reason] ?? 0) + 1;
+    });
     const ms = performance.now() - scheduledAt; // from the scheduled time: no coordinated omission
     if (target === "app" && status >= 200 && status < 300) {
       sent.ids.push(id);
@@ -335,8 +340,22 @@ async function measure(kind: DatabaseKind) {
   const { applyLagMs = [], ...db } = checks ?? {};
   return {
     database: kind,
-    app: { sent: sentCount.app, measured: appS.length, ...summary(appS), non2xx: non2xx.app, errors: errors.app },
-    bare: { sent: sentCount.bare, measured: bareS.length, ...summary(bareS), non2xx: non2xx.bare, errors: errors.bare },
+    app: {
+      sent: sentCount.app,
+      measured: appS.length,
+      ...summary(appS),
+      non2xx: non2xx.app,
+      errors: errors.app,
+      errorReasons: errorReasons.app,
+    },
+    bare: {
+      sent: sentCount.bare,
+      measured: bareS.length,
+      ...summary(bareS),
+      non2xx: non2xx.bare,
+      errors: errors.bare,
+      errorReasons: errorReasons.bare,
+    },
     p99Ratio: round(percentile(appS, 99) / percentile(bareS, 99), 3),
     cpu: {
       ms: {
