@@ -133,7 +133,11 @@ async function measure(kind: DatabaseKind) {
   const pids: Record<Target, number> = { app: app.child.pid!, bare: bare.child.pid! };
   const ports: Record<Target, number> = { app: app.port, bare: bare.port };
 
-  const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  // An idle connection is closed by the driver after 4 s, before the servers' keep-alive timeout (Node's
+  // 5 s) closes it from their side: else a delivery sent on a connection the server is closing at that
+  // moment fails with ECONNRESET (seen about once in 6,000 deliveries, on whichever server) — a race of
+  // the bench's connection reuse, which GitHub's deliveries do not run into.
+  const agent = new Agent({ keepAlive: true, maxSockets: 512, timeout: 4_000 });
   const lat: Record<Target, number[]> = { app: [], bare: [] };
   /** [scheduled ms since start, latency ms] of every measured request, to see when the slow ones happen. */
   const samples: Record<Target, [number, number][]> = { app: [], bare: [] };
@@ -330,6 +334,9 @@ async function measure(kind: DatabaseKind) {
     ...window,
     gc: { ...gc, pausesOver1ms: pauses.length },
   });
+
+  // Every measured answer of both servers ([scheduled ms, latency ms]), beside the logs, for a closer look.
+  writeFileSync(join(root, "samples.json"), JSON.stringify(samples));
 
   const appS = sorted(lat.app);
   const bareS = sorted(lat.bare);
