@@ -96,8 +96,8 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     }),
   );
   server.addHandler(metrics.handler);
+  const agents = config.app && sandbox && !workersApart ? createAgents(config, sandbox) : undefined;
   if (config.app) {
-    const agents = sandbox && !workersApart ? createAgents(config, sandbox) : undefined;
     const runQueue = await startRunQueue(config, database, log);
     queue = runQueue;
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
@@ -137,8 +137,11 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port, mode, ...(config.app ? { role: config.role } : {}), version: VERSION }, "no-mistakes listening");
   setupGuard?.listen(httpServer, log, config.host); // keeps the code out of the request log; logs the URL to open
-  // Deliveries GitHub could not make while no process answered: redelivered by a web process (one at a time).
-  if (probotApp && answersWebhooks && config.redeliver.intervalMs !== null) {
+  // Deliveries GitHub could not make while no process answered: redelivered by a process that runs workers
+  // (one at a time) — this one when its workers are here, else the worker process (worker-process.ts). It
+  // is background work: a JWT signed, pages of GitHub's log read and compared with the database, which
+  // held the thread that answers webhooks for tens of ms.
+  if (probotApp && agents && config.redeliver.intervalMs !== null) {
     sweep = startDeliverySweep({ app: probotApp, database, intervalMs: config.redeliver.intervalMs, log });
   }
 

@@ -1,5 +1,6 @@
 // The worker process ROLE=all starts (see start-worker-process.ts): the app's workers — agent turns and
-// command replies — in a process of their own, so the process that answers webhooks does no review work.
+// command replies — and the failed-delivery sweep in a process of their own, so the process that answers
+// webhooks does no review work.
 // Configured by the same environment as its parent, plus the embedded database's socket when there is
 // one. It stops when its parent asks (running turns get the grace period) or goes away (at once).
 import { Probot, ProbotOctokit } from "probot";
@@ -9,6 +10,7 @@ import type { DatabaseHandle } from "../db/database.js";
 import { connectEmbedded, openDatabase } from "../db/open-database.js";
 import { countGitHubRequests } from "../github/count-github-requests.js";
 import { createLogger } from "../logging/create-logger.js";
+import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
 import { Metrics } from "../metrics/metrics.js";
 import { createAgents } from "./create-agents.js";
 import { startRunQueue } from "./start-run-queue.js";
@@ -40,10 +42,12 @@ const probot = new Probot({
   Octokit: countGitHubRequests(ProbotOctokit, metrics),
 });
 
+let sweep: DeliverySweep | undefined;
 let stopping: Promise<void> | undefined;
 function stop(graceMs: number): Promise<void> {
   stopping ??= (async () => {
     try {
+      await sweep?.stop();
       await queue.stopWorking(graceMs);
       await queue.stop(0);
       await database.close();
@@ -69,5 +73,8 @@ process.on("disconnect", () => void stop(0));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
 
 await startWorkers(probot, { config, database, agent, verifierAgent, queue, log, metrics });
+// The failed-delivery sweep is this process's too: background work, kept off the thread that answers webhooks.
+if (config.redeliver.intervalMs !== null && !stopping)
+  sweep = startDeliverySweep({ app: probot, database, intervalMs: config.redeliver.intervalMs, log });
 log.info({ agent: agent.name, database: database.kind }, "worker process ready");
 process.send({ type: "ready" });

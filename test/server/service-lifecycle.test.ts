@@ -190,6 +190,36 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(w.reviewsOf(head)).toHaveLength(1);
   });
 
+  it("the failed-delivery sweep runs in the worker process, not in the one that answers webhooks: a push GitHub could not deliver while the app was down is redelivered and reviewed", async () => {
+    const w = await world();
+    // The app is down: GitHub logs the delivery as failed (no answer).
+    const head = w.fixture.push({ "src/app.ts": numbered("app", 30, { 11: "for (i = 0; i <= n; i++)" }) }, "loop");
+    const failed = await w.github.deliver("pull_request", w.fixture.prPayload("opened", head));
+    expect(failed.status_code).toBe(0);
+
+    const app = await w.start({
+      name: "app",
+      steps: [{ role: "reviewer", answer: ONE_FINDING }],
+      env: { REDELIVER_INTERVAL: "10s" },
+    });
+    w.sendWebhooksTo(app);
+    await waitFor("the redelivered push's review", () => reviewPostedAt(w, head), 60_000);
+
+    const redelivered = w.github.hookDeliveries.filter((d) => d.redelivery);
+    expect(redelivered.map((d) => [d.guid, d.status_code])).toEqual([[failed.guid, 200]]);
+    const sweeps = app
+      .output()
+      .split("\n")
+      .filter((l) => l.includes('"msg":"failed webhook deliveries swept"'))
+      .map((l) => JSON.parse(l) as { pid: number; process?: string; redelivered: number });
+    expect(sweeps.length).toBeGreaterThan(0);
+    for (const sweep of sweeps) {
+      expect(sweep.process).toBe("worker");
+      expect(sweep.pid).not.toBe(app.pid);
+    }
+    expect(sweeps[0]!.redelivered).toBe(1);
+  });
+
   it("the worker process killed alone: the app keeps answering, restarts it, and the restarted one reviews the head", async () => {
     const w = await world();
     const app = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }] });
@@ -334,10 +364,10 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     const workerEnv = { ROLE: "worker", FAKE_AGENT_SCENARIO: scenario, FAKE_AGENT_HOME: agentHome };
     // The web process first: processes that create pg-boss's queues at the same moment on a fresh
     // database can deadlock (one of them then fails to start).
-    const web = await w.start({ name: "web", env: { ROLE: "web" } });
+    const web = await w.start({ name: "web", env: { ROLE: "web", REDELIVER_INTERVAL: "10s" } });
     const workers = await Promise.all([
-      w.start({ name: "worker-1", env: workerEnv }),
-      w.start({ name: "worker-2", env: workerEnv }),
+      w.start({ name: "worker-1", env: { ...workerEnv, REDELIVER_INTERVAL: "10s" } }),
+      w.start({ name: "worker-2", env: { ...workerEnv, REDELIVER_INTERVAL: "10s" } }),
     ]);
 
     // A delivery misrouted to a worker is refused (GitHub marks it failed; the sweep redelivers it).
@@ -422,6 +452,10 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(turns.find((t) => t.id === long.turn.id)?.status).toBe("interrupted");
     expect(w.reviewsOf(first)).toHaveLength(1);
     expect(w.reviewsOf(second)).toHaveLength(1);
+    // The failed-delivery sweep is the workers' (one at a time), never the web process's.
+    const swept = (app: StartedApp) => app.output().includes('"msg":"failed webhook deliveries swept"');
+    await waitFor("a worker's delivery sweep", () => workers.some(swept), 30_000);
+    expect(swept(web)).toBe(false);
     expect(w.relay.failures).toEqual([]);
   });
   it("/metrics with METRICS_TOKEN: 401 without it; with it, the accepted delivery and the reviewer's turn are counted", async () => {
