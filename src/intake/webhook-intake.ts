@@ -75,6 +75,8 @@ export class WebhookIntake implements Intake {
   private readonly maxBacklog: number;
   /** When the last record was accepted (performance.now()); -Infinity before the first. */
   private lastAcceptedAt = -Infinity;
+  /** The linger the latest accept asked the loop for. */
+  private lastLingerMs = 0;
 
   private constructor(
     private readonly journal: DeliveryJournal,
@@ -112,9 +114,10 @@ export class WebhookIntake implements Intake {
     metrics?.deliveries.accepted(record.deliveryId);
     const now = performance.now();
     const lingerMs = this.options.batches?.lingerMs ?? 0;
-    const busy = now - this.lastAcceptedAt < lingerMs;
+    // While deliveries keep coming the loop lets them gather before it starts; after a quiet spell, at once.
+    this.lastLingerMs = now - this.lastAcceptedAt < lingerMs ? lingerMs : 0;
     this.lastAcceptedAt = now;
-    this.pump(busy ? lingerMs : 0);
+    this.pump(this.lastLingerMs);
   }
 
   /** Accepted deliveries not yet applied. */
@@ -161,8 +164,9 @@ export class WebhookIntake implements Intake {
       )
       .finally(() => {
         this.pumping = null;
-        // a record accepted between the loop's last check and here
-        if (this.pending.length > 0 && !this.abandoned) this.pump();
+        // A record accepted between the loop's last check and here: started as its accept asked (its pump
+        // found this loop still running), lingering if deliveries were coming.
+        if (this.pending.length > 0 && !this.abandoned) this.pump(this.lastLingerMs);
       });
   }
 
