@@ -340,6 +340,15 @@ async function measure(kind: DatabaseKind) {
 
   const appS = sorted(lat.app);
   const bareS = sorted(lat.bare);
+  /** One server's answers: how many were sent and measured, their latency, and the failures with their reasons. */
+  const answers = (t: Target, latencies: number[]) => ({
+    sent: sentCount[t],
+    measured: latencies.length,
+    ...summary(latencies),
+    non2xx: non2xx[t],
+    errors: errors[t],
+    errorReasons: errorReasons[t],
+  });
   const perDelivery = {
     app: cpu.appInLoadRounds / measuredDeliveries.app,
     bare: cpu.bareInLoadRounds / measuredDeliveries.bare,
@@ -347,22 +356,8 @@ async function measure(kind: DatabaseKind) {
   const { applyLagMs = [], ...db } = checks ?? {};
   return {
     database: kind,
-    app: {
-      sent: sentCount.app,
-      measured: appS.length,
-      ...summary(appS),
-      non2xx: non2xx.app,
-      errors: errors.app,
-      errorReasons: errorReasons.app,
-    },
-    bare: {
-      sent: sentCount.bare,
-      measured: bareS.length,
-      ...summary(bareS),
-      non2xx: non2xx.bare,
-      errors: errors.bare,
-      errorReasons: errorReasons.bare,
-    },
+    app: answers("app", appS),
+    bare: answers("bare", bareS),
     p99Ratio: round(percentile(appS, 99) / percentile(bareS, 99), 3),
     cpu: {
       ms: {

@@ -29,11 +29,7 @@ export function startLoopDelayMonitor(file: string): void {
         gc.majorMs += entry.duration;
       }
       if (entry.duration >= 1)
-        gc.pauses.push([
-          Math.round(performance.timeOrigin + entry.startTime),
-          Math.round(entry.duration * 100) / 100,
-          kind,
-        ]);
+        gc.pauses.push([Math.round(performance.timeOrigin + entry.startTime), hundredths(entry.duration), kind]);
     }
   }).observe({ entryTypes: ["gc"] });
   let usage = process.resourceUsage();
@@ -53,12 +49,7 @@ export function startLoopDelayMonitor(file: string): void {
         p99: delay(histogram.percentile(99)),
         max: delay(histogram.max),
       },
-      gc: {
-        ...gc,
-        totalMs: Math.round(gc.totalMs * 100) / 100,
-        maxMs: Math.round(gc.maxMs * 100) / 100,
-        majorMs: Math.round(gc.majorMs * 100) / 100,
-      },
+      gc: { ...gc, totalMs: hundredths(gc.totalMs), maxMs: hundredths(gc.maxMs), majorMs: hundredths(gc.majorMs) },
       usage: {
         minorPageFaults: now.minorPageFault - usage.minorPageFault,
         voluntaryContextSwitches: now.voluntaryContextSwitches - usage.voluntaryContextSwitches,
@@ -70,6 +61,11 @@ export function startLoopDelayMonitor(file: string): void {
     histogram.reset();
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   });
+}
+
+/** A duration in ms, to the hundredth. */
+function hundredths(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }
 
 /** V8's kind of collection, as the gc performance entry's `detail.kind` gives it. */

@@ -3,7 +3,7 @@
  * the image's CMD (a test holds the three to this list), and the bench, which starts the app as they do.
  * The worker process inherits them (`fork` passes this process's options on).
  *
- * `--no-parallel-scavenge`: V8 collects the young generation (every few hundred deliveries) on the thread
+ * `--no-parallel-scavenge`: V8 collects the young generation (see below for how often) on the thread
  * that allocates instead of sharing it with helper threads and waiting for them all to finish. On the
  * small machines this app runs on (two cores, kept busy by the reviews' git commands) a helper often
  * waits for a core, and the thread that answers webhooks waited with it in the middle of the pause.
@@ -21,7 +21,7 @@
  * V8 starts mark-compacts to shrink the heap; the next burst then met their marking steps and final
  * pause (20–45 ms here). A server's heap of some tens of MB need not shrink while idle.
  *
- * Measured in the ack bench (README, Performance). Node refuses the first in NODE_OPTIONS, hence the
+ * Measured in the ack bench (README, Performance). Node refuses all three in NODE_OPTIONS, hence the
  * command lines.
  */
 export const APP_NODE_OPTIONS: readonly string[] = [
