@@ -1,4 +1,4 @@
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError, type AgentErrorKind } from "./agent-error.js";
@@ -6,6 +6,7 @@ import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
 import { extractJson } from "./extract-json.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
 import type { AgentProcessResult } from "./process/run-agent-process.js";
+import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
@@ -16,6 +17,13 @@ export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../node_modules/.bin
 const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** The Messages API paths Claude Code uses headless; nothing else of the API is reachable from the sandbox. */
 const MODEL_PATHS = [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/];
+
+/**
+ * The user settings every call loads (`--setting-sources user`): the app's, read-only inside the
+ * sandbox. No hooks, and hooks switched off, whatever else the agent manages to add.
+ */
+export const CLAUDE_APP_SETTINGS = { disableAllHooks: true } as const;
+const SETTINGS_FILES = ["settings.json", "settings.local.json"];
 
 export interface ClaudeCodeAgentOptions {
   /** Path of the `claude` binary; default DEFAULT_CLAUDE_CLI. */
@@ -122,12 +130,17 @@ export class ClaudeCodeAgent implements Agent {
   async run(options: AgentRunOptions): Promise<AgentResult> {
     const configDir = this.configDir(options.scope);
     const home = join(configDir, "home");
+    let appFiles: AppFile[];
     try {
       await mkdir(home, { recursive: true, mode: 0o700 });
-      // The home is writable inside the sandbox: settings (hooks, permissions) a previous turn wrote there
-      // would be loaded by this one (`--setting-sources user`). We write none, so none may be there.
-      await Promise.all(
-        ["settings.json", "settings.local.json"].map((name) => rm(join(configDir, name), { force: true })),
+      // The config dir is writable inside the sandbox: settings (hooks, permissions) a previous turn wrote
+      // there would be loaded by this one (`--setting-sources user`). The app's replace them before every
+      // turn and are bound read-only inside, so a write during the turn fails too.
+      const settings = `${JSON.stringify(CLAUDE_APP_SETTINGS)}\n`;
+      appFiles = await placeAppFiles(
+        configDir,
+        join(this.#options.homeDir, "app", "claude", safeScope(options.scope)),
+        Object.fromEntries(SETTINGS_FILES.map((name) => [name, settings])),
       );
     } catch (error) {
       throw new AgentError(
@@ -159,6 +172,7 @@ export class ClaudeCodeAgent implements Agent {
       workspace: options.cwd,
       writable: options.role === "fixer",
       home: configDir,
+      appFiles,
       runtime: cliRuntimePaths(cli),
       env,
       stdin: options.prompt,

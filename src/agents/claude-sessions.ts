@@ -1,7 +1,6 @@
-import { constants, existsSync } from "node:fs";
-import { mkdir, readdir, realpath, writeFile } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { assertHomeDir, readHomeFile } from "./sandbox/agent-home-files.js";
+import { listHomeDir, readHomeFile, writeHomeFile } from "./sandbox/agent-home-files.js";
 
 /**
  * Claude Code keeps each session as a transcript,
@@ -49,21 +48,17 @@ export async function findClaudeTranscript(
   const projects = join(configDir, "projects");
   const derived = claudeProjectDirName(await realCwd(cwd));
   const file = `${sessionId}.jsonl`;
-  if (derived.length <= MAX_PLAIN_DIR && existsSync(join(projects, derived, file))) {
+  // Real directories and regular files only: a linked dir or a FIFO the agent planted is not walked into.
+  const has = async (dir: string) => (await listHomeDir(configDir, join(projects, dir))).files.includes(file);
+  if (derived.length <= MAX_PLAIN_DIR && (await has(derived))) {
     return { projectDir: derived, path: join(projects, derived, file) };
   }
-  let dirs: string[];
-  try {
-    dirs = await readdir(projects);
-  } catch {
-    return undefined;
-  }
+  const { dirs } = await listHomeDir(configDir, projects);
   // Prefer a dir whose name starts like the derived one (long, hashed names), then any.
   const prefix = derived.slice(0, MAX_PLAIN_DIR);
   dirs.sort((a, b) => Number(b.startsWith(prefix)) - Number(a.startsWith(prefix)));
   for (const dir of dirs) {
-    const path = join(projects, dir, file);
-    if (existsSync(path)) return { projectDir: dir, path };
+    if (await has(dir)) return { projectDir: dir, path: join(projects, dir, file) };
   }
   return undefined;
 }
@@ -102,14 +97,8 @@ export async function importClaudeSession(
       transcript = buffer.subarray(newline + 1);
     }
   }
-  const dir = join(configDir, "projects", projectDir);
-  await assertHomeDir(configDir, dir);
-  await mkdir(dir, { recursive: true });
-  await assertHomeDir(configDir, dir);
-  await writeFile(join(dir, `${sessionId}.jsonl`), transcript, {
-    mode: 0o600,
-    flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-  });
+  // A fresh file renamed into place, in a directory checked to be inside the config dir.
+  await writeHomeFile(configDir, join(configDir, "projects", projectDir, `${sessionId}.jsonl`), transcript);
 }
 
 function parseHeader(line: string): StateHeader | undefined {

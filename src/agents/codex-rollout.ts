@@ -1,7 +1,7 @@
-import { mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { lstat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import type { CodexTokenTotals } from "./codex-events.js";
-import { assertHomeDir, readHomeFile } from "./sandbox/agent-home-files.js";
+import { listHomeDir, readHomeFile, writeHomeFile } from "./sandbox/agent-home-files.js";
 
 /**
  * Codex keeps a thread as one rollout file, `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread_id>.jsonl`,
@@ -17,11 +17,17 @@ export async function findRollout(codexHome: string, threadId: string): Promise<
   if (!THREAD_ID.test(threadId)) return undefined;
   const suffix = `-${threadId}.jsonl`;
   const root = join(codexHome, "sessions");
-  for (const year of await listDesc(root)) {
-    for (const month of await listDesc(join(root, year))) {
-      for (const day of await listDesc(join(root, year, month))) {
+  // Real directories and regular files only: a linked dir or a FIFO the agent planted is not walked into.
+  const dirs = async (dir: string) => (await listHomeDir(codexHome, dir)).dirs.sort().reverse();
+  for (const year of await dirs(root)) {
+    for (const month of await dirs(join(root, year))) {
+      for (const day of await dirs(join(root, year, month))) {
         const dir = join(root, year, month, day);
-        const hit = (await listDesc(dir)).find((name) => name.startsWith("rollout-") && name.endsWith(suffix));
+        const { files } = await listHomeDir(codexHome, dir);
+        const hit = files
+          .sort()
+          .reverse()
+          .find((name) => name.startsWith("rollout-") && name.endsWith(suffix));
         if (hit) return join(dir, hit);
       }
     }
@@ -29,23 +35,11 @@ export async function findRollout(codexHome: string, threadId: string): Promise<
   return undefined;
 }
 
-async function listDesc(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).sort().reverse();
-  } catch {
-    return []; // no such directory: nothing there
-  }
-}
-
 /** The thread's token totals so far: the last `token_count` event of its rollout (zero when none). */
-export async function readRolloutTotals(path: string): Promise<CodexTokenTotals> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return { input: 0, output: 0 };
-  }
-  const lines = text.split("\n");
+export async function readRolloutTotals(codexHome: string, path: string): Promise<CodexTokenTotals> {
+  const content = await readHomeFile(codexHome, path);
+  if (!content) return { input: 0, output: 0 }; // missing, too big, or not a regular file: the caller falls back
+  const lines = content.toString("utf8").split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
     if (!line.includes('"token_count"')) continue;
@@ -109,17 +103,13 @@ export function unpackRollout(state: Uint8Array, threadId: string): PackedRollou
 export async function restoreRollout(codexHome: string, packed: PackedRollout): Promise<boolean> {
   if (await findRollout(codexHome, packed.threadId)) return false;
   const target = join(codexHome, ...packed.path.split("/"));
-  await assertHomeDir(codexHome, dirname(target));
-  await mkdir(dirname(target), { recursive: true });
-  await assertHomeDir(codexHome, dirname(target));
-  const temp = `${target}.${process.pid}.tmp`;
-  await writeFile(temp, packed.content, { flag: "wx" }); // never through something already there (a planted link)
-  await rename(temp, target);
+  await writeHomeFile(codexHome, target, packed.content); // a fresh file renamed into place: never through a planted link
   return true;
 }
 
+/** A real directory (a link to one is not). */
 export async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
+  return lstat(path).then(
     (s) => s.isDirectory(),
     () => false,
   );

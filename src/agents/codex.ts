@@ -1,5 +1,5 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError } from "./agent-error.js";
 import {
@@ -21,6 +21,7 @@ import {
 } from "./codex-rollout.js";
 import { extractJson } from "./extract-json.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
+import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
@@ -64,6 +65,11 @@ export function codexHomeFor(homeDir: string, scope?: string): string {
   const name = scope === undefined || scope === "" ? "default" : scope;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new AgentError("other", `codex: invalid scope ${JSON.stringify(name)}`);
   return join(homeDir, "codex", name);
+}
+
+/** Where the app keeps the config.toml of a scope: outside its CODEX_HOME, bound read-only over it in the sandbox. */
+export function codexAppDirFor(homeDir: string, scope?: string): string {
+  return join(homeDir, "app", "codex", basename(codexHomeFor(homeDir, scope)));
 }
 
 /**
@@ -120,7 +126,7 @@ export class CodexAgent implements Agent {
         await restoreRollout(home, packed);
       }
       const rollout = await findRollout(home, asked);
-      if (rollout) baseline = await readRolloutTotals(rollout);
+      if (rollout) baseline = await readRolloutTotals(home, rollout);
       if (baseline.input === 0 && baseline.output === 0) baseline = this.#totals.get(asked) ?? baseline;
     }
 
@@ -154,7 +160,7 @@ export class CodexAgent implements Agent {
 
     const upstream = this.#options.baseUrl ?? DEFAULT_BASE_URL;
     const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
-    await this.#prepareHome(home, endpoint.baseUrl, endpoint.apiKey !== undefined);
+    const appFiles = await this.#prepareHome(home, options.scope, endpoint.baseUrl, endpoint.apiKey !== undefined);
     const env = buildAgentEnv(
       {
         CODEX_HOME: home,
@@ -174,6 +180,7 @@ export class CodexAgent implements Agent {
       workspace: options.cwd,
       writable: options.role === "fixer",
       home,
+      appFiles,
       runtime: cliRuntimePaths(cli, "codex-"),
       env,
       stdin: options.prompt,
@@ -231,11 +238,13 @@ export class CodexAgent implements Agent {
     return { text, json: extractJson(text), sessionId: threadId, resumed, usage };
   }
 
-  async #prepareHome(home: string, baseUrl: string, withKey: boolean): Promise<void> {
-    const path = join(home, "config.toml");
-    const wanted = this.#configToml(baseUrl, withKey);
-    const current = await readFile(path, "utf8").catch(() => undefined);
-    if (current !== wanted) await writeFile(path, wanted, { mode: 0o600 });
+  /**
+   * config.toml is the app's: written afresh before every turn (never read, never written through
+   * what the agent left there) and bound read-only over the home inside the sandbox.
+   */
+  async #prepareHome(home: string, scope: string | undefined, baseUrl: string, withKey: boolean): Promise<AppFile[]> {
+    const appDir = codexAppDirFor(this.#options.homeDir, scope);
+    return placeAppFiles(home, appDir, { "config.toml": this.#configToml(baseUrl, withKey) });
   }
 
   #configToml(baseUrl: string, withKey: boolean): string {

@@ -14,7 +14,7 @@ import {
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
+import { CLAUDE_APP_SETTINGS, ClaudeCodeAgent } from "../../src/agents/claude-code.js";
 import { CodexAgent } from "../../src/agents/codex.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
@@ -223,7 +223,7 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
     expect(server.requests.some((r) => r.headers["x-api-key"] === CANARY.modelKey)).toBe(true);
   });
 
-  it("as fixer: settings planted in its own home (hooks that would run commands) are removed before the next turn", async () => {
+  it("as fixer: settings planted in its own home (hooks that would run commands) are replaced by the app's before the next turn", async () => {
     const ws = freshWorkspace("claude-fixer-settings");
     const home = join(dataDir, "agents", "claude", "run-1-fixer");
     mkdirSync(home, { recursive: true });
@@ -237,7 +237,7 @@ describe("Claude Code in the sandbox, scripted by the PR author", () => {
     ]);
     expect(results[0]).toContain("greeting");
     expect(existsSync(join(ws, "hooked"))).toBe(false);
-    expect(existsSync(join(home, "settings.json"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(home, "settings.json"), "utf8"))).toEqual(CLAUDE_APP_SETTINGS);
   });
 
   it("control: the same script against the CLI without the sandbox does leak (the attempts above are real ones)", async () => {

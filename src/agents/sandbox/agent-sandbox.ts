@@ -1,3 +1,4 @@
+import type { AppFile } from "./agent-home-files.js";
 import type { AgentProcessResult } from "../process/run-agent-process.js";
 import type { ModelEndpoint, ModelRoute } from "./model-route.js";
 
@@ -11,6 +12,8 @@ export interface SandboxedCall {
   writable: boolean;
   /** This (run, role)'s agent home (CLI config, transcripts), read-write. */
   home: string;
+  /** The app's own files in the home (CLI config): bound read-only over their place there, so the agent cannot change them. */
+  appFiles?: readonly AppFile[];
   /** Read-only paths the CLI needs besides the system's runtime (its own install). */
   runtime: string[];
   /** The CLI's complete environment (already allowlisted). */

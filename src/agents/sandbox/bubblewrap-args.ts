@@ -2,7 +2,8 @@
  * The bubblewrap command line of one agent turn. The sandbox starts from an empty root and gets only:
  * the system runtime read-only (/usr and the merged-/usr links, a few files of /etc), the CLI's own
  * install read-only, the workspace (read-only for the reviewer; read-write for the fixer except its
- * .git, which stays read-only), the (run, role)'s agent home read-write, a private /tmp, its own
+ * .git, which stays read-only), the (run, role)'s agent home read-write (the app's own config files
+ * in it read-only), a private /tmp, its own
  * /proc and /dev, and the bridge to the model proxy. Every namespace is new: no network but its own
  * loopback, no other process, no host IPC. It dies with the app.
  */
@@ -44,6 +45,8 @@ export interface BubblewrapMounts {
   hasGitDir: boolean;
   /** This (run, role)'s agent home, read-write. */
   home: string;
+  /** App-owned files bound read-only over their place in the home (after it). */
+  appFiles?: readonly { source: string; target: string }[];
   /** Read-only paths the CLI needs outside /usr (its package, node's prefix). */
   runtime: readonly string[];
   /** Host paths for the model bridge: the script and the proxy's socket. */
@@ -68,6 +71,7 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp");
   for (const path of m.runtime) args.push("--ro-bind", path, path);
   args.push("--bind", m.home, m.home);
+  for (const file of m.appFiles ?? []) args.push("--ro-bind", file.source, file.target);
   if (m.writable) {
     args.push("--bind", m.workspace, m.workspace);
     if (m.hasGitDir) args.push("--ro-bind", `${m.workspace}/.git`, `${m.workspace}/.git`);

@@ -64,6 +64,7 @@ export class BubblewrapSandbox implements AgentSandbox {
       writable: call.writable,
       hasGitDir: existsSync(join(call.workspace, ".git")),
       home: call.home,
+      appFiles: call.appFiles,
       runtime: [...bridgeRuntime(this.#bridge), ...call.runtime, ...this.#extra].filter(outsideUsr),
       bridgeScript: MODEL_BRIDGE_SCRIPT,
       modelSocket: socket,
