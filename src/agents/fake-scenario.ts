@@ -11,8 +11,28 @@ const stepSchema = z
     answer: z.unknown().optional(),
     /** A raw final message instead of `answer`. */
     text: z.string().optional(),
-    /** Files written into the working directory. */
-    edits: z.array(z.object({ path: z.string().min(1), content: z.string() })).optional(),
+    /**
+     * What the agent leaves in the working directory, each entry one of: a file's `content`, a symbolic link to
+     * `symlink`, or a gitlink (a submodule entry) staged in the index naming commit `gitlink`.
+     */
+    edits: z
+      .array(
+        z
+          .object({
+            path: z.string().min(1),
+            content: z.string().optional(),
+            symlink: z.string().optional(),
+            gitlink: z
+              .string()
+              .regex(/^[0-9a-f]{40}$/)
+              .optional(),
+          })
+          .strict()
+          .refine((e) => [e.content, e.symlink, e.gitlink].filter((v) => v !== undefined).length === 1, {
+            message: "an edit is exactly one of content, symlink or gitlink",
+          }),
+      )
+      .optional(),
     /** When this call asks to resume, the resume fails as a dead session does. */
     failResume: z.boolean().optional(),
     exitCode: z.number().int().optional(),

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, isAbsolute, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { runGit } from "../git/run-git.js";
 import { AgentError } from "./agent-error.js";
 import { extractJson } from "./extract-json.js";
 import { loadFakeScenario, type FakeScenario, type FakeStep } from "./fake-scenario.js";
@@ -87,7 +88,7 @@ export class FakeAgent implements Agent {
     });
     if (step?.delayMs) await wait(step.delayMs, options);
     if (step?.exitCode) throw new AgentError("other", `fake agent exited with code ${step.exitCode}`);
-    for (const edit of step?.edits ?? []) await writeInside(options.cwd, edit.path, edit.content);
+    for (const edit of step?.edits ?? []) await writeInside(options.cwd, edit);
 
     const text = step
       ? (step.text ?? (step.answer === undefined ? "" : JSON.stringify(step.answer)))
@@ -210,11 +211,22 @@ async function wait(ms: number, options: AgentRunOptions): Promise<void> {
   }
 }
 
-async function writeInside(cwd: string, path: string, content: string): Promise<void> {
-  const target = resolve(cwd, path);
+async function writeInside(cwd: string, edit: NonNullable<FakeStep["edits"]>[number]): Promise<void> {
+  const target = resolve(cwd, edit.path);
   const rel = relative(resolve(cwd), target);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-    throw new AgentError("other", `fake agent: refusing to write outside the workspace: ${path}`);
+    throw new AgentError("other", `fake agent: refusing to write outside the workspace: ${edit.path}`);
   await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, content);
+  if (edit.symlink !== undefined) {
+    await rm(target, { force: true });
+    await symlink(edit.symlink, target);
+  } else if (edit.gitlink !== undefined) {
+    // As an agent running `git update-index` in its checkout would: the entry is in the index, its directory empty.
+    await mkdir(target, { recursive: true });
+    await runGit(["update-index", "--add", "--cacheinfo", `160000,${edit.gitlink},${rel.split(sep).join("/")}`], {
+      cwd,
+    });
+  } else {
+    await writeFile(target, edit.content ?? "");
+  }
 }

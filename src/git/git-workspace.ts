@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ChangedFile } from "./changed-file.js";
 import type { TreeChange } from "./tree-change.js";
+import { findNestedGit } from "./find-nested-git.js";
 import { GitError } from "./git-error.js";
 import { parseChangedFiles } from "./parse-changed-files.js";
 import { runGit } from "./run-git.js";
@@ -351,6 +352,31 @@ export class GitWorkspace {
       links.push({ path: fields[i + 1]!, target: blob.stdout });
     }
     return links;
+  }
+
+  /** Every symbolic link in commit `sha` (repository-relative path → target). */
+  async symlinksAt(sha: string): Promise<Map<string, string>> {
+    assertArgument("commit", sha);
+    const { stdout } = await this.git(["ls-tree", "-r", "-z", "--full-tree", "--no-abbrev", sha]);
+    const links = new Map<string, string>();
+    for (const entry of stdout.split("\0")) {
+      // "<mode> <type> <object>\t<path>"
+      const tab = entry.indexOf("\t");
+      const [mode, , object] = entry.slice(0, tab).split(" ");
+      if (mode !== "120000" || !object) continue;
+      const blob = await this.git(["cat-file", "blob", object]);
+      links.set(entry.slice(tab + 1), blob.stdout);
+    }
+    return links;
+  }
+
+  /**
+   * Entries in the working tree named like a repository directory (`sub/.git`, `.GIT`, …) other than
+   * the workspace's own; found without following links. `git add` would read such an entry as a
+   * nested repository and record a gitlink to whatever commit it names, so run this before staging.
+   */
+  nestedRepositories(): Promise<string[]> {
+    return findNestedGit(this.dir);
   }
 
   /**

@@ -3,12 +3,13 @@ import { listFindings, updateFinding } from "../db/findings.js";
 import type { Finding } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import { GitError } from "../git/git-error.js";
-import { isEscapingSymlink } from "../git/is-escaping-symlink.js";
+import { symlinkEscape } from "../git/is-escaping-symlink.js";
 import { budgetRefusal, spendOf } from "./check-budget.js";
 import { findingId } from "../domain/finding-id.js";
 import { buildFixPrompt } from "./fix/build-fix-prompt.js";
 import { isWorkflowPath, pushTarget } from "./fix/push-target.js";
 import { verifyFix } from "./fix/verify-fix.js";
+import { neutralizeAgentText } from "./fix/neutralize-agent-text.js";
 import { parseFixerAnswer } from "./fix/parse-fixer-answer.js";
 import { codeBlock } from "./render/code-block.js";
 import { shortSha } from "./render/labels.js";
@@ -116,6 +117,22 @@ export async function runFix(
   const fixedNumbers = (answer.fixed ?? chosen.map((f) => f.number)).filter((n) => chosen.some((f) => f.number === n));
   const fixed = chosen.filter((f) => fixedNumbers.includes(f.number));
   const declined = answer.declined.filter((d) => chosen.some((f) => f.number === d.number));
+  const notPushed = (why: string, paths: string[]): Promise<void> =>
+    reply(
+      `${who}The fix was not pushed: ${why}\n\n${paths.map((p) => `- ${codeSpan(p)}`).join("\n")}\n\nNothing was changed on \`${target.branch}\`.`,
+    );
+
+  // 6. What the fixer left is data. Before git stages anything: no nested repository (`git add` would read a
+  // `sub/.git` directory, or a `gitdir:` file naming another workspace, and record that repository's HEAD).
+  const nested = await workspace.nestedRepositories();
+  if (nested.length > 0) {
+    log.warn({ paths: nested.slice(0, 20) }, "fix refused: it leaves a nested repository");
+    countRefusedPush(deps, "nested_repository");
+    return notPushed(
+      "it leaves a `.git` file or directory inside the repository (a nested repository or a pointer to one), which no-mistakes never stages.",
+      nested.slice(0, 20),
+    );
+  }
   const identity = await github.botIdentity();
   const sha = await workspace.commitAll(commitMessage(fixed.length ? fixed : chosen, answer.summary), identity);
   if (!sha) {
@@ -124,10 +141,28 @@ export async function runFix(
     );
   }
 
-  // 6. Nothing that points out of the repository: a symbolic link the change adds or retargets must stay inside the tree.
-  const escaping = (await workspace.symlinkChanges(startSha, sha)).filter((link) =>
-    isEscapingSymlink(link.path, link.target),
-  );
+  // 7. No gitlink (a submodule entry names a commit of some other repository) in what the change adds or changes.
+  const gitlinks = (await workspace.treeChanges(startSha, sha))
+    .filter((c) => c.newMode === "160000")
+    .map((c) => c.path);
+  if (gitlinks.length > 0) {
+    log.warn({ sha, paths: gitlinks.slice(0, 20) }, "fix refused: it adds or changes a gitlink");
+    countRefusedPush(deps, "gitlink");
+    return notPushed(
+      "it adds or changes a submodule entry (a gitlink), which no-mistakes never commits.",
+      gitlinks.slice(0, 20),
+    );
+  }
+
+  // 8. Nothing that points out of the repository: every link's chain, followed through the other links of the new
+  // tree, stays inside it (a link that already led out before the fix, unchanged, is the PR's own).
+  const [before, after] = await Promise.all([workspace.symlinksAt(startSha), workspace.symlinksAt(sha)]);
+  const escaping = [...after]
+    .map(([path, linkTarget]) => ({ path, target: linkTarget, escape: symlinkEscape(path, after) }))
+    .filter(
+      (l) =>
+        l.escape !== undefined && !(before.get(l.path) === l.target && symlinkEscape(l.path, before) !== undefined),
+    );
   if (escaping.length > 0) {
     log.warn(
       { sha, links: escaping.map((l) => l.path) },
@@ -135,17 +170,18 @@ export async function runFix(
     );
     countRefusedPush(deps, "escaping_symlink");
     const list = escaping
+      .slice(0, 20)
       .map(
         (l) =>
-          `- \`${sanitizeMarkdown(l.path).replace(/`/g, "'")}\` → \`${sanitizeMarkdown(l.target).replace(/`/g, "'").slice(0, 200)}\``,
+          `- ${codeSpan(l.path)} → ${codeSpan(l.target.slice(0, 200))}${l.escape === "cycle" ? " (a cycle of links)" : ""}`,
       )
       .join("\n");
     return reply(
-      `${who}The fix was not pushed: it adds or retargets a symbolic link that points outside the repository, which no-mistakes never commits.\n\n${list}\n\nNothing was changed on \`${target.branch}\`.`,
+      `${who}The fix was not pushed: it adds or retargets a symbolic link that points outside the repository (followed through the tree's other links), or a chain of links that never ends, which no-mistakes never commits.\n\n${list}\n\nNothing was changed on \`${target.branch}\`.`,
     );
   }
 
-  // 7. Push, fast-forward only, where GitHub says the PR's head is at this moment; a refusal is reported with the change attached.
+  // 9. Push, fast-forward only, where GitHub says the PR's head is at this moment; a refusal is reported with the change attached.
   const refuse = async (why: string): Promise<void> => {
     const patch = await workspace.formatPatch(startSha, sha);
     return reply(
@@ -202,7 +238,7 @@ export async function runFix(
     `${who}Pushed ${commitLink(pushUrl, sha)} fixing ${fixed.map((f) => findingId(f.number)).join(", ") || "nothing the fixer would name"}.${notOpenNote}${declinedText(declined)}${summaryText(answer.summary)}\n\nThe push will be reviewed again${deps.verifier && fixed.length ? ", and an independent check rules on each fix first" : ""}.`,
   );
 
-  // 8. Someone else checks the fixer's claims (a fresh verifier session).
+  // 10. Someone else checks the fixer's claims (a fresh verifier session).
   if (deps.verifier && fixed.length > 0) {
     const claimed = (await listFindings(deps.db, run.id)).filter((f) => fixed.some((x) => x.number === f.number));
     await verifyFix({
@@ -226,17 +262,34 @@ export async function runFix(
 /** A fixer commit that was not pushed: one refused push, and why. */
 function countRefusedPush(
   deps: ReviewDeps,
-  kind: "escaping_symlink" | "workflow_files" | "push_target" | "head_moved" | "push_rejected",
+  kind:
+    | "nested_repository"
+    | "gitlink"
+    | "escaping_symlink"
+    | "workflow_files"
+    | "push_target"
+    | "head_moved"
+    | "push_rejected",
 ): void {
   deps.metrics?.fixPushes.inc({ outcome: "refused" });
   deps.metrics?.refusals.inc({ kind });
 }
 
+/**
+ * The bot's commit message. The titles (the reviewer's words) and the summary (the fixer's) are agent text: they go
+ * through `neutralizeAgentText`, so the message closes no issue, carries no trailer and mentions no one.
+ */
 function commitMessage(findings: Finding[], summary: string): string {
   const ids = findings.map((f) => findingId(f.number)).join(", ");
-  const subject = `fix(no-mistakes): ${ids} — ${findings[0]!.title}`.slice(0, 100);
-  const lines = findings.map((f) => `- ${findingId(f.number)}: ${f.title}`);
-  return [subject, "", ...lines, ...(summary ? ["", summary.slice(0, 1500)] : [])].join("\n");
+  const title = (f: Finding) => neutralizeAgentText(f.title.replace(/\s+/g, " "));
+  const subject = `fix(no-mistakes): ${ids} — ${title(findings[0]!)}`.slice(0, 100);
+  const lines = findings.map((f) => `- ${findingId(f.number)}: ${title(f)}`);
+  return [subject, "", ...lines, ...(summary ? ["", neutralizeAgentText(summary.slice(0, 1500))] : [])].join("\n");
+}
+
+/** A path (or link target) as a code span in a reply. */
+function codeSpan(text: string): string {
+  return `\`${sanitizeMarkdown(text).replace(/`/g, "'")}\``;
 }
 
 function declinedText(declined: { number: number; reason: string }[]): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isEscapingSymlink } from "../../src/git/is-escaping-symlink.js";
+import { isEscapingSymlink, symlinkEscape } from "../../src/git/is-escaping-symlink.js";
 
 describe("isEscapingSymlink", () => {
   it.each([
@@ -23,5 +23,22 @@ describe("isEscapingSymlink", () => {
     ["link", "", true],
   ])("%s → %s escapes: %s", (path, target, escapes) => {
     expect(isEscapingSymlink(path, target)).toBe(escapes);
+  });
+});
+
+describe("symlinkEscape (the chain, followed through the tree's links)", () => {
+  const tree = (entries: Record<string, string>) => new Map(Object.entries(entries));
+  it.each([
+    ["c", { "a/b": "..", c: "a/b/../outside" }, "outside"],
+    ["c", { "a/b": "..", c: "a/b/inside" }, undefined],
+    ["x", { x: "y", y: "../z" }, "outside"],
+    ["x", { x: "y", y: "x" }, "cycle"],
+    ["x", { x: "x" }, "cycle"],
+    ["x", { x: "x/y" }, "cycle"],
+    ["d/l", { "d/l": "../e/f", e: "/etc" }, "outside"],
+    ["l", { l: "sub/.GIT/config" }, "outside"],
+    ["docs/latest", { "docs/latest": "./current", "docs/current": "v1.md" }, undefined],
+  ])("%s in %j: %s", (path, links, escape) => {
+    expect(symlinkEscape(path, tree(links))).toBe(escape);
   });
 });

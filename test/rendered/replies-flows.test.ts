@@ -101,6 +101,9 @@ function workspace(options: { push?: () => Promise<void>; patch?: string; commit
       return FIX_SHA;
     },
     symlinkChanges: async () => [],
+    nestedRepositories: async () => [],
+    treeChanges: async () => [],
+    symlinksAt: async () => new Map(),
     changedFiles: async () => [{ path: "src/billing/invoice.ts" }],
     formatPatch: async () => options.patch ?? "",
     push: options.push ?? (async () => {}),
