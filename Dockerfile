@@ -33,7 +33,12 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data
+# The app runs as the image's unprivileged `node` user (uid 1000), never root: /data is created and
+# handed to it before VOLUME, so a fresh volume starts owned by it. bubblewrap then needs unprivileged
+# user namespaces (Debian's bwrap is not setuid), which the README's Docker flags allow.
+RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
+USER node
 EXPOSE 3000
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \

@@ -4,7 +4,24 @@ import { ConfigError } from "./config-error.js";
 export interface RedeliverConfig {
   /** How often failed webhook deliveries are looked for and redelivered; `null` = never (`0` or `off`). */
   intervalMs: number | null;
+  /** REDELIVER_MAX_ATTEMPTS: attempts of one delivery (original and redeliveries, as GitHub lists them) before it is given up on. */
+  maxAttempts: number;
 }
+
+/** REDELIVER_MAX_ATTEMPTS: a whole number from 2 (the original and one redelivery) to 50; unset: 5. */
+export const redeliverMaxAttemptsSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): number => {
+    const value = raw?.trim() ?? "";
+    if (value === "") return 5;
+    const n = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!(n >= 2 && n <= 50)) {
+      ctx.addIssue({ code: "custom", message: `"${raw}" is not a whole number from 2 to 50` });
+      return z.NEVER;
+    }
+    return n;
+  });
 
 const DEFAULT_INTERVAL_MS = 5 * 60_000;
 
@@ -39,13 +56,14 @@ export const redeliverIntervalSchema = z
     return ms;
   });
 
-/** Reads REDELIVER_INTERVAL; every problem is reported in one ConfigError, like readEnvConfig. */
+/** Reads REDELIVER_INTERVAL and REDELIVER_MAX_ATTEMPTS; every problem is reported in one ConfigError, like readEnvConfig. */
 export function readRedeliverConfig(env: NodeJS.ProcessEnv = process.env): RedeliverConfig {
-  const result = redeliverIntervalSchema.safeParse(env.REDELIVER_INTERVAL);
-  if (!result.success)
-    throw new ConfigError(
-      "The environment",
-      result.error.issues.map((issue) => `REDELIVER_INTERVAL: ${issue.message}`),
-    );
-  return { intervalMs: result.data };
+  const interval = redeliverIntervalSchema.safeParse(env.REDELIVER_INTERVAL);
+  const attempts = redeliverMaxAttemptsSchema.safeParse(env.REDELIVER_MAX_ATTEMPTS);
+  const problems = [
+    ...(interval.success ? [] : interval.error.issues.map((issue) => `REDELIVER_INTERVAL: ${issue.message}`)),
+    ...(attempts.success ? [] : attempts.error.issues.map((issue) => `REDELIVER_MAX_ATTEMPTS: ${issue.message}`)),
+  ];
+  if (!interval.success || !attempts.success) throw new ConfigError("The environment", problems);
+  return { intervalMs: interval.data, maxAttempts: attempts.data };
 }

@@ -6,13 +6,23 @@ export interface RedeliverDeps {
   deliveries: AppHookDeliveries;
   /** Which of these delivery ids the app already applied (the webhook_deliveries table). */
   isKnown(guids: string[]): Promise<Set<string>>;
-  /** Delivery id → when this process asked GitHub to redeliver it; never asked twice. Added to here. */
+  /**
+   * Delivery id → when this process last asked GitHub to redeliver it (so a recent redelivery in the
+   * log is told apart from another replica's). Added to here.
+   */
   asked: Map<string, number>;
+  /** Delivery ids not asked for again in this process: given up on (logged once), or refused by GitHub. Added to here. */
+  settled: Set<string>;
   log: Logger;
   /** Pages of 100 attempts read at most. Default 10. */
   maxPages?: number;
   /** Redeliveries asked for at most; the rest wait for the next sweep. Default 50. */
   maxRedeliveries?: number;
+  /**
+   * Attempts of one delivery (the original and its redeliveries, as GitHub's log lists them) after
+   * which it is given up on: it holds across restarts. Default 5.
+   */
+  maxAttempts?: number;
   now?: () => number;
 }
 
@@ -29,6 +39,8 @@ export interface SweepCounts {
   failed: number;
   redelivered: number;
   skipped: { applied: number; asked: number; redeliveredRecently: number };
+  /** Deliveries with maxAttempts failed attempts: not asked for again (a warn line each, once per process). */
+  gaveUp: number;
   /** Over the cap, or after GitHub's rate limit: left for the next sweep. */
   deferred: number;
   /** Redeliveries GitHub did not accept (logged each). */
@@ -39,9 +51,10 @@ export interface SweepCounts {
 
 /**
  * One pass over the App's webhook delivery log: every delivery in the window that GitHub could not make
- * (no attempt of its delivery id answered 2xx) is redelivered once — unless the app already applied it,
- * this process already asked, or a redelivery of it was made since `redeliveredAfter` (another replica
- * asked). Oldest first, at most `maxRedeliveries`. GitHub refusing the App (`auth`) is thrown: an
+ * (no attempt of its delivery id answered 2xx) is redelivered, at every sweep until one attempt
+ * succeeds — unless the app already applied it, another replica redelivered it since `redeliveredAfter`,
+ * or it already has `maxAttempts` attempts in the log (then it is given up on, with a warn line). Fewest
+ * attempts first, then oldest, at most `maxRedeliveries`. GitHub refusing the App (`auth`) is thrown: an
  * operator must act, and the caller decides how to say so.
  */
 export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: SweepWindow): Promise<SweepCounts> {
@@ -52,24 +65,43 @@ export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: Swe
     failed: 0,
     redelivered: 0,
     skipped: { applied: 0, asked: 0, redeliveredRecently: 0 },
+    gaveUp: 0,
     deferred: 0,
     errors: 0,
     reachedWindowStart,
   };
 
+  const maxAttempts = deps.maxAttempts ?? 5;
   const candidates: HookDelivery[][] = [];
   for (const tries of groupByGuid(attempts).values()) {
     if (tries.at(-1)!.deliveredAt < window.since || tries.some(succeeded)) continue;
     counts.failed++;
-    if (deps.asked.has(tries[0]!.guid)) counts.skipped.asked++;
-    else if (tries.some((t) => t.redelivery && t.deliveredAt > window.redeliveredAfter))
+    const first = tries[0]!;
+    const askedAt = deps.asked.get(first.guid);
+    const ourOwn = askedAt !== undefined && askedAt >= window.redeliveredAfter.getTime();
+    if (deps.settled.has(first.guid)) counts.skipped.asked++;
+    else if (tries.length >= maxAttempts) {
+      counts.gaveUp++;
+      deps.settled.add(first.guid);
+      deps.log.warn(
+        {
+          deliveryId: first.guid,
+          event: first.event,
+          action: first.action,
+          attempts: tries.length,
+          lastStatus: tries.at(-1)!.statusCode,
+        },
+        "webhook delivery failed every attempt; not redelivered again",
+      );
+    } else if (!ourOwn && tries.some((t) => t.redelivery && t.deliveredAt > window.redeliveredAfter))
       counts.skipped.redeliveredRecently++;
     else candidates.push(tries);
   }
   const known = await deps.isKnown(candidates.map((tries) => tries[0]!.guid));
   const due = candidates.filter((tries) => !known.has(tries[0]!.guid));
   counts.skipped.applied = candidates.length - due.length;
-  due.sort((a, b) => a[0]!.deliveredAt.getTime() - b[0]!.deliveredAt.getTime());
+  // Fewest attempts first: a cap cannot keep the same deliveries ahead of the others sweep after sweep.
+  due.sort((a, b) => a.length - b.length || a[0]!.deliveredAt.getTime() - b[0]!.deliveredAt.getTime());
 
   const max = deps.maxRedeliveries ?? 50;
   counts.deferred = Math.max(0, due.length - max);
@@ -88,7 +120,7 @@ export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: Swe
         "redelivery not accepted by GitHub",
       );
       // GitHub will not redeliver what it cannot find or refuses: asking again cannot help.
-      if (failure.kind === "not-found" || failure.kind === "unprocessable") deps.asked.set(first.guid, now());
+      if (failure.kind === "not-found" || failure.kind === "unprocessable") deps.settled.add(first.guid);
       if (failure.kind === "rate-limited") {
         counts.deferred += Math.min(due.length, max) - i - 1;
         break;

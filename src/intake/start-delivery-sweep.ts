@@ -27,6 +27,8 @@ export interface DeliverySweepOptions {
   lookbackMs?: number;
   maxPages?: number;
   maxRedeliveries?: number;
+  /** Attempts of one delivery before it is given up on (REDELIVER_MAX_ATTEMPTS). Default 5. */
+  maxAttempts?: number;
   /** After GitHub refused the App (401/403/404): the next look, at least `intervalMs`. Default 1 h. */
   refusedRetryMs?: number;
   now?: () => number;
@@ -48,7 +50,8 @@ export interface DeliverySweep {
 /**
  * The deliveries GitHub could not make while the app was down or answered 5xx are never retried by
  * GitHub itself: this looks through the App's delivery log shortly after start and then every
- * `intervalMs`, and redelivers each failed one once (see redeliverFailedDeliveries). A sweep looks back
+ * `intervalMs`, and redelivers each failed one at every sweep until an attempt succeeds, `maxAttempts`
+ * attempts at most (see redeliverFailedDeliveries). A sweep looks back
  * to the start of the last one that left nothing behind (less a margin), 24 h at most.
  */
 export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep {
@@ -56,6 +59,7 @@ export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep
   const now = options.now ?? Date.now;
   const lookbackMs = options.lookbackMs ?? 24 * HOUR;
   const asked = new Map<string, number>();
+  const settled = new Set<string>();
   let windowStart: number | undefined;
   let lastSweepAt: number | undefined;
   /** GitHub refused the App: said once at error, quiet until it works again. */
@@ -74,6 +78,8 @@ export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep
   async function sweep(): Promise<SweepOutcome> {
     const started = now();
     for (const [guid, at] of asked) if (at < started - 2 * lookbackMs) asked.delete(guid);
+    // Settled ids are kept while they can still be in the window; the log's attempt count holds past that.
+    if (settled.size > 100_000) settled.clear();
     const since = new Date(Math.max(started - lookbackMs, windowStart ?? -Infinity));
     const redeliveredAfter = new Date(lastSweepAt ?? started - intervalMs);
     try {
@@ -83,9 +89,11 @@ export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep
             deliveries: appHookDeliveries(await app.auth()),
             isKnown: (guids) => knownDeliveryIds(database.db, guids),
             asked,
+            settled,
             log,
             maxPages: options.maxPages,
             maxRedeliveries: options.maxRedeliveries,
+            maxAttempts: options.maxAttempts,
             now,
           },
           { since, redeliveredAfter },

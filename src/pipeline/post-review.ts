@@ -5,7 +5,6 @@ import type { GitHubClient, InlineComment, RepoRef } from "../github/github-clie
 import { GitHubError } from "../github/github-error.js";
 import type { DiffIndex } from "../github/parse-diff.js";
 import { canSuggest, placeFinding, type BodyReason } from "../github/place-finding.js";
-import { suggestionBlock } from "../github/suggestion-block.js";
 import { findingId } from "../domain/finding-id.js";
 import { fitBody } from "../github/fit-body.js";
 import { findingMarkerPattern, reviewMarker } from "./render/labels.js";
@@ -86,8 +85,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
       inBody.push({ finding, reason: "over the inline comment limit" });
       continue;
     }
-    const suggestion =
-      finding.suggestion !== null && canSuggest(placement, location) ? suggestionBlock(finding.suggestion) : undefined;
+    const suggestion = finding.suggestion !== null && canSuggest(placement, location) ? finding.suggestion : undefined;
     inline.push({
       finding,
       comment: {

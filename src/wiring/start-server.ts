@@ -142,7 +142,13 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   // is background work: a JWT signed, pages of GitHub's log read and compared with the database, which
   // held the thread that answers webhooks for tens of ms.
   if (probotApp && agents && config.redeliver.intervalMs !== null) {
-    sweep = startDeliverySweep({ app: probotApp, database, intervalMs: config.redeliver.intervalMs, log });
+    sweep = startDeliverySweep({
+      app: probotApp,
+      database,
+      intervalMs: config.redeliver.intervalMs,
+      maxAttempts: config.redeliver.maxAttempts,
+      log,
+    });
   }
 
   return {

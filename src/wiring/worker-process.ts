@@ -75,6 +75,12 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {}
 await startWorkers(probot, { config, database, agent, verifierAgent, queue, log, metrics });
 // The failed-delivery sweep is this process's too: background work, kept off the thread that answers webhooks.
 if (config.redeliver.intervalMs !== null && !stopping)
-  sweep = startDeliverySweep({ app: probot, database, intervalMs: config.redeliver.intervalMs, log });
+  sweep = startDeliverySweep({
+    app: probot,
+    database,
+    intervalMs: config.redeliver.intervalMs,
+    maxAttempts: config.redeliver.maxAttempts,
+    log,
+  });
 log.info({ agent: agent.name, database: database.kind }, "worker process ready");
 process.send({ type: "ready" });

@@ -15,7 +15,7 @@ describe("readRedeliverConfig", () => {
     ["off", null],
     ["OFF", null],
   ])("REDELIVER_INTERVAL=%s → %s ms", (value, intervalMs) => {
-    expect(readRedeliverConfig({ REDELIVER_INTERVAL: value })).toEqual({ intervalMs });
+    expect(readRedeliverConfig({ REDELIVER_INTERVAL: value })).toEqual({ intervalMs, maxAttempts: 5 });
   });
 
   it.each([
@@ -33,5 +33,17 @@ describe("readRedeliverConfig", () => {
     expect((error as ConfigError).problems).toEqual([
       expect.stringMatching(new RegExp(`^REDELIVER_INTERVAL: .*${message.source}`)),
     ]);
+  });
+
+  it.each([
+    ["2", 2],
+    ["12", 12],
+    [" 50 ", 50],
+  ])("REDELIVER_MAX_ATTEMPTS=%j → %s", (value, maxAttempts) => {
+    expect(readRedeliverConfig({ REDELIVER_MAX_ATTEMPTS: value })).toMatchObject({ maxAttempts });
+  });
+
+  it.each(["1", "0", "51", "five", "3.5"])("REDELIVER_MAX_ATTEMPTS=%s is refused", (value) => {
+    expect(() => readRedeliverConfig({ REDELIVER_MAX_ATTEMPTS: value })).toThrow(ConfigError);
   });
 });

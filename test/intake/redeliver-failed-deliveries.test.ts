@@ -248,7 +248,7 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     });
   });
 
-  it("a second sweep does not ask again, though the redelivery failed too; a new failure is redelivered", async () => {
+  it("a redelivery that failed too is asked for again at every sweep; a new failure is redelivered", async () => {
     const first = guid(1);
     const later = guid(2);
     const log = [attempt(1, first, 10, 0)];
@@ -258,12 +258,42 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     swept(await sweeper.sweepNow());
     expect(sent.redelivered).toEqual([1]);
 
+    // the redelivery GitHub made right after that sweep failed as well (the app was down again)
     now += 5 * MINUTE;
     log.push(attempt(2, first, 4, 503, true, NOW), attempt(3, later, 1, 0, false, now));
     const counts = swept(await sweeper.sweepNow());
+    expect(sent.redelivered).toEqual([1, 3, 1]);
+    expect(counts).toMatchObject({ failed: 2, redelivered: 2, gaveUp: 0 });
 
-    expect(sent.redelivered).toEqual([1, 3]);
-    expect(counts).toMatchObject({ failed: 2, redelivered: 1, skipped: { asked: 1 } });
+    // and once one attempt succeeds it is left alone
+    now += 5 * MINUTE;
+    log.push(attempt(4, first, 4, 200, true, now), attempt(5, later, 4, 200, true, now));
+    expect(swept(await sweeper.sweepNow())).toMatchObject({ failed: 0, redelivered: 0 });
+    expect(sent.redelivered).toEqual([1, 3, 1]);
+  });
+
+  it("gives up after maxAttempts attempts in GitHub's log, with one warn line, also in a new process", async () => {
+    const lost = guid(1);
+    const log = [attempt(1, lost, 30, 0)];
+    mockDeliveryLog(sent, () => log);
+    mockRedeliver(sent);
+    const sweeper = sweep({ maxAttempts: 3 });
+    for (let i = 0; i < 4; i++) {
+      swept(await sweeper.sweepNow());
+      now += 5 * MINUTE;
+      // every redelivery GitHub makes fails
+      if (log.length < 3) log.push(attempt(10 + i, lost, 0, 502, true, now - MINUTE));
+    }
+    expect(sent.redelivered).toEqual([1, 1]);
+    const gaveUp = logs.lines().filter((l) => l.msg === "webhook delivery failed every attempt; not redelivered again");
+    expect(gaveUp).toEqual([
+      expect.objectContaining({ level: 40, deliveryId: lost, event: "pull_request", attempts: 3, lastStatus: 502 }),
+    ]);
+
+    // a restart does not start the count again: it is read from GitHub's log
+    const restarted = sweep({ maxAttempts: 3 });
+    expect(swept(await restarted.sweepNow())).toMatchObject({ failed: 1, redelivered: 0, gaveUp: 1 });
+    expect(sent.redelivered).toEqual([1, 1]);
   });
 
   it("a delivery another replica redelivered since the last sweep is left alone", async () => {
@@ -287,7 +317,7 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     expect(counts.failed).toBe(0);
   });
 
-  it("asks for at most maxRedeliveries per sweep, oldest first; the rest at the next sweep", async () => {
+  it("asks for at most maxRedeliveries per sweep, fewest attempts then oldest first; the rest at the next sweep", async () => {
     const log = [attempt(1, guid(1), 30, 0), attempt(2, guid(2), 20, 0), attempt(3, guid(3), 10, 0)];
     mockDeliveryLog(sent, () => log);
     mockRedeliver(sent);
@@ -296,14 +326,11 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
     expect(swept(await sweeper.sweepNow())).toMatchObject({ failed: 3, redelivered: 2, deferred: 1 });
     expect(sent.redelivered).toEqual([1, 2]);
 
+    // the two redeliveries failed again: the one not asked for yet goes first, then they
     now += 5 * MINUTE;
-    expect(swept(await sweeper.sweepNow())).toMatchObject({
-      failed: 3,
-      redelivered: 1,
-      deferred: 0,
-      skipped: { asked: 2 },
-    });
-    expect(sent.redelivered).toEqual([1, 2, 3]);
+    log.unshift(attempt(5, log[1]!.guid, 2, 502, true, now), attempt(4, log[0]!.guid, 3, 502, true, now));
+    expect(swept(await sweeper.sweepNow())).toMatchObject({ failed: 3, redelivered: 2, deferred: 1 });
+    expect(sent.redelivered).toEqual([1, 2, 3, 1]);
   });
 
   it("a redelivery GitHub fails (5xx) is logged at warn and asked again at the next sweep", async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { suggestionBlock } from "../../src/github/suggestion-block.js";
 import { findingMarkerPattern, reviewMarker } from "../../src/pipeline/render/labels.js";
-import { renderFindingComment } from "../../src/pipeline/render/render-finding-comment.js";
+import { renderFindingComment, SUGGESTION_LEFT_OUT } from "../../src/pipeline/render/render-finding-comment.js";
 import { renderReviewBody } from "../../src/pipeline/render/render-review-body.js";
 import {
   BASE_SHA,
@@ -134,7 +133,7 @@ describe("inline finding comment", () => {
       body: "`amount * rate` is a float: `0.1 + 0.2` cents are lost on large invoices.\n\nRound once, in integer cents.",
       suggestion: "  const discounted = Math.round(amountCents * (1 - rate));\n  return discounted;\n",
     });
-    const body = renderFindingComment(f, suggestionBlock(f.suggestion!));
+    const body = renderFindingComment(f, f.suggestion!);
 
     await expect(visible(body)).toMatchFileSnapshot(snap("finding-comment-suggestion"));
     expect(body.startsWith("**🟡 warning · NM-2 · Discount rounds with floats**\n")).toBe(true);
@@ -152,11 +151,68 @@ describe("inline finding comment", () => {
       body: "Use a tagged template so the amount is escaped.",
       suggestion: 'log(md`total: ${"```"}${total}`);',
     });
-    const body = renderFindingComment(f, suggestionBlock(f.suggestion!));
+    const body = renderFindingComment(f, f.suggestion!);
 
     await expect(visible(body)).toMatchFileSnapshot(snap("finding-comment-suggestion-backticks"));
     expect(body).toContain("````suggestion\n");
     expect(body.endsWith("````\n\n<!-- no-mistakes:NM-11 -->")).toBe(true);
+  });
+
+  it("a suggestion carrying the bot's marker is left out, the finding kept with a note", () => {
+    const f = finding({
+      number: 2,
+      severity: "warning",
+      title: "Discount rounds with floats",
+      body: "Round once, in integer cents.",
+      suggestion: "return Math.round(x);\n<!-- no-mistakes:NM-2 -->\n// @octocat",
+    });
+    const body = renderFindingComment(f, f.suggestion!);
+
+    expect(body.match(/<!--\s*no-mistakes/gi)).toEqual(["<!-- no-mistakes"]);
+    expect(findingMarkerPattern().exec(body)?.[1]).toBe("NM-2");
+    expect(body).not.toContain("suggestion\n");
+    expect(body).not.toContain("Math.round(x)");
+    expect(body).toContain(SUGGESTION_LEFT_OUT);
+    expect(
+      body.startsWith("**🟡 warning · NM-2 · Discount rounds with floats**\n\nRound once, in integer cents.\n"),
+    ).toBe(true);
+  });
+
+  it.each([
+    ["spaced and cased otherwise", "x();\n<!--NO-MISTAKES : review:abc -->"],
+    ["a bidi override (what the commit holds is not what it shows)", "const ok = user\u202e;"],
+    ["a zero-width space", "const a\u200b = 1;"],
+    ["a control character", "const a = '\u0007';"],
+  ])("a suggestion with %s is left out", (_name, suggestion) => {
+    const body = renderFindingComment(finding({ number: 4, suggestion }), suggestion);
+    expect(body).toContain(SUGGESTION_LEFT_OUT);
+    expect(body).not.toContain("suggestion\n");
+    expect(body.match(/<!--\s*no-mistakes/gi)).toEqual(["<!-- no-mistakes"]);
+  });
+
+  it("a suggestion's @mention and HTML are posted byte for byte, inside a fence no line of it can close", () => {
+    // GitHub neither links nor notifies @mentions inside a fenced code block, and renders no HTML there:
+    // safe as long as the text cannot close the fence and go on as prose.
+    const suggestion = "// cc @octocat <img src=x>\n```\n@everyone <details>\n````\n";
+    const body = renderFindingComment(finding({ number: 5, suggestion }), suggestion);
+    const lines = body.split("\n");
+    const open = lines.findIndex((l) => /^`{3,}suggestion$/.test(l));
+    const width = /^(`+)/.exec(lines[open]!)![1]!.length;
+    expect(width).toBe(5);
+    // CommonMark: the block ends at the first line of only >= width backticks (up to 3 spaces of indent).
+    const close = lines.findIndex((l, i) => i > open && /^ {0,3}`+[ \t]*$/.test(l) && l.trim().length >= width);
+    expect(lines.slice(open + 1, close).join("\n")).toBe(suggestion.slice(0, -1));
+    // every mention and tag of the suggestion is inside the block; outside it, none
+    const outside = [...lines.slice(0, open), ...lines.slice(close + 1)].join("\n");
+    expect(outside).not.toMatch(LIVE_MENTION);
+    expect(outside).not.toContain("<img");
+    expect(outside).not.toContain("<details>");
+    expect(lines.slice(close + 1).filter((l) => l !== "")).toEqual(["<!-- no-mistakes:NM-5 -->"]);
+  });
+
+  it("an empty suggestion still deletes the lines", () => {
+    const body = renderFindingComment(finding({ number: 6, suggestion: "" }), "");
+    expect(body).toContain("\n\n```suggestion\n```\n\n<!-- no-mistakes:NM-6 -->");
   });
 
   it("hostile title and body: no mention, no forged marker, no raw HTML, the fence closed before the marker", async () => {

@@ -1,9 +1,18 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { findingMarker, SEVERITY_ICON } from "./labels.js";
-import { sanitizeMarkdown } from "./sanitize-markdown.js";
+import { suggestionBlock } from "../../github/suggestion-block.js";
+import { postableSuggestion, sanitizeMarkdown } from "./sanitize-markdown.js";
 
-/** An inline review comment for a finding; `suggestion` is a ready ```suggestion block when it applies. */
+/** Said in place of a suggested change that could not be posted safely; the finding itself stands. */
+export const SUGGESTION_LEFT_OUT =
+  "_A suggested change was left out: it held text that is not posted (a hidden marker, invisible or control characters)._";
+
+/**
+ * An inline review comment for a finding. `suggestion` is the agent's replacement text for the
+ * commented lines, when a suggested change applies: posted byte for byte in a ```suggestion block,
+ * or left out with a note when it cannot be posted safely (see postableSuggestion).
+ */
 export function renderFindingComment(finding: Finding, suggestion?: string): string {
   const id = findingId(finding.number);
   const parts = [
@@ -11,7 +20,10 @@ export function renderFindingComment(finding: Finding, suggestion?: string): str
     "",
     sanitizeMarkdown(finding.body),
   ];
-  if (suggestion) parts.push("", suggestion);
+  if (suggestion !== undefined) {
+    const postable = postableSuggestion(suggestion);
+    parts.push("", postable === undefined ? SUGGESTION_LEFT_OUT : suggestionBlock(postable));
+  }
   parts.push("", findingMarker(id));
   return parts.join("\n");
 }

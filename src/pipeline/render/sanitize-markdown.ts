@@ -10,6 +10,9 @@
  *   after it: no raw HTML that hides content, no HTML comment, no forged hidden marker;
  * - fenced code blocks left open are closed, so agent text cannot swallow what the bot appends.
  * In code the inserted characters are invisible; the text reads the same.
+ *
+ * A suggested change is the exception: its bytes are what the author commits with one click, so
+ * nothing may be inserted. `postableSuggestion` passes it unchanged or not at all (see there).
  */
 
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u180e]/g;
@@ -19,6 +22,27 @@ const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
 
 export function sanitizeMarkdown(text: string): string {
   return closeFences(neutralize(text));
+}
+
+/** Anything the bot's marker parsers would take for theirs (`<!-- no-mistakes:…`), spaced or cased otherwise too. */
+const MARKER_LIKE = /<!--\s*no-mistakes\s*:/i;
+/** C0 controls but tab, LF and CR, DEL and C1: GitHub rewrites or drops some, so the commit would differ. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/**
+ * The replacement text of a suggested change, exactly as given, when it can be posted safely inside
+ * a fenced block that no line of it can close (suggestionBlock picks the fence); else undefined and
+ * the caller posts the finding without it. Inside such a block GitHub renders no HTML and links or
+ * notifies no @mention, so those stay as they are. Refused: text the bot's marker parsers would read
+ * as the bot's own (a forged finding or review marker), invisible or direction-changing characters
+ * (they hide what the commit really contains, and removing them would change the commit), and
+ * control characters.
+ */
+export function postableSuggestion(text: string): string | undefined {
+  if (MARKER_LIKE.test(text) || CONTROL.test(text)) return undefined;
+  INVISIBLE.lastIndex = 0;
+  if (INVISIBLE.test(text)) return undefined;
+  return text;
 }
 
 /** A single-line code span (for paths, refs): a fence no backtick run inside can close, whitespace collapsed. */
