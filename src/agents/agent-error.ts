@@ -6,9 +6,11 @@
  * - transient: rate limit, overload, network; worth retrying after a pause
  * - spawn: the agent could not be started at all
  * - parse: the agent's output could not be read
+ * - limit: the turn passed a resource limit (processes, memory, file size, workspace) and was stopped
  * - other: anything else
  */
-export type AgentErrorKind = "resume-failed" | "timeout" | "cancelled" | "transient" | "spawn" | "parse" | "other";
+export type AgentErrorKind =
+  "resume-failed" | "timeout" | "cancelled" | "transient" | "spawn" | "parse" | "limit" | "other";
 
 export class AgentError extends Error {
   constructor(

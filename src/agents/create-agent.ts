@@ -10,7 +10,9 @@ import type { Agent } from "./types.js";
 
 /** Where agent CLIs run, as AGENT_SANDBOX says. */
 export function createSandbox(config: EnvConfig): AgentSandbox {
-  return config.agent.sandbox === "off" ? new UnconfinedSandbox() : new BubblewrapSandbox();
+  return config.agent.sandbox === "off"
+    ? new UnconfinedSandbox()
+    : new BubblewrapSandbox({ limits: config.agent.limits });
 }
 
 /** The agent adapter chosen by AGENT (or, for `role: "verifier"`, by VERIFIER_AGENT). */

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../agents/sandbox/turn-limits.js";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
@@ -75,6 +76,10 @@ const envSchema = z.object({
   AGENT_SANDBOX: optionalString.pipe(z.enum(["bubblewrap", "off"]).optional()).transform((v) => v ?? "bubblewrap"),
   GIT_TRUSTED_HOSTS: optionalString.transform((v) => (v ? v.split(/[\s,]+/).filter(Boolean) : [])),
   AGENT_STATE_MAX_BYTES: optionalString,
+  AGENT_MAX_PROCESSES: positiveInt(DEFAULT_TURN_LIMITS.maxProcesses),
+  AGENT_MAX_MEMORY_MB: positiveInt(DEFAULT_TURN_LIMITS.maxMemoryMb),
+  AGENT_MAX_FILE_MB: positiveInt(DEFAULT_TURN_LIMITS.maxFileMb),
+  AGENT_MAX_WORKSPACE_MB: positiveInt(DEFAULT_TURN_LIMITS.maxWorkspaceMb),
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: optionalString,
   OPENAI_API_KEY: optionalString,
@@ -110,6 +115,8 @@ export type EnvConfig = {
     cli?: string;
     /** `bubblewrap` confines every agent call; `off` is the operator's explicit opt-out. */
     sandbox: "bubblewrap" | "off";
+    /** What one sandboxed turn may use (AGENT_MAX_PROCESSES, _MEMORY_MB, _FILE_MB, _WORKSPACE_MB). */
+    limits: TurnLimits;
     /** The per-(run, role) CLI homes (CLAUDE_CONFIG_DIR, CODEX_HOME) live under here. */
     homeDir: string;
     /** Exported session state larger than this (gzip) is not stored. */
@@ -244,6 +251,12 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
       cli: e.AGENT_CLI,
       sandbox: e.AGENT_SANDBOX,
+      limits: {
+        maxProcesses: e.AGENT_MAX_PROCESSES,
+        maxMemoryMb: e.AGENT_MAX_MEMORY_MB,
+        maxFileMb: e.AGENT_MAX_FILE_MB,
+        maxWorkspaceMb: e.AGENT_MAX_WORKSPACE_MB,
+      },
       homeDir: `${e.DATA_DIR.replace(/\/$/, "")}/agents`,
       stateMaxBytes:
         e.AGENT_STATE_MAX_BYTES && /^\d+$/.test(e.AGENT_STATE_MAX_BYTES)

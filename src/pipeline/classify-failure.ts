@@ -76,6 +76,8 @@ export function classifyFailure(error: unknown): FailureDecision {
         return { retry: true, title: "The agent's model service is unavailable", detail: error.message };
       case "spawn":
         return { retry: false, title: "The agent could not be started", detail: error.message };
+      case "limit":
+        return { retry: false, title: "The agent turn was stopped at a resource limit", detail: error.message };
       default:
         return { retry: false, title: "The agent failed", detail: error.message };
     }

@@ -41,6 +41,7 @@ describe("readEnvConfig", () => {
       fake: {},
       sandbox: "bubblewrap",
       homeDir: "./.data/agents",
+      limits: { maxProcesses: 512, maxMemoryMb: 4096, maxFileMb: 1024, maxWorkspaceMb: 2048 },
       stateMaxBytes: 8 * 1024 * 1024,
       anthropic: {},
       openai: {},
@@ -232,6 +233,10 @@ describe("readEnvConfig", () => {
       ANTHROPIC_API_KEY: "sk-ant-test-key-123",
       ANTHROPIC_BASE_URL: "http://127.0.0.1:9999",
       OPENAI_API_KEY: "sk-openai-test-key",
+      AGENT_MAX_PROCESSES: "100",
+      AGENT_MAX_MEMORY_MB: "2048",
+      AGENT_MAX_FILE_MB: "64",
+      AGENT_MAX_WORKSPACE_MB: "500",
     });
     expect(config.agent).toEqual({
       name: "claude",
@@ -243,6 +248,7 @@ describe("readEnvConfig", () => {
       cli: "/opt/claude",
       sandbox: "off",
       homeDir: "/var/nm/agents",
+      limits: { maxProcesses: 100, maxMemoryMb: 2048, maxFileMb: 64, maxWorkspaceMb: 500 },
       stateMaxBytes: 1000,
       anthropic: { apiKey: "sk-ant-test-key-123", baseUrl: "http://127.0.0.1:9999" },
       openai: { apiKey: "sk-openai-test-key", baseUrl: undefined },

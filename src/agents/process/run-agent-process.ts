@@ -15,6 +15,8 @@ export interface AgentProcessOptions {
   maxOutputBytes?: number;
   /** Time between SIGTERM and SIGKILL of the process group; default 5000. */
   killGraceMs?: number;
+  /** Called with the child's pid once it is started. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface AgentProcessResult {
@@ -191,6 +193,7 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
     if (pgid !== undefined) {
       installExitHook();
       liveGroups.add(pgid);
+      options.onSpawn?.(pgid);
     }
 
     child.stdout!.on("data", (chunk: Buffer) => stdout.push(chunk));

@@ -10,6 +10,9 @@ import { bridgeArgv, type BridgeKind } from "./bridge-command.js";
 import { bubblewrapArgs, ETC_FILES, SANDBOX_MODEL_PORT } from "./bubblewrap-args.js";
 import type { ModelEndpoint } from "./model-route.js";
 import { startModelProxy } from "./model-proxy.js";
+import { limitedCommand } from "./limited-command.js";
+import { startTurnGuard } from "./turn-guard.js";
+import { DEFAULT_TURN_LIMITS, type TurnLimits } from "./turn-limits.js";
 
 /** The bridge script, run by node inside the sandbox. */
 export const MODEL_BRIDGE_SCRIPT = fileURLToPath(new URL("./model-bridge.mjs", import.meta.url));
@@ -23,6 +26,8 @@ export interface BubblewrapSandboxOptions {
   extraReadOnly?: string[];
   /** The model bridge inside the sandbox: socat when it is installed (fast), else node (see bridge-command). */
   bridge?: "socat" | "node";
+  /** What each turn may use (processes, memory, file size, workspace growth); default DEFAULT_TURN_LIMITS. */
+  limits?: TurnLimits;
 }
 
 /**
@@ -35,6 +40,8 @@ export class BubblewrapSandbox implements AgentSandbox {
   readonly #bwrap: string | undefined;
   readonly #extra: string[];
   readonly #bridge: BridgeKind;
+  readonly #limits: TurnLimits;
+  readonly #prlimit: string | undefined;
 
   constructor(options: BubblewrapSandboxOptions = {}) {
     this.#bwrap = options.bwrap ?? findOnPath("bwrap");
@@ -42,6 +49,8 @@ export class BubblewrapSandbox implements AgentSandbox {
     const socat = options.bridge === "node" ? undefined : findOnPath("socat");
     if (options.bridge === "socat" && socat === undefined)
       throw new Error("socat is not installed (Debian/Ubuntu: apt-get install socat)");
+    this.#limits = options.limits ?? DEFAULT_TURN_LIMITS;
+    this.#prlimit = findOnPath("prlimit");
     this.#bridge = socat ? { kind: "socat", socat: realpathSync(socat) } : { kind: "node", node: process.execPath };
   }
 
@@ -87,16 +96,19 @@ export class BubblewrapSandbox implements AgentSandbox {
     const runDir = await mkdtemp(join(tmpdir(), "nm-sandbox-"));
     const socket = join(runDir, "model.sock");
     const proxy = await startModelProxy(socket, call.model);
+    const guard = await startTurnGuard(this.#limits, call.writable ? [call.workspace, call.home] : [call.home]);
     try {
+      const limited = limitedCommand(this.#limits, guard.procsFiles, this.#prlimit, bwrap, this.argv(call, socket));
       const result = await runAgentProcess({
-        command: bwrap,
-        args: this.argv(call, socket),
+        command: limited.command,
+        args: limited.args,
         cwd: call.workspace,
         env: sandboxEnv(call.env),
         stdin: call.stdin,
         timeoutMs: call.timeoutMs,
-        signal: call.signal,
+        signal: guard.signal(call.signal),
         killGraceMs: call.killGraceMs,
+        onSpawn: guard.watch,
       }).catch((error: unknown) => {
         const failure = toAgentError(error);
         if (failure.kind !== "spawn") throw failure;
@@ -106,10 +118,13 @@ export class BubblewrapSandbox implements AgentSandbox {
           { cause: error },
         );
       });
+      await guard.stop();
+      if (guard.reason !== undefined) throw new AgentError("limit", `the agent turn was stopped: ${guard.reason}`);
       if (proxy.refused.length > 0)
         result.stderr += `\n[no-mistakes sandbox] refused model API calls: ${proxy.refused.slice(0, 5).join(", ")}`;
       return result;
     } finally {
+      await guard.remove();
       await proxy.close();
       await rm(runDir, { recursive: true, force: true });
     }
