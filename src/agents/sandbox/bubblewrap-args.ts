@@ -56,6 +56,8 @@ export interface BubblewrapMounts {
   rootLinks: ReadonlyMap<string, string>;
   /** Which of ETC_FILES exist on this host. */
   etc: readonly string[];
+  /** The size of each of the sandbox's tmpfs mounts (/tmp, /var/tmp), in bytes: their files live in memory. */
+  tmpfsBytes?: number | undefined;
 }
 
 /** bwrap's options (everything before the command). */
@@ -68,7 +70,11 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
     else args.push("--ro-bind-try", `/${name}`, `/${name}`);
   }
   for (const path of m.etc) args.push("--ro-bind", path, path);
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev");
+  for (const dir of ["/tmp", "/var/tmp"]) {
+    if (m.tmpfsBytes !== undefined) args.push("--size", String(m.tmpfsBytes));
+    args.push("--tmpfs", dir);
+  }
   for (const path of m.runtime) args.push("--ro-bind", path, path);
   args.push("--bind", m.home, m.home);
   for (const file of m.appFiles ?? []) args.push("--ro-bind", file.source, file.target);

@@ -28,6 +28,8 @@ export interface BubblewrapSandboxOptions {
   bridge?: "socat" | "node";
   /** What each turn may use (processes, memory, file size, workspace growth); default DEFAULT_TURN_LIMITS. */
   limits?: TurnLimits;
+  /** False: never make a per-turn cgroup, limit processes and memory from /proc alone (as on a host that offers none). */
+  cgroups?: boolean;
 }
 
 /**
@@ -41,6 +43,7 @@ export class BubblewrapSandbox implements AgentSandbox {
   readonly #extra: string[];
   readonly #bridge: BridgeKind;
   readonly #limits: TurnLimits;
+  readonly #cgroups: boolean;
   readonly #prlimit: string | undefined;
 
   constructor(options: BubblewrapSandboxOptions = {}) {
@@ -50,6 +53,7 @@ export class BubblewrapSandbox implements AgentSandbox {
     if (options.bridge === "socat" && socat === undefined)
       throw new Error("socat is not installed (Debian/Ubuntu: apt-get install socat)");
     this.#limits = options.limits ?? DEFAULT_TURN_LIMITS;
+    this.#cgroups = options.cgroups ?? true;
     this.#prlimit = findOnPath("prlimit");
     this.#bridge = socat ? { kind: "socat", socat: realpathSync(socat) } : { kind: "node", node: process.execPath };
   }
@@ -79,6 +83,7 @@ export class BubblewrapSandbox implements AgentSandbox {
       modelSocket: socket,
       rootLinks: rootLinks(),
       etc: ETC_FILES.filter((path) => existsSync(path)),
+      tmpfsBytes: this.#limits.maxFileMb * 1024 * 1024,
     });
     return [...options, "--", ...bridgeArgv(this.#bridge, realCommand(call.command), call.args)];
   }
@@ -96,7 +101,11 @@ export class BubblewrapSandbox implements AgentSandbox {
     const runDir = await mkdtemp(join(tmpdir(), "nm-sandbox-"));
     const socket = join(runDir, "model.sock");
     const proxy = await startModelProxy(socket, call.model);
-    const guard = await startTurnGuard(this.#limits, call.writable ? [call.workspace, call.home] : [call.home]);
+    const guard = await startTurnGuard(
+      this.#limits,
+      call.writable ? [call.workspace, call.home] : [call.home],
+      this.#cgroups,
+    );
     try {
       const limited = limitedCommand(this.#limits, guard.procsFiles, this.#prlimit, bwrap, this.argv(call, socket));
       const result = await runAgentProcess({

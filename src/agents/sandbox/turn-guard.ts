@@ -17,9 +17,12 @@ export interface TurnGuard {
   remove(): Promise<void>;
 }
 
-/** A turn's cgroup (when the host offers one) and the watchdog that stops the turn past a limit. */
-export async function startTurnGuard(limits: TurnLimits, writable: string[]): Promise<TurnGuard> {
-  const cgroup = await createTurnCgroup(limits.maxProcesses, limits.maxMemoryMb * 1024 * 1024);
+/**
+ * A turn's cgroup (when the host offers one and `useCgroup` is not false) and the watchdog that stops
+ * the turn past a limit — from the cgroup's counters, or from /proc where there is no cgroup.
+ */
+export async function startTurnGuard(limits: TurnLimits, writable: string[], useCgroup = true): Promise<TurnGuard> {
+  const cgroup = useCgroup ? await createTurnCgroup(limits.maxProcesses, limits.maxMemoryMb * 1024 * 1024) : undefined;
   const stopper = new AbortController();
   const watchdog = await startTurnWatchdog({ limits, cgroup, writable, onBreach: () => stopper.abort() }).catch(
     async (error: unknown) => {

@@ -16,16 +16,18 @@ import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const LIMITS: TurnLimits = { maxProcesses: 64, maxMemoryMb: 128, maxFileMb: 8, maxWorkspaceMb: 32 };
 const sandbox = new BubblewrapSandbox({ limits: LIMITS });
+/** As on a host that offers no writable cgroup: the watchdog counts and measures from /proc. */
+const procOnly = new BubblewrapSandbox({ limits: LIMITS, cgroups: false });
 
 afterAll(() => removeTempDirs());
 
-function turn(script: string) {
+function turn(script: string, on: BubblewrapSandbox = sandbox) {
   const root = tempDir("nm-limits-");
   const workspace = join(root, "ws");
   const home = join(root, "home");
   mkdirSync(workspace);
   mkdirSync(home);
-  return sandbox.run({
+  return on.run({
     command: "/bin/sh",
     args: ["-c", script],
     workspace,
@@ -53,9 +55,9 @@ function turnCgroups(): string[] {
   return dirs.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith("nm-turn-")) : []));
 }
 
-async function expectStopped(script: string, reason: string): Promise<void> {
+async function expectStopped(script: string, reason: string, on: BubblewrapSandbox = sandbox): Promise<void> {
   const neighbour = turn("sleep 2; echo neighbour-done");
-  const error = await turn(script).then(
+  const error = await turn(script, on).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -105,5 +107,32 @@ describe("per-turn resource limits (real bwrap)", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split("\n").map((l) => l.trim())).toEqual(["10485760", "1", ""]);
     expect(turnCgroups()).toEqual([]);
+  }, 60_000);
+
+  it("the sandbox's /tmp is a tmpfs bounded at AGENT_MAX_FILE_MB: files under the cap cannot fill memory there", async () => {
+    const result = await turn(
+      "i=0; while [ $i -lt 12 ]; do dd if=/dev/zero of=/tmp/f$i bs=1M count=1 2>/dev/null || break; i=$((i+1)); done; echo $i; df -k /tmp | tail -n 1",
+    );
+    const [written, df] = result.stdout.trim().split("\n");
+    expect(Number(written)).toBeLessThan(12); // the ninth 1 MB file does not fit in 8 MB
+    expect(df).toMatch(/^tmpfs\s+8192\s/);
+  }, 60_000);
+});
+
+describe("per-turn resource limits where the host offers no cgroup (real bwrap, /proc watchdog)", () => {
+  it("more processes than AGENT_MAX_PROCESSES end the turn", async () => {
+    await expectStopped(
+      "i=0; while [ $i -lt 200 ]; do sleep 60 & i=$((i+1)); done; sleep 60",
+      "it started more than 64 processes (AGENT_MAX_PROCESSES)",
+      procOnly,
+    );
+  }, 60_000);
+
+  it("a memory hog ends the turn", async () => {
+    await expectStopped(
+      "head -c 2000m /dev/zero | tail -c 1500m > /dev/null; sleep 60",
+      "it used more than 128 MB of memory (AGENT_MAX_MEMORY_MB)",
+      procOnly,
+    );
   }, 60_000);
 });
