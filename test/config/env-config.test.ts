@@ -38,6 +38,8 @@ describe("readEnvConfig", () => {
       timeoutMs: 15 * 60_000,
       model: undefined,
       extraArgs: [],
+      maxOutputTokens: 32_000,
+      serverTools: false,
       fake: {},
       sandbox: "bubblewrap",
       homeDir: "./.data/agents",
@@ -232,6 +234,8 @@ describe("readEnvConfig", () => {
       ANTHROPIC_API_KEY: "sk-ant-test-key-123",
       ANTHROPIC_BASE_URL: "http://127.0.0.1:9999",
       OPENAI_API_KEY: "sk-openai-test-key",
+      AGENT_MAX_OUTPUT_TOKENS: "8000",
+      AGENT_SERVER_TOOLS: "on",
     });
     expect(config.agent).toEqual({
       name: "claude",
@@ -239,6 +243,8 @@ describe("readEnvConfig", () => {
       timeoutMs: 900_000,
       model: "opus",
       extraArgs: ["--verbose", "--max-turns", "5"],
+      maxOutputTokens: 8000,
+      serverTools: true,
       fake: { scenario: "s.json", home: "home", log: "fake.log" },
       cli: "/opt/claude",
       sandbox: "off",
