@@ -1,3 +1,5 @@
+import type { AgentUsage } from "./types.js";
+
 /**
  * Why an agent call failed, decided where the process runs:
  * - resume-failed: the session to resume is gone or unusable (the turn can run fresh)
@@ -16,11 +18,15 @@ export class AgentError extends Error {
   constructor(
     readonly kind: AgentErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; usage?: AgentUsage },
   ) {
     super(message, options);
     this.name = "AgentError";
+    this.usage = options?.usage;
   }
+
+  /** What the failed call spent, when it is known (a failed turn still counts in the PR's spend). */
+  usage: AgentUsage | undefined;
 }
 
 /** Any thrown value as an AgentError (unknown errors become `other`). */

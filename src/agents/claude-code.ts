@@ -4,19 +4,21 @@ import { fileURLToPath } from "node:url";
 import { AgentError, type AgentErrorKind } from "./agent-error.js";
 import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
 import { extractJson } from "./extract-json.js";
+import { budgetStop, meteredUsage, withUsage } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
 import type { AgentProcessResult } from "./process/run-agent-process.js";
 import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
-import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
+import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "./sandbox/model-policy.js";
 import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "./types.js";
 
 /** The pinned CLI of this package (node_modules/.bin/claude, relative to the project root). */
 export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
 const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
-/** The Messages API paths Claude Code uses headless; nothing else of the API is reachable from the sandbox. */
-const MODEL_PATHS = [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/];
+/** The model when AGENT_MODEL names none; the model proxy forwards requests for this one only. */
+export const DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5";
 
 /**
  * The user settings every call loads (`--setting-sources user`): the app's, read-only inside the
@@ -32,7 +34,12 @@ export interface ClaudeCodeAgentOptions {
   homeDir: string;
   apiKey?: string;
   baseUrl?: string;
+  /** The one model the CLI runs and the proxy lets through; default DEFAULT_CLAUDE_MODEL. */
   model?: string;
+  /** Output cap of every model request (AGENT_MAX_OUTPUT_TOKENS); default DEFAULT_MAX_OUTPUT_TOKENS. */
+  maxOutputTokens?: number;
+  /** Let server-side tools (web search/fetch, code execution, MCP servers) through the proxy (AGENT_SERVER_TOOLS=on). */
+  serverTools?: boolean;
   /** Appended to every invocation (AGENT_ARGS). */
   extraArgs?: string[];
   /** Parent environment the allowlist is applied to; default process.env. */
@@ -108,6 +115,10 @@ export class ClaudeCodeAgent implements Agent {
     };
   }
 
+  get #model(): string {
+    return this.#options.model ?? DEFAULT_CLAUDE_MODEL;
+  }
+
   /** CLAUDE_CONFIG_DIR for a scope. */
   configDir(scope?: string): string {
     return join(this.#options.homeDir, "claude", safeScope(scope));
@@ -122,7 +133,7 @@ export class ClaudeCodeAgent implements Agent {
     args.push("--disallowedTools", policy.disallowed.join(","));
     if (policy.permissionMode) args.push("--permission-mode", policy.permissionMode);
     if (options.sessionId !== undefined) args.push("--resume", options.sessionId);
-    if (this.#options.model) args.push("--model", this.#options.model);
+    args.push("--model", this.#model);
     args.push(...(this.#options.extraArgs ?? []));
     return args;
   }
@@ -158,6 +169,9 @@ export class ClaudeCodeAgent implements Agent {
         CLAUDE_CONFIG_DIR: configDir,
         HOME: home,
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        // Its background calls (titles, summaries) use the same model: the proxy forwards no other.
+        ANTHROPIC_SMALL_FAST_MODEL: this.#model,
+        ANTHROPIC_DEFAULT_HAIKU_MODEL: this.#model,
         CLAUDE_CODE_MAX_RETRIES: "0",
         DISABLE_AUTOUPDATER: "1",
         DISABLE_TELEMETRY: "1",
@@ -182,13 +196,26 @@ export class ClaudeCodeAgent implements Agent {
       model: {
         upstream,
         auth: this.#options.apiKey ? { header: "x-api-key", value: this.#options.apiKey } : undefined,
-        allow: MODEL_PATHS,
+        policy: {
+          api: "anthropic",
+          models: [this.#model],
+          maxOutputTokens: this.#options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+          serverTools: this.#options.serverTools === true,
+        },
       },
+      budget: options.budget,
     });
-    return this.#interpret(outcome, options);
+    const stopped = budgetStop("claude", outcome.metered);
+    if (stopped) throw stopped;
+    try {
+      const result = this.#interpret(outcome, options);
+      return { ...result, usage: meteredUsage(result.usage, outcome.metered) };
+    } catch (error) {
+      throw withUsage(error, outcome.metered);
+    }
   }
 
-  #interpret(outcome: AgentProcessResult, options: AgentRunOptions): AgentResult {
+  #interpret(outcome: SandboxedResult, options: AgentRunOptions): AgentResult {
     const fail = (kind: AgentErrorKind, message: string): AgentError => new AgentError(kind, this.#redact(message));
     if (outcome.cancelled) throw fail("cancelled", `claude was cancelled after ${outcome.durationMs} ms`);
     if (outcome.timedOut)

@@ -20,11 +20,13 @@ import {
   type PackedRollout,
 } from "./codex-rollout.js";
 import { extractJson } from "./extract-json.js";
+import { budgetStop, meteredUsage, withUsage } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
 import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
-import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
+import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "./sandbox/model-policy.js";
 import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "./types.js";
 
 /** The pinned CLI of this package. */
@@ -35,15 +37,18 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** The variable codex reads the API key from (`env_key` of our provider). */
 const API_KEY_ENV = "OPENAI_API_KEY";
 const PROVIDER_ID = "no_mistakes";
-/** The Responses API paths codex uses; nothing else of the API is reachable from the sandbox. */
-const MODEL_PATHS = [/^\/responses(\/[A-Za-z0-9_-]+)?$/, /^\/models$/];
 
 export interface CodexAgentOptions {
   /** Per-installation CODEX_HOMEs live in `<homeDir>/codex/<scope ?? "default">`. */
   homeDir: string;
   /** Path of the codex binary; default: the pinned one in node_modules/.bin. */
   cli?: string;
+  /** The one model codex runs and the proxy lets through; default DEFAULT_CODEX_MODEL. */
   model?: string;
+  /** Output cap of every model request (AGENT_MAX_OUTPUT_TOKENS); default DEFAULT_MAX_OUTPUT_TOKENS. */
+  maxOutputTokens?: number;
+  /** Let server-side tools (web search, file search, code interpreter, MCP) through the proxy (AGENT_SERVER_TOOLS=on). */
+  serverTools?: boolean;
   /** OpenAI-compatible Responses API base, ending in /v1. Default https://api.openai.com/v1. */
   baseUrl?: string;
   apiKey?: string;
@@ -190,9 +195,30 @@ export class CodexAgent implements Agent {
       model: {
         upstream,
         auth: this.#options.apiKey ? { header: "authorization", value: `Bearer ${this.#options.apiKey}` } : undefined,
-        allow: MODEL_PATHS,
+        policy: {
+          api: "openai",
+          models: [this.#options.model ?? DEFAULT_CODEX_MODEL],
+          maxOutputTokens: this.#options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+          serverTools: this.#options.serverTools === true,
+        },
       },
+      budget: options.budget,
     });
+    const stopped = budgetStop("codex", result.metered);
+    if (stopped) throw stopped;
+    try {
+      return this.#interpret(result, options, { asked, baseline, home, secrets });
+    } catch (error) {
+      throw withUsage(error, result.metered);
+    }
+  }
+
+  #interpret(
+    result: SandboxedResult,
+    options: AgentRunOptions,
+    turn: { asked: string | undefined; baseline: CodexTokenTotals; home: string; secrets: Array<string | undefined> },
+  ): AgentResult {
+    const { asked, baseline, home, secrets } = turn;
 
     if (result.cancelled || options.signal?.aborted)
       throw new AgentError("cancelled", `codex: cancelled after ${result.durationMs} ms`);
@@ -235,7 +261,7 @@ export class CodexAgent implements Agent {
     if (this.#homes.size > 1024) this.#homes.delete(this.#homes.keys().next().value!);
 
     const text = events.finalText ?? "";
-    return { text, json: extractJson(text), sessionId: threadId, resumed, usage };
+    return { text, json: extractJson(text), sessionId: threadId, resumed, usage: meteredUsage(usage, result.metered) };
   }
 
   /**

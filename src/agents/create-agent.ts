@@ -36,6 +36,8 @@ export function createAgent(
         baseUrl: config.agent.anthropic.baseUrl,
         model: config.agent.model,
         extraArgs: config.agent.extraArgs,
+        maxOutputTokens: config.agent.maxOutputTokens,
+        serverTools: config.agent.serverTools,
         sandbox,
       });
     case "codex":
@@ -46,6 +48,8 @@ export function createAgent(
         baseUrl: config.agent.openai.baseUrl,
         model: config.agent.model,
         extraArgs: config.agent.extraArgs,
+        maxOutputTokens: config.agent.maxOutputTokens,
+        serverTools: config.agent.serverTools,
         sandbox,
       });
   }

@@ -1,5 +1,6 @@
 /** A session is never shared between roles. The verifier (always fresh) checks a fixer's claims. */
 import type { Role } from "../domain/role.js";
+import type { ModelBudget } from "./sandbox/model-meter.js";
 
 export type { Role };
 
@@ -24,6 +25,8 @@ export interface AgentRunOptions {
    * per scope. Absent = "default".
    */
   scope?: string;
+  /** What the turn may still spend under the PR's limits; the model proxy stops the turn past it. */
+  budget?: ModelBudget;
 }
 
 export interface AgentResult {

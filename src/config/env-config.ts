@@ -68,6 +68,8 @@ const envSchema = z.object({
   VERIFIER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
   AGENT_TIMEOUT: duration(15 * 60_000),
   AGENT_MODEL: optionalString,
+  AGENT_MAX_OUTPUT_TOKENS: positiveInt(32_000),
+  AGENT_SERVER_TOOLS: optionalString.pipe(z.enum(["on", "off"]).optional()).transform((v) => v === "on"),
   AGENT_ARGS: optionalString.transform((v) => (v ? v.split(/\s+/).filter(Boolean) : [])),
   FAKE_AGENT_SCENARIO: optionalString,
   FAKE_AGENT_HOME: optionalString,
@@ -110,6 +112,10 @@ export type EnvConfig = {
     timeoutMs: number;
     model?: string;
     extraArgs: string[];
+    /** The model proxy lowers every request's output cap to this (AGENT_MAX_OUTPUT_TOKENS). */
+    maxOutputTokens: number;
+    /** The model proxy lets server-side tools (web search/fetch, code execution, MCP) through (AGENT_SERVER_TOOLS=on). */
+    serverTools: boolean;
     fake: { scenario?: string; home?: string; log?: string };
     /** Path of the agent CLI; default: the pinned one in node_modules/.bin. */
     cli?: string;
@@ -248,6 +254,8 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       timeoutMs: e.AGENT_TIMEOUT,
       model: e.AGENT_MODEL,
       extraArgs: e.AGENT_ARGS,
+      maxOutputTokens: e.AGENT_MAX_OUTPUT_TOKENS,
+      serverTools: e.AGENT_SERVER_TOOLS,
       fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
       cli: e.AGENT_CLI,
       sandbox: e.AGENT_SANDBOX,

@@ -1,4 +1,5 @@
 import type { RepoConfig } from "../config/repo-config.js";
+import type { ModelBudget } from "../agents/sandbox/model-meter.js";
 import type { Turn } from "../db/schema.js";
 
 export interface Spend {
@@ -25,4 +26,10 @@ export function budgetRefusal(spend: Spend, config: RepoConfig, role: "reviewer"
   if (role === "fixer" && spend.fixRounds >= config.fix.max_rounds)
     return `this PR has used all ${config.fix.max_rounds} fix rounds (fix.max_rounds)`;
   return undefined;
+}
+
+/** What the next turn may spend before the model proxy stops it: the PR's cost limit less its spend. */
+export function turnBudget(turns: Turn[], config: RepoConfig): ModelBudget {
+  const max = config.limits.max_cost_usd;
+  return { remainingUsd: max - spendOf(turns).costUsd, limit: `$${max.toFixed(2)} (limits.max_cost_usd)` };
 }

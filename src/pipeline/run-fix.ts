@@ -106,6 +106,7 @@ export async function runFix(
     cwd: workspace.dir,
     timeoutMs: deps.agentTimeoutMs,
     signal,
+    limits: config,
   });
   const answer = parseFixerAnswer(outcome.result.json, outcome.result.text);
 

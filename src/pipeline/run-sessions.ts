@@ -8,6 +8,10 @@ import { deleteRunAgentSession, loadRunAgentSession, saveRunAgentSession } from 
 import type { RunAgentSession } from "../db/schema.js";
 import { finishTurn, startTurn, type SessionMode } from "../db/turns.js";
 import type { Metrics } from "../metrics/metrics.js";
+import type { ModelBudget } from "../agents/sandbox/model-meter.js";
+import type { RepoConfig } from "../config/repo-config.js";
+import { listTurns } from "../db/turns.js";
+import { turnBudget } from "./check-budget.js";
 
 export interface TurnRequest {
   /** What started the turn: opened, push, command, auto-fix, rerequested, ... */
@@ -19,6 +23,8 @@ export interface TurnRequest {
   signal?: AbortSignal;
   /** Start a new session even when one is stored (review --full, `review.session: cold`). */
   fresh?: boolean;
+  /** The PR's limits: the model proxy stops the turn once the run's spend reaches them; absent = unbounded. */
+  limits?: RepoConfig;
 }
 
 /**
@@ -109,7 +115,7 @@ export class RunSessions {
       if (stored) {
         try {
           await this.#restoreState(stored, turn.cwd, scope);
-          result = await this.#call(role, turn, scope, stored.sessionId, log);
+          result = await this.#call(runId, role, turn, scope, stored.sessionId, log);
           if (result.resumed && result.sessionId !== undefined) {
             mode = "resumed";
           } else {
@@ -130,10 +136,10 @@ export class RunSessions {
             "resume failed; running the turn in a fresh session",
           );
           await this.#forget(runId, role, log);
-          result = await this.#call(role, turn, scope, undefined, log);
+          result = await this.#call(runId, role, turn, scope, undefined, log);
         }
       } else {
-        result = await this.#call(role, turn, scope, undefined, log);
+        result = await this.#call(runId, role, turn, scope, undefined, log);
       }
 
       // 3. Persist (the latest id always wins).
@@ -169,6 +175,10 @@ export class RunSessions {
         sessionMode: mode,
         fallbackReason: fallbackReason ?? null,
         error: `${failure.kind}: ${failure.message}`,
+        // what the failed call spent still counts in the PR's spend
+        tokensIn: failure.usage?.tokensIn ?? 0,
+        tokensOut: failure.usage?.tokensOut ?? 0,
+        costUsd: failure.usage?.costUsd ?? 0,
       });
       log.warn({ turnId, kind: failure.kind, err: failure }, cancelled ? "agent turn cancelled" : "agent turn failed");
       throw cancelled && failure.kind !== "cancelled"
@@ -196,6 +206,7 @@ export class RunSessions {
 
   /** One agent call; transient failures are retried with backoff, all else is thrown as classified. */
   async #call(
+    runId: number,
     role: Role,
     turn: TurnRequest,
     scope: string,
@@ -203,6 +214,7 @@ export class RunSessions {
     log: Logger,
   ): Promise<AgentResult> {
     for (let attempt = 0; ; attempt++) {
+      const budget = await this.#budget(runId, turn.limits, log);
       try {
         return await this.#agent.run({
           prompt: turn.prompt,
@@ -212,6 +224,7 @@ export class RunSessions {
           timeoutMs: turn.timeoutMs,
           signal: turn.signal,
           scope,
+          budget,
         });
       } catch (error) {
         const failure = toAgentError(error);
@@ -225,6 +238,17 @@ export class RunSessions {
           throw new AgentError("cancelled", "cancelled while waiting to retry");
         });
       }
+    }
+  }
+
+  /** What the run may still spend, read before every call (a retry sees what the failed one spent). */
+  async #budget(runId: number, limits: RepoConfig | undefined, log: Logger): Promise<ModelBudget | undefined> {
+    if (!limits) return undefined;
+    try {
+      return turnBudget(await listTurns(this.#db, runId), limits);
+    } catch (error) {
+      log.warn({ err: error }, "spend could not be read; the turn runs with the whole budget");
+      return turnBudget([], limits);
     }
   }
 

@@ -38,6 +38,8 @@ describe("readEnvConfig", () => {
       timeoutMs: 15 * 60_000,
       model: undefined,
       extraArgs: [],
+      maxOutputTokens: 32_000,
+      serverTools: false,
       fake: {},
       sandbox: "bubblewrap",
       homeDir: "./.data/agents",
@@ -237,6 +239,8 @@ describe("readEnvConfig", () => {
       AGENT_MAX_MEMORY_MB: "2048",
       AGENT_MAX_FILE_MB: "64",
       AGENT_MAX_WORKSPACE_MB: "500",
+      AGENT_MAX_OUTPUT_TOKENS: "8000",
+      AGENT_SERVER_TOOLS: "on",
     });
     expect(config.agent).toEqual({
       name: "claude",
@@ -244,6 +248,8 @@ describe("readEnvConfig", () => {
       timeoutMs: 900_000,
       model: "opus",
       extraArgs: ["--verbose", "--max-turns", "5"],
+      maxOutputTokens: 8000,
+      serverTools: true,
       fake: { scenario: "s.json", home: "home", log: "fake.log" },
       cli: "/opt/claude",
       sandbox: "off",

@@ -1,5 +1,6 @@
 import type { AppFile } from "./agent-home-files.js";
 import type { AgentProcessResult } from "../process/run-agent-process.js";
+import type { MeterReport, ModelBudget } from "./model-meter.js";
 import type { ModelEndpoint, ModelRoute } from "./model-route.js";
 
 /** One agent CLI call, with what it may see. */
@@ -24,6 +25,13 @@ export interface SandboxedCall {
   killGraceMs?: number;
   /** Where the model API really is, and with which key. */
   model: ModelRoute;
+  /** What the call may still spend under the PR's limits; the proxy stops forwarding once it is spent. */
+  budget?: ModelBudget;
+}
+
+/** A call's process result, with what the model proxy measured (absent without a proxy: AGENT_SANDBOX=off). */
+export interface SandboxedResult extends AgentProcessResult {
+  metered?: MeterReport;
 }
 
 /**
@@ -34,5 +42,5 @@ export interface AgentSandbox {
   readonly kind: "bubblewrap" | "off";
   /** The base URL and key the CLI is given for its model API (inside a sandbox: the bridge and a placeholder). */
   modelEndpoint(real: ModelEndpoint): ModelEndpoint;
-  run(call: SandboxedCall): Promise<AgentProcessResult>;
+  run(call: SandboxedCall): Promise<SandboxedResult>;
 }

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError, toAgentError } from "../agent-error.js";
-import { runAgentProcess, type AgentProcessResult } from "../process/run-agent-process.js";
-import type { AgentSandbox, SandboxedCall } from "./agent-sandbox.js";
+import { runAgentProcess } from "../process/run-agent-process.js";
+import type { AgentSandbox, SandboxedCall, SandboxedResult } from "./agent-sandbox.js";
 import { bridgeArgv, type BridgeKind } from "./bridge-command.js";
 import { bubblewrapArgs, ETC_FILES, SANDBOX_MODEL_PORT } from "./bubblewrap-args.js";
 import type { ModelEndpoint } from "./model-route.js";
@@ -88,7 +88,7 @@ export class BubblewrapSandbox implements AgentSandbox {
     return [...options, "--", ...bridgeArgv(this.#bridge, realCommand(call.command), call.args)];
   }
 
-  async run(call: SandboxedCall): Promise<AgentProcessResult> {
+  async run(call: SandboxedCall): Promise<SandboxedResult> {
     const bwrap = this.#bwrap;
     if (bwrap === undefined)
       throw new AgentError(
@@ -100,7 +100,7 @@ export class BubblewrapSandbox implements AgentSandbox {
     }
     const runDir = await mkdtemp(join(tmpdir(), "nm-sandbox-"));
     const socket = join(runDir, "model.sock");
-    const proxy = await startModelProxy(socket, call.model);
+    const proxy = await startModelProxy(socket, call.model, call.budget);
     const guard = await startTurnGuard(
       this.#limits,
       call.writable ? [call.workspace, call.home] : [call.home],
@@ -131,7 +131,7 @@ export class BubblewrapSandbox implements AgentSandbox {
       if (guard.reason !== undefined) throw new AgentError("limit", `the agent turn was stopped: ${guard.reason}`);
       if (proxy.refused.length > 0)
         result.stderr += `\n[no-mistakes sandbox] refused model API calls: ${proxy.refused.slice(0, 5).join(", ")}`;
-      return result;
+      return { ...result, metered: proxy.usage };
     } finally {
       await guard.remove();
       await proxy.close();

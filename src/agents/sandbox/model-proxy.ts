@@ -1,23 +1,10 @@
 import { request as httpRequest, createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
+import { ModelMeter, type MeterReport, type ModelBudget } from "./model-meter.js";
+import { applyPolicy, checkRoute, errorBody, localAnswer, type ModelPolicy } from "./model-policy.js";
 import type { ModelRoute } from "./model-route.js";
 
-/** Headers that belong to one hop, or that carry credentials the agent must not choose. */
-const DROPPED_REQUEST_HEADERS = new Set([
-  "host",
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authorization",
-  "transfer-encoding",
-  "upgrade",
-  "te",
-  "trailer",
-  "authorization",
-  "x-api-key",
-  "api-key",
-  "cookie",
-]);
 const DROPPED_RESPONSE_HEADERS = new Set([
   "connection",
   "keep-alive",
@@ -27,53 +14,88 @@ const DROPPED_RESPONSE_HEADERS = new Set([
   "set-cookie",
 ]);
 
+/** Request bodies larger than this are refused (a long conversation is a few MB). */
+const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+
 export interface ModelProxy {
   /** The unix socket the proxy listens on. */
   readonly socketPath: string;
-  /** Paths the agent asked for and was refused (for the log). */
+  /** Requests the proxy refused, and tools it took out (for the log). */
   readonly refused: string[];
+  /** The usage of every response so far, priced, and whether the budget stopped the call. */
+  readonly usage: MeterReport;
   close(): Promise<void>;
 }
 
 /**
  * An HTTP proxy on a unix socket that forwards an agent's model API calls to `route.upstream`,
- * replacing whatever credentials the agent sent with the real key. Requests outside `route.allow`
- * get a 404 in the API's own error shape; `HEAD /` (Claude Code's connectivity probe) is answered
- * here. Bodies stream both ways (server-sent events pass through as they arrive).
+ * replacing whatever credentials the agent sent with the real key. Only POSTs to the API's model
+ * paths pass, through `route.policy` (models, output cap, server tools, headers); `HEAD /` (Claude
+ * Code's connectivity probe) and Codex's model list are answered here. Every response's usage is
+ * metered, whoever in the sandbox made the request; once `budget` is spent nothing more is forwarded.
  */
-export async function startModelProxy(socketPath: string, route: ModelRoute): Promise<ModelProxy> {
+export async function startModelProxy(
+  socketPath: string,
+  route: ModelRoute,
+  budget?: ModelBudget,
+): Promise<ModelProxy> {
   const upstream = new URL(route.upstream.replace(/\/+$/, ""));
   const send = upstream.protocol === "https:" ? httpsRequest : httpRequest;
+  const policy = route.policy;
+  const meter = new ModelMeter(policy.api, budget);
   const refused: string[] = [];
-  const sockets = new Set<import("node:net").Socket>();
+  const sockets = new Set<Socket>();
+
+  const refuse = (res: ServerResponse, what: string, status: number, message: string) => {
+    refused.push(`${what} (${status})`.slice(0, 200));
+    res.writeHead(status, { "content-type": "application/json" }).end(errorBody(policy.api, status, message));
+  };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? "/";
     const path = url.split("?")[0] ?? "/";
-    if ((req.method === "HEAD" || req.method === "GET") && path === "/") {
-      res.writeHead(200).end();
-      return;
-    }
-    if (!route.allow.some((pattern) => pattern.test(path))) {
-      refused.push(`${req.method ?? "?"} ${path}`.slice(0, 200));
+    const method = req.method ?? "?";
+    const what = `${method} ${path}`;
+    const local = localAnswer(policy.api, method, path);
+    if (local) {
       req.resume();
-      const message = `no-mistakes sandbox: ${req.method} ${path} is not a model API call the agent may make`;
-      res
-        .writeHead(404, { "content-type": "application/json" })
-        .end(JSON.stringify({ type: "error", error: { type: "not_found_error", message } }));
+      res.writeHead(local.status, local.body ? { "content-type": "application/json" } : {}).end(local.body);
       return;
     }
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !DROPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    const routeRefusal = checkRoute(policy, method, path);
+    if (routeRefusal) {
+      req.resume();
+      refuse(res, what, routeRefusal.status, routeRefusal.message);
+      return;
     }
+    readBody(req).then(
+      (raw) => {
+        if (raw === undefined) return refuse(res, what, 413, `the request body is over ${MAX_REQUEST_BYTES} bytes`);
+        if (meter.stopped) return refuse(res, what, 403, meter.stopped);
+        const passed = applyPolicy(policy, req.headers, raw);
+        if (!("body" in passed)) return refuse(res, what, passed.status, passed.message);
+        if (passed.stripped.length > 0) refused.push(`${what}: removed ${passed.stripped.join(", ")}`.slice(0, 200));
+        forward(res, url, path, passed.headers, passed.body, passed.model);
+      },
+      () => res.destroy(),
+    );
+  });
+
+  function forward(
+    res: ServerResponse,
+    url: string,
+    path: string,
+    headers: Record<string, string | string[]>,
+    body: Buffer,
+    model: string,
+  ): void {
     if (route.auth) headers[route.auth.header] = route.auth.value;
     const outgoing = send(
       {
         protocol: upstream.protocol,
         hostname: upstream.hostname,
         port: upstream.port || undefined,
-        method: req.method,
+        method: "POST",
         path: `${upstream.pathname === "/" ? "" : upstream.pathname}${url}`,
         headers,
       },
@@ -82,30 +104,40 @@ export async function startModelProxy(socketPath: string, route: ModelRoute): Pr
         for (const [name, value] of Object.entries(incoming.headers)) {
           if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name.toLowerCase())) out[name] = value;
         }
-        res.writeHead(incoming.statusCode ?? 502, out);
-        incoming.pipe(res);
+        const status = incoming.statusCode ?? 502;
+        res.writeHead(status, out);
+        // Token counting is free; any other answer that succeeded is billed, read or estimated.
+        const billed = status >= 200 && status < 300 && !path.endsWith("/count_tokens");
+        const streamed = /text\/event-stream/i.test(String(incoming.headers["content-type"] ?? ""));
+        const reader = billed ? meter.reader(model, streamed, estimate(policy, body)) : undefined;
+        incoming.on("data", (chunk: Buffer) => {
+          reader?.push(chunk);
+          res.write(chunk);
+        });
+        incoming.on("end", () => {
+          reader?.end();
+          res.end();
+        });
         incoming.on("error", () => res.destroy());
+        incoming.on("close", () => reader?.end());
       },
     );
     outgoing.on("error", (error) => {
       // The CLI sees what it would see from an unreachable API: a connection-level failure.
       if (!res.headersSent) {
-        res.writeHead(502, { "content-type": "application/json" }).end(
-          JSON.stringify({
-            type: "error",
-            error: {
-              type: "api_error",
-              message: `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-            },
-          }),
-        );
+        res
+          .writeHead(502, { "content-type": "application/json" })
+          .end(
+            errorBody(policy.api, 502, `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`),
+          );
       } else {
         res.destroy();
       }
     });
-    req.pipe(outgoing);
     res.on("close", () => outgoing.destroy());
-  });
+    outgoing.end(body);
+  }
+
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -122,10 +154,37 @@ export async function startModelProxy(socketPath: string, route: ModelRoute): Pr
   return {
     socketPath,
     refused,
+    get usage() {
+      return meter.report;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
+}
+
+/** The whole request body, or undefined when it is over the cap. */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_REQUEST_BYTES) over = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * What a response is charged when it carried no usage (cut short, unreadable): its input at one token
+ * per 4 bytes of the request, and the whole output cap.
+ */
+function estimate(policy: ModelPolicy, body: Buffer) {
+  return { input: Math.ceil(body.length / 4), cacheRead: 0, cacheWrite: 0, output: policy.maxOutputTokens };
 }

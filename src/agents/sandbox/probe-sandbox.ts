@@ -28,7 +28,10 @@ export async function probeSandbox(sandbox: AgentSandbox, timeoutMs = 20_000): P
       env: { PATH: "/usr/bin:/bin" },
       stdin: "",
       timeoutMs,
-      model: { upstream: "http://127.0.0.1:9", allow: [] },
+      model: {
+        upstream: "http://127.0.0.1:9",
+        policy: { api: "anthropic", models: [], maxOutputTokens: 1, serverTools: false },
+      },
     });
     if (result.exitCode === 0 && result.stdout.includes("confined")) return { ok: true, ms: Date.now() - started };
     const why = result.timedOut

@@ -56,6 +56,7 @@ export async function converse<T>(
     cwd: workspace.dir,
     timeoutMs: deps.agentTimeoutMs,
     signal,
+    limits: config,
   };
   const first = await deps.sessions.run(run.id, "reviewer", {
     ...turn,

@@ -65,6 +65,7 @@ export async function askReviewer(
     cwd: workspace.dir,
     timeoutMs: deps.agentTimeoutMs,
     signal: turn.signal,
+    limits: config,
   };
   const first = await deps.sessions.run(run.id, "reviewer", {
     ...call,

@@ -38,7 +38,10 @@ function turn(script: string, on: BubblewrapSandbox = sandbox) {
     stdin: "",
     timeoutMs: 120_000,
     killGraceMs: 500,
-    model: { upstream: "http://127.0.0.1:9", allow: [] },
+    model: {
+      upstream: "http://127.0.0.1:9",
+      policy: { api: "anthropic", models: [], maxOutputTokens: 1, serverTools: false },
+    },
   });
 }
 

@@ -1,0 +1,31 @@
+import { AgentError } from "./agent-error.js";
+import type { MeterReport } from "./sandbox/model-meter.js";
+import type { AgentUsage } from "./types.js";
+
+/**
+ * A turn's usage: what the CLI reported, raised to what the model proxy measured where that is more
+ * (the proxy also sees requests the CLI did not make itself, e.g. from a shell in the sandbox).
+ */
+export function meteredUsage(reported: AgentUsage | undefined, metered: MeterReport | undefined): AgentUsage {
+  const usage: AgentUsage = { tokensIn: reported?.tokensIn ?? 0, tokensOut: reported?.tokensOut ?? 0 };
+  if (reported?.costUsd !== undefined) usage.costUsd = reported.costUsd;
+  if (!metered) return usage;
+  usage.tokensIn = Math.max(usage.tokensIn, metered.tokensIn);
+  usage.tokensOut = Math.max(usage.tokensOut, metered.tokensOut);
+  usage.costUsd = Math.max(usage.costUsd ?? 0, metered.costUsd);
+  return usage;
+}
+
+/** The turn's failure when the proxy stopped it at the budget, else undefined. */
+export function budgetStop(agent: string, metered: MeterReport | undefined): AgentError | undefined {
+  if (metered?.stopped === undefined) return undefined;
+  return new AgentError("other", `${agent} was stopped: ${metered.stopped}`, {
+    usage: meteredUsage(undefined, metered),
+  });
+}
+
+/** The same failure, carrying the call's usage (a failed turn still counts in the PR's spend). */
+export function withUsage(error: unknown, metered: MeterReport | undefined): unknown {
+  if (error instanceof AgentError && metered) error.usage = meteredUsage(error.usage, metered);
+  return error;
+}

@@ -1,0 +1,163 @@
+/** Which model API a proxy speaks: Anthropic Messages (Claude Code) or OpenAI Responses (Codex). */
+export type ModelApi = "anthropic" | "openai";
+
+/** What the model proxy lets an agent ask its model API for. */
+export interface ModelPolicy {
+  api: ModelApi;
+  /** The model ids a request may name; any other is refused. */
+  models: string[];
+  /** `max_tokens` / `max_output_tokens` is lowered to this (and set to it when absent). */
+  maxOutputTokens: number;
+  /** Server-side tools (web search/fetch, code execution, MCP servers…) pass only when true. */
+  serverTools: boolean;
+}
+
+/** A request the proxy answers itself with an error in the API's own shape. */
+export interface PolicyRefusal {
+  status: number;
+  message: string;
+}
+
+/** A request as the policy passes it upstream. */
+export interface PolicyPass {
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  /** The model the request names (for pricing its usage). */
+  model: string;
+  /** The tools that were taken out, for the log. */
+  stripped: string[];
+}
+
+/** Default output cap per request when the operator sets none (AGENT_MAX_OUTPUT_TOKENS). */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
+
+/** The POST paths each API's CLI uses; nothing else is forwarded. */
+const PATHS: Record<ModelApi, RegExp[]> = {
+  anthropic: [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/],
+  openai: [/^\/responses$/, /^\/responses\/compact$/],
+};
+
+/**
+ * Request headers passed upstream, by name or prefix; every other header (organisation, project,
+ * workspace, credentials, encodings the meter could not read) is dropped. These are what the pinned
+ * CLIs send.
+ */
+const HEADERS: Record<ModelApi, { names: Set<string>; prefixes: string[] }> = {
+  anthropic: {
+    names: new Set([
+      "content-type",
+      "accept",
+      "user-agent",
+      "anthropic-version",
+      "anthropic-beta",
+      "anthropic-dangerous-direct-browser-access",
+      "x-app",
+    ]),
+    prefixes: ["x-stainless-", "x-claude-code-"],
+  },
+  openai: {
+    names: new Set(["content-type", "accept", "user-agent", "originator", "session_id", "conversation_id", "version"]),
+    prefixes: ["x-codex-", "x-openai-subagent"],
+  },
+};
+
+/** Tool entries the CLIs run themselves (client tools); any other `type` runs at the provider. */
+function isClientTool(api: ModelApi, tool: unknown): boolean {
+  if (!tool || typeof tool !== "object") return false;
+  const type = (tool as { type?: unknown }).type;
+  if (api === "anthropic")
+    return type === undefined || type === "custom" || (typeof type === "string" && /^(bash|text_editor)_/.test(type));
+  return type === "function" || type === "custom" || type === "local_shell";
+}
+
+/** Body fields that make the provider reach out or run things on its side. */
+const SERVER_FIELDS: Record<ModelApi, string[]> = {
+  anthropic: ["mcp_servers", "container"],
+  openai: ["background", "prompt", "conversation"],
+};
+
+/** The methods and paths the proxy answers itself: Claude's connectivity probe, Codex's model list. */
+export function localAnswer(api: ModelApi, method: string, path: string): { status: number; body: string } | undefined {
+  if ((method === "HEAD" || method === "GET") && path === "/") return { status: 200, body: "" };
+  if (api === "openai" && method === "GET" && path === "/models")
+    return { status: 200, body: JSON.stringify({ object: "list", data: [], models: [] }) };
+  return undefined;
+}
+
+/** The method and path alone: refused before the body is read. */
+export function checkRoute(policy: ModelPolicy, method: string, path: string): PolicyRefusal | undefined {
+  if (!PATHS[policy.api].some((pattern) => pattern.test(path)))
+    return { status: 404, message: `${method} ${path} is not a model API call the agent may make` };
+  if (method !== "POST") return { status: 405, message: `${method} ${path} is refused: only POST is forwarded` };
+  return undefined;
+}
+
+/**
+ * Applies the policy to one request: the model must be one of `models`, the output cap is lowered to
+ * `maxOutputTokens`, server-side tools and fields are taken out unless allowed, and only known headers
+ * pass. The body is re-serialised; `content-length` is the new one.
+ */
+export function applyPolicy(
+  policy: ModelPolicy,
+  headers: Record<string, string | string[] | undefined>,
+  raw: Buffer,
+): PolicyPass | PolicyRefusal {
+  let body: Record<string, unknown>;
+  try {
+    const parsed = JSON.parse(raw.toString("utf8")) as unknown;
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+    body = parsed as Record<string, unknown>;
+  } catch {
+    return { status: 400, message: "the request body is not a JSON object" };
+  }
+  const model = body.model;
+  if (typeof model !== "string" || !policy.models.includes(model))
+    return {
+      status: 403,
+      message: `model ${JSON.stringify(model ?? null)} is not allowed; this installation allows ${policy.models.join(", ")}`,
+    };
+
+  const capField = policy.api === "anthropic" ? "max_tokens" : "max_output_tokens";
+  const asked = body[capField];
+  if (typeof asked !== "number" || !(asked <= policy.maxOutputTokens)) body[capField] = policy.maxOutputTokens;
+
+  const stripped: string[] = [];
+  if (!policy.serverTools) {
+    if (Array.isArray(body.tools)) {
+      body.tools = body.tools.filter((tool: unknown) => {
+        if (isClientTool(policy.api, tool)) return true;
+        stripped.push(String((tool as { type?: unknown } | null)?.type ?? "?"));
+        return false;
+      });
+    }
+    for (const field of SERVER_FIELDS[policy.api]) {
+      if (field in body) {
+        stripped.push(field);
+        delete body[field];
+      }
+    }
+  }
+
+  const allowed = HEADERS[policy.api];
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value !== undefined && (allowed.names.has(lower) || allowed.prefixes.some((p) => lower.startsWith(p))))
+      out[lower] = value;
+  }
+  const forwarded = Buffer.from(JSON.stringify(body));
+  out["content-type"] = "application/json";
+  out["content-length"] = String(forwarded.length);
+  // The meter reads the response: it must come uncompressed.
+  out["accept-encoding"] = "identity";
+  return { headers: out, body: forwarded, model, stripped };
+}
+
+/** An error body in the API's own shape, which the CLI prints. */
+export function errorBody(api: ModelApi, status: number, message: string): string {
+  const text = `no-mistakes model proxy: ${message}`;
+  if (api === "openai")
+    return JSON.stringify({ error: { message: text, type: "invalid_request_error", code: `no_mistakes_${status}` } });
+  const type = status === 404 ? "not_found_error" : status === 403 ? "permission_error" : "invalid_request_error";
+  return JSON.stringify({ type: "error", error: { type, message: text } });
+}
