@@ -2,7 +2,7 @@ import type { GitErrorKind } from "./git-error.js";
 
 // Checked in this order: a push rejection or an auth failure is often followed by generic lines
 // ("the remote end hung up", "Could not read from remote repository") that must not win.
-const PATTERNS: [Exclude<GitErrorKind, "timeout" | "other">, RegExp][] = [
+const PATTERNS: [Exclude<GitErrorKind, "timeout" | "over-limit" | "other">, RegExp][] = [
   [
     "rejected",
     /\[rejected\]|\[remote rejected\]|non-fast-forward|\(fetch first\)|updates were rejected|hook declined|protected branch|GH006|shallow update not allowed/i,

@@ -5,9 +5,10 @@
  * - rejected: the remote refused a push (non-fast-forward, protected branch, hook declined)
  * - network: the remote could not be reached or the connection broke
  * - timeout: git ran past its time limit and was killed
+ * - over-limit: git wrote more than its output cap and was killed
  * - other: anything else
  */
-export type GitErrorKind = "auth" | "not-found" | "rejected" | "network" | "timeout" | "other";
+export type GitErrorKind = "auth" | "not-found" | "rejected" | "network" | "timeout" | "over-limit" | "other";
 
 export class GitError extends Error {
   constructor(

@@ -29,6 +29,15 @@ const CONFIG = `[core]
 \tsymlinks = false
 `;
 
+/**
+ * Written to `.git/info/attributes`, which outranks every `.gitattributes` in the tree: the PR's own
+ * attributes cannot change what the app's diffs show (`* -diff` or `binary` would print "Binary files
+ * differ" over new code) nor how its files are checked out (eol, ident, working-tree-encoding, filters).
+ * `!attr` makes each unspecified, so git's own detection still reports files holding NUL as binary.
+ */
+const ATTRIBUTES =
+  "* !diff !text !eol !crlf !binary !merge !filter !ident !working-tree-encoding !encoding !export-ignore !export-subst !whitespace !delta !conflict-marker-size\n";
+
 /** Left behind by an interrupted merge, cherry-pick, rebase or killed command. */
 const LEFTOVER_STATE = [
   "index.lock",
@@ -448,6 +457,8 @@ export class GitWorkspace {
       });
     }
     await writeFile(join(this.gitDir, "config"), CONFIG);
+    await mkdir(join(this.gitDir, "info"), { recursive: true });
+    await writeFile(join(this.gitDir, "info", "attributes"), ATTRIBUTES);
   }
 }
 

@@ -15,6 +15,11 @@ export interface RunGitOptions {
   input?: string | Buffer | undefined;
   /** Exit codes that are answers, not failures (e.g. 1 for `merge-base --is-ancestor`). */
   okExitCodes?: readonly number[] | undefined;
+  /**
+   * Kill git once its stdout passes this many bytes and throw a GitError `over-limit`; default
+   * DEFAULT_MAX_OUTPUT_BYTES. Git's output is otherwise held whole in memory.
+   */
+  maxOutputBytes?: number | undefined;
 }
 
 export interface GitResult {
@@ -24,6 +29,8 @@ export interface GitResult {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/** The most any one git command may write to stdout unless the caller says otherwise. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Runs `git <args>` without a shell, in a sanitized environment (see `gitEnv`). A non-zero exit
@@ -56,9 +63,20 @@ export async function runGit(args: readonly string[], options: RunGitOptions): P
   };
 
   // Started by the process launcher, so the fork never runs on this process's event loop.
-  const result = await processLauncher().run({ file: "git", args: fullArgs, cwd, env: gitEnv(), input, timeoutMs });
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const result = await processLauncher().run({
+    file: "git",
+    args: fullArgs,
+    cwd,
+    env: gitEnv(),
+    input,
+    timeoutMs,
+    maxOutputBytes,
+  });
   if (result.startError !== undefined)
     throw fail("other", undefined, `could not start: ${result.startError}`, result.stderr);
+  if (result.overLimit)
+    throw fail("over-limit", undefined, `wrote more than ${maxOutputBytes} bytes and was stopped`, result.stderr);
   if (result.timedOut) throw fail("timeout", undefined, `timed out after ${timeoutMs} ms`, result.stderr);
   const code = result.exitCode;
   if (code === null) throw fail(undefined, undefined, `was killed by ${result.signal ?? "a signal"}`, result.stderr);

@@ -26,7 +26,7 @@ function finish(id, result) {
 }
 
 function run(message) {
-  const { id, file, args, cwd, env, input, timeoutMs } = message;
+  const { id, file, args, cwd, env, input, timeoutMs, maxOutputBytes } = message;
   let child;
   try {
     child = spawn(file, args, {
@@ -40,7 +40,7 @@ function run(message) {
     if (process.connected) process.send({ type: "done", id, error: { message: String(error?.message ?? error) } });
     return;
   }
-  const job = { child, out: [], err: [], timedOut: false, timer: undefined };
+  const job = { child, out: [], err: [], outBytes: 0, timedOut: false, overLimit: false, timer: undefined };
   running.set(id, job);
   job.timer = setTimeout(() => {
     job.timedOut = true;
@@ -49,7 +49,19 @@ function run(message) {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }, timeoutMs);
-  child.stdout?.on("data", (chunk) => job.out.push(chunk));
+  child.stdout?.on("data", (chunk) => {
+    if (job.overLimit) return;
+    job.outBytes += chunk.length;
+    if (maxOutputBytes !== undefined && job.outBytes > maxOutputBytes) {
+      // past the cap: stop the command and drop what it wrote, so its output is never held whole
+      job.overLimit = true;
+      job.out = [];
+      killGroup(child.pid);
+      child.stdout?.destroy();
+      return;
+    }
+    job.out.push(chunk);
+  });
   child.stderr?.on("data", (chunk) => job.err.push(chunk));
   child.stdin?.on("error", () => {
     // the command exited before reading all of its input; its exit status tells the story
@@ -61,6 +73,7 @@ function run(message) {
       exitCode: code,
       signal,
       timedOut: job.timedOut,
+      overLimit: job.overLimit,
       stdout: Buffer.concat(job.out),
       stderr: Buffer.concat(job.err),
     }),

@@ -13,6 +13,8 @@ export interface LaunchRequest {
   input?: string | Buffer | undefined;
   /** Kill the command's process group after this long. */
   timeoutMs: number;
+  /** Kill the command once its stdout passes this many bytes (its output is then dropped). */
+  maxOutputBytes?: number | undefined;
 }
 
 export interface LaunchResult {
@@ -20,6 +22,8 @@ export interface LaunchResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  /** The command wrote more than `maxOutputBytes` to stdout and was killed. */
+  overLimit: boolean;
   stdout: Buffer;
   stderr: Buffer;
   /** Set when the command could not be started (or the launcher went away while it ran). */
@@ -32,6 +36,7 @@ interface Done {
   exitCode?: number | null;
   signal?: NodeJS.Signals | null;
   timedOut?: boolean;
+  overLimit?: boolean;
   stdout?: Uint8Array;
   stderr?: Uint8Array;
   error?: { message: string };
@@ -90,6 +95,7 @@ export class ProcessLauncher {
         exitCode: message.exitCode ?? null,
         signal: message.signal ?? null,
         timedOut: message.timedOut ?? false,
+        overLimit: message.overLimit ?? false,
         stdout: Buffer.from(message.stdout ?? new Uint8Array()),
         stderr: Buffer.from(message.stderr ?? new Uint8Array()),
         startError: message.error?.message,
@@ -131,6 +137,7 @@ function gone(message: string): LaunchResult {
     exitCode: null,
     signal: null,
     timedOut: false,
+    overLimit: false,
     stdout: Buffer.alloc(0),
     stderr: Buffer.alloc(0),
     startError: message,

@@ -473,3 +473,31 @@ describe("symbolic links in a pull request", () => {
     );
   });
 });
+
+describe("the PR's own .gitattributes", () => {
+  it("cannot hide new code from the app's diffs, and real binaries are still binary", async () => {
+    const origin = createOrigin();
+    const base = origin.commit({ "a.js": "ok();\n", "b.js": "ok();\n", "c.js": "ok();\n" });
+    origin.commit({
+      "a.js": "ok();\neval(atob(payload));\n",
+      "b.js": "ok();\neval(b);\n",
+      "c.js": "ok();\neval(c);\n",
+      "img.png": PNG,
+    });
+    // last, so the fixture's own `git add` is not shaped by it
+    const head = origin.commit({
+      ".gitattributes": "* -diff\n*.js binary\nb.js eol=crlf\n*.js export-ignore\n*.js ident\n",
+    });
+    const ws = await workspace();
+    await ws.fetch(origin.work, [`+${head}:refs/nm/head`]);
+    await ws.checkout(head);
+    const diff = await ws.diff(base, head);
+    expect(diff).toContain("+eval(atob(payload));");
+    expect(diff).toContain("+eval(b);");
+    expect(diff).toContain("+eval(c);");
+    expect(diff).toMatch(/Binary files \/dev\/null and b\/img.png differ/);
+    // checked out as committed: no CRLF, no re-encoding
+    expect(readFileSync(join(ws.dir, "b.js"), "utf8")).toBe("ok();\neval(b);\n");
+    expect(readFileSync(join(ws.dir, "c.js"), "utf8")).toBe("ok();\neval(c);\n");
+  });
+});

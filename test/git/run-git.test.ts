@@ -185,3 +185,18 @@ describe("runGit", () => {
     expect(stdout).not.toContain("Leaked");
   });
 });
+
+describe("runGit output cap", () => {
+  it("kills git past its byte cap and says so (over-limit, not a failure of git)", async () => {
+    const origin = createOrigin();
+    const big = "x".repeat(200_000);
+    writeFileSync(join(origin.work, "big.txt"), big);
+    git(origin.work, "add", "big.txt");
+    git(origin.work, "commit", "-qm", "big");
+    const error = await gitError(runGit(["show", "HEAD:big.txt"], { cwd: origin.work, maxOutputBytes: 10_000 }));
+    expect(error.kind).toBe("over-limit");
+    expect(error.message).toContain("more than 10000 bytes");
+    const whole = await runGit(["show", "HEAD:big.txt"], { cwd: origin.work, maxOutputBytes: 300_000 });
+    expect(whole.stdout).toBe(big);
+  });
+});
