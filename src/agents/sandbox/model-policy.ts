@@ -111,7 +111,7 @@ export function applyPolicy(
     return { status: 400, message: "the request body is not a JSON object" };
   }
   const model = body.model;
-  if (typeof model !== "string" || !policy.models.includes(model))
+  if (typeof model !== "string" || !policy.models.some((allowed) => namesModel(allowed, model)))
     return {
       status: 403,
       message: `model ${JSON.stringify(model ?? null)} is not allowed; this installation allows ${policy.models.join(", ")}`,
@@ -151,6 +151,28 @@ export function applyPolicy(
   // The meter reads the response: it must come uncompressed.
   out["accept-encoding"] = "identity";
   return { headers: out, body: forwarded, model, stripped };
+}
+
+/** Claude Code's model aliases: it sends the model they stand for today, never the alias. */
+const CLAUDE_ALIASES: Record<string, RegExp> = {
+  sonnet: /^claude-(?:[\d-]+-)?sonnet-/,
+  opus: /^claude-(?:[\d-]+-)?opus-/,
+  haiku: /^claude-(?:[\d-]+-)?haiku-/,
+  opusplan: /^claude-(?:[\d-]+-)?(?:opus|sonnet)-/,
+};
+
+/**
+ * Whether a request naming `model` is one the operator configured as `allowed`: the same id, the
+ * same id with a dated snapshot or a context-window suffix (`claude-sonnet-4-5-20250929`,
+ * `claude-sonnet-4-5[1m]`), or a model of the family a Claude Code alias (`sonnet`, `opus`, `haiku`)
+ * stands for.
+ */
+export function namesModel(allowed: string, model: string): boolean {
+  if (model === allowed) return true;
+  const alias = CLAUDE_ALIASES[allowed.toLowerCase()];
+  if (alias) return alias.test(model);
+  const rest = model.startsWith(allowed) ? model.slice(allowed.length) : undefined;
+  return rest !== undefined && /^(?:-\d{8})?(?:\[1m\])?$/.test(rest);
 }
 
 /** An error body in the API's own shape, which the CLI prints. */
