@@ -6,7 +6,6 @@ import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
 import { extractJson } from "./extract-json.js";
 import { budgetStop, meteredUsage, withUsage } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
-import type { AgentProcessResult } from "./process/run-agent-process.js";
 import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
 import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
