@@ -4,13 +4,13 @@ import { fileURLToPath } from "node:url";
 import { AgentError, type AgentErrorKind } from "./agent-error.js";
 import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
 import { extractJson } from "./extract-json.js";
-import { budgetStop, meteredUsage, withUsage } from "./metered-usage.js";
+import { interpretMetered } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
 import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
 import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
-import { DEFAULT_MAX_OUTPUT_TOKENS } from "./sandbox/model-policy.js";
+import { modelPolicyFor } from "./sandbox/model-policy.js";
 import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "./types.js";
 
 /** The pinned CLI of this package (node_modules/.bin/claude, relative to the project root). */
@@ -195,23 +195,11 @@ export class ClaudeCodeAgent implements Agent {
       model: {
         upstream,
         auth: this.#options.apiKey ? { header: "x-api-key", value: this.#options.apiKey } : undefined,
-        policy: {
-          api: "anthropic",
-          models: [this.#model],
-          maxOutputTokens: this.#options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-          serverTools: this.#options.serverTools === true,
-        },
+        policy: modelPolicyFor("anthropic", this.#model, this.#options),
       },
       budget: options.budget,
     });
-    const stopped = budgetStop("claude", outcome.metered);
-    if (stopped) throw stopped;
-    try {
-      const result = this.#interpret(outcome, options);
-      return { ...result, usage: meteredUsage(result.usage, outcome.metered) };
-    } catch (error) {
-      throw withUsage(error, outcome.metered);
-    }
+    return interpretMetered("claude", outcome.metered, () => this.#interpret(outcome, options));
   }
 
   #interpret(outcome: SandboxedResult, options: AgentRunOptions): AgentResult {

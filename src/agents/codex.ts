@@ -20,13 +20,13 @@ import {
   type PackedRollout,
 } from "./codex-rollout.js";
 import { extractJson } from "./extract-json.js";
-import { budgetStop, meteredUsage, withUsage } from "./metered-usage.js";
+import { interpretMetered } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
 import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
 import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
-import { DEFAULT_MAX_OUTPUT_TOKENS } from "./sandbox/model-policy.js";
+import { modelPolicyFor } from "./sandbox/model-policy.js";
 import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "./types.js";
 
 /** The pinned CLI of this package. */
@@ -195,22 +195,13 @@ export class CodexAgent implements Agent {
       model: {
         upstream,
         auth: this.#options.apiKey ? { header: "authorization", value: `Bearer ${this.#options.apiKey}` } : undefined,
-        policy: {
-          api: "openai",
-          models: [this.#options.model ?? DEFAULT_CODEX_MODEL],
-          maxOutputTokens: this.#options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-          serverTools: this.#options.serverTools === true,
-        },
+        policy: modelPolicyFor("openai", this.#options.model ?? DEFAULT_CODEX_MODEL, this.#options),
       },
       budget: options.budget,
     });
-    const stopped = budgetStop("codex", result.metered);
-    if (stopped) throw stopped;
-    try {
-      return this.#interpret(result, options, { asked, baseline, home, secrets });
-    } catch (error) {
-      throw withUsage(error, result.metered);
-    }
+    return interpretMetered("codex", result.metered, () =>
+      this.#interpret(result, options, { asked, baseline, home, secrets }),
+    );
   }
 
   #interpret(
@@ -261,7 +252,7 @@ export class CodexAgent implements Agent {
     if (this.#homes.size > 1024) this.#homes.delete(this.#homes.keys().next().value!);
 
     const text = events.finalText ?? "";
-    return { text, json: extractJson(text), sessionId: threadId, resumed, usage: meteredUsage(usage, result.metered) };
+    return { text, json: extractJson(text), sessionId: threadId, resumed, usage };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { AgentError } from "./agent-error.js";
 import type { MeterReport } from "./sandbox/model-meter.js";
-import type { AgentUsage } from "./types.js";
+import type { AgentResult, AgentUsage } from "./types.js";
 
 /**
  * A turn's usage: what the CLI reported, raised to what the model proxy measured where that is more
@@ -17,7 +17,7 @@ export function meteredUsage(reported: AgentUsage | undefined, metered: MeterRep
 }
 
 /** The turn's failure when the proxy stopped it at the budget, else undefined. */
-export function budgetStop(agent: string, metered: MeterReport | undefined): AgentError | undefined {
+function budgetStop(agent: string, metered: MeterReport | undefined): AgentError | undefined {
   if (metered?.stopped === undefined) return undefined;
   return new AgentError("other", `${agent} was stopped: ${metered.stopped}`, {
     usage: meteredUsage(undefined, metered),
@@ -25,7 +25,26 @@ export function budgetStop(agent: string, metered: MeterReport | undefined): Age
 }
 
 /** The same failure, carrying the call's usage (a failed turn still counts in the PR's spend). */
-export function withUsage(error: unknown, metered: MeterReport | undefined): unknown {
+function withUsage(error: unknown, metered: MeterReport | undefined): unknown {
   if (error instanceof AgentError && metered) error.usage = meteredUsage(error.usage, metered);
   return error;
+}
+
+/**
+ * What an adapter makes of a sandboxed call, metered: the budget stop first, then `interpret`'s
+ * result with its usage raised to the proxy's measure, or its failure carrying that usage.
+ */
+export function interpretMetered(
+  agent: string,
+  metered: MeterReport | undefined,
+  interpret: () => AgentResult,
+): AgentResult {
+  const stopped = budgetStop(agent, metered);
+  if (stopped) throw stopped;
+  try {
+    const result = interpret();
+    return { ...result, usage: meteredUsage(result.usage, metered) };
+  } catch (error) {
+    throw withUsage(error, metered);
+  }
 }

@@ -31,6 +31,20 @@ export interface PolicyPass {
 /** Default output cap per request when the operator sets none (AGENT_MAX_OUTPUT_TOKENS). */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 
+/** An adapter's policy: its one model, the operator's output cap (default above) and server-tools switch. */
+export function modelPolicyFor(
+  api: ModelApi,
+  model: string,
+  options: { maxOutputTokens?: number | undefined; serverTools?: boolean | undefined },
+): ModelPolicy {
+  return {
+    api,
+    models: [model],
+    maxOutputTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    serverTools: options.serverTools === true,
+  };
+}
+
 /** The POST paths each API's CLI uses; nothing else is forwarded. */
 const PATHS: Record<ModelApi, RegExp[]> = {
   anthropic: [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/],
