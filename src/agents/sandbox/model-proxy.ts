@@ -14,8 +14,14 @@ const DROPPED_RESPONSE_HEADERS = new Set([
   "set-cookie",
 ]);
 
-/** Request bodies larger than this are refused (a long conversation is a few MB). */
+/**
+ * Request bodies larger than this are refused (a long conversation is a few MB), and so is a body
+ * that would take the bodies held at once, over all of a call's connections, past it: the agent
+ * opens as many connections as it likes, and the proxy holds their bodies in the app's memory.
+ */
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+/** The refusals kept for the log (the first few are shown); the rest are only counted. */
+const MAX_REFUSALS_KEPT = 100;
 
 export interface ModelProxy {
   /** The unix socket the proxy listens on. */
@@ -44,10 +50,14 @@ export async function startModelProxy(
   const policy = route.policy;
   const meter = new ModelMeter(policy.api, budget);
   const refused: string[] = [];
+  const note = (line: string) => {
+    if (refused.length < MAX_REFUSALS_KEPT) refused.push(line.slice(0, 200));
+  };
   const sockets = new Set<Socket>();
+  const held = { bytes: 0 };
 
   const refuse = (res: ServerResponse, what: string, status: number, message: string) => {
-    refused.push(`${what} (${status})`.slice(0, 200));
+    note(`${what} (${status})`);
     res.writeHead(status, { "content-type": "application/json" }).end(errorBody(policy.api, status, message));
   };
 
@@ -68,13 +78,16 @@ export async function startModelProxy(
       refuse(res, what, routeRefusal.status, routeRefusal.message);
       return;
     }
-    readBody(req).then(
+    let holding = 0;
+    res.on("close", () => (held.bytes -= holding));
+    readBody(req, held, (bytes) => (holding += bytes)).then(
       (raw) => {
-        if (raw === undefined) return refuse(res, what, 413, `the request body is over ${MAX_REQUEST_BYTES} bytes`);
+        if (raw === undefined)
+          return refuse(res, what, 413, `the request bodies held at once are over ${MAX_REQUEST_BYTES} bytes`);
         if (meter.stopped) return refuse(res, what, 403, meter.stopped);
         const passed = applyPolicy(policy, req.headers, raw);
         if (!("body" in passed)) return refuse(res, what, passed.status, passed.message);
-        if (passed.stripped.length > 0) refused.push(`${what}: removed ${passed.stripped.join(", ")}`.slice(0, 200));
+        if (passed.stripped.length > 0) note(`${what}: removed ${passed.stripped.join(", ")}`);
         forward(res, url, path, passed.headers, passed.body, passed.model);
       },
       () => res.destroy(),
@@ -165,16 +178,29 @@ export async function startModelProxy(
   };
 }
 
-/** The whole request body, or undefined when it is over the cap. */
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/**
+ * The whole request body, or undefined when it — with the bodies the proxy already holds (`held`,
+ * over all connections) — is over the cap. What it holds is added to `held` and told to `hold`, so
+ * the caller gives it back when the exchange closes; past the cap it stops keeping chunks.
+ */
+function readBody(
+  req: IncomingMessage,
+  held: { bytes: number },
+  hold: (bytes: number) => void,
+): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let bytes = 0;
     let over = false;
     req.on("data", (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > MAX_REQUEST_BYTES) over = true;
-      else chunks.push(chunk);
+      if (over) return;
+      if (held.bytes + chunk.length > MAX_REQUEST_BYTES) {
+        over = true;
+        chunks.length = 0;
+        return;
+      }
+      held.bytes += chunk.length;
+      hold(chunk.length);
+      chunks.push(chunk);
     });
     req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks)));
     req.on("error", reject);

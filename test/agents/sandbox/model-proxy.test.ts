@@ -90,6 +90,65 @@ function call(
   });
 }
 
+describe("the model proxy's own memory (real proxy over its socket, fake upstream)", () => {
+  it("refuses a body that would take the bodies held at once, over all connections, past 64 MiB; the held one still passes", async () => {
+    await start(ANTHROPIC);
+    const pad = "x".repeat(40 * 1024 * 1024);
+    // The first request's body is sent but not finished: the proxy holds its 40 MiB. Over a unix
+    // socket the write's callback comes once the proxy has read all but the socket's small buffer.
+    const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 10, messages: [], metadata: { pad } });
+    let finish = () => {};
+    let written = () => {};
+    const flushed = new Promise<void>((resolve) => (written = resolve));
+    const first = new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          socketPath: proxy!.socketPath,
+          method: "POST",
+          path: "/v1/messages",
+          headers: { "content-type": "application/json" },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, body.length - 10), () => written());
+      finish = () => req.end(body.slice(body.length - 10));
+    });
+    await flushed;
+    const second = await call("POST", "/v1/messages", {
+      model: "claude-sonnet-4-5",
+      max_tokens: 10,
+      messages: [],
+      metadata: { pad },
+    });
+    finish();
+    expect(second.status).toBe(413);
+    expect(second.body).toMatch(/request bodies held at once are over/);
+    expect(await first).toBe(200);
+    expect(received).toHaveLength(1);
+    // Given back when the exchange closed: the next one passes.
+    expect(
+      (
+        await call("POST", "/v1/messages", {
+          model: "claude-sonnet-4-5",
+          max_tokens: 10,
+          messages: [],
+          metadata: { pad },
+        })
+      ).status,
+    ).toBe(200);
+  }, 60_000);
+
+  it("keeps at most 100 refusals for the log, however many requests are refused", async () => {
+    const p = await start(ANTHROPIC);
+    for (let i = 0; i < 150; i++) expect((await call("GET", "/v1/messages")).status).toBe(405);
+    expect(p.refused).toHaveLength(100);
+  });
+});
+
 describe("the model proxy's policy (real proxy over its socket, fake upstream)", () => {
   it.each([
     [
