@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
  * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 60),
@@ -19,7 +19,7 @@ const only = process.argv
   ?.slice(7)
   .split(",");
 const strict = process.argv.includes("--strict");
-const sections = ["ack", "large-review", "review", "base-merge", "concurrency", "sandbox"].filter(
+const sections = ["ack", "large-review", "review", "base-merge", "concurrency", "sandbox", "diff-bomb"].filter(
   (s) => !only || only.includes(s),
 );
 
@@ -245,6 +245,17 @@ if (sandbox) {
     value: `+${sandbox.addedMs} ms of ${sandbox.unsandboxed.p50} ms = ${(sandbox.addedRatio * 100).toFixed(1)} % (p50 ${sandbox.sandboxed.p50} vs ${sandbox.unsandboxed.p50} ms)`,
     target: "≤ 10 %",
     holds: sandbox.addedRatio <= 0.1,
+    kind: "perf",
+  });
+}
+const bomb = results["diff-bomb"];
+if (bomb) {
+  const mb = (n: number) => `${n.toFixed(1)} MB`;
+  rows.push({
+    figure: `diff bomb: the worker's peak memory reading a PR of ${bomb.packKb} KB packed (${mb(bomb.lifted.diffMb)} of diff) vs a normal 20-file PR, each in its own process`,
+    value: `+${mb(bomb.bomb.addedMb)} vs +${mb(bomb.normal.addedMb)} (${bomb.bomb.leftOut} files left out); with the diff limits lifted +${mb(bomb.lifted.addedMb)}`,
+    target: "≤ normal + 8 MB",
+    holds: bomb.bomb.addedMb <= bomb.normal.addedMb + 8,
     kind: "perf",
   });
 }

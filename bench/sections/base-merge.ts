@@ -171,7 +171,7 @@ if (rebuilt !== newPrompt)
     "the rebuilt incremental prompt differs from the one the agent got: the comparison would not be like for like",
   );
 const oldDiff = limitDiff(
-  await ws.diff(last, head, { excludeGlobs: config.review.ignore }),
+  (await ws.diff(last, head, { excludeGlobs: config.review.ignore })).text,
   config.review.max_diff_bytes,
 );
 const oldPrompt = buildReviewPrompt({

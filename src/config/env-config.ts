@@ -82,6 +82,7 @@ const envSchema = z.object({
   AGENT_MAX_MEMORY_MB: positiveInt(DEFAULT_TURN_LIMITS.maxMemoryMb),
   AGENT_MAX_FILE_MB: positiveInt(DEFAULT_TURN_LIMITS.maxFileMb),
   AGENT_MAX_WORKSPACE_MB: positiveInt(DEFAULT_TURN_LIMITS.maxWorkspaceMb),
+  WORKSPACE_MAX_MB: positiveInt(4096),
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: optionalString,
   OPENAI_API_KEY: optionalString,
@@ -104,6 +105,8 @@ export type EnvConfig = {
   host: string;
   databaseUrl?: string;
   dataDir: string;
+  /** The most a PR's checked-out tree may take on disk (WORKSPACE_MAX_MB), in bytes. */
+  workspaceMaxBytes: number;
   logLevel: (typeof LOG_LEVELS)[number];
   agent: {
     name: (typeof AGENTS)[number];
@@ -247,6 +250,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    workspaceMaxBytes: e.WORKSPACE_MAX_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
     agent: {
       name: e.AGENT,

@@ -1,17 +1,25 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { BoundedDiff, DiffLimits } from "./bounded-diff.js";
+import { DEFAULT_DIFF_LIMITS } from "./bounded-diff.js";
 import type { ChangedFile } from "./changed-file.js";
 import type { TreeChange } from "./tree-change.js";
 import { findNestedGit } from "./find-nested-git.js";
 import { GitError } from "./git-error.js";
+import { leftOutFiles } from "./left-out-files.js";
 import { parseChangedFiles } from "./parse-changed-files.js";
+import { parseRawDiff } from "./raw-diff-entry.js";
 import { runGit } from "./run-git.js";
 import type { GitResult, RunGitOptions } from "./run-git.js";
 
 export interface GitWorkspaceOptions {
   /** Time limit of each git command; default 10 minutes. */
   timeoutMs?: number;
+  /** What one diff may read (default DEFAULT_DIFF_LIMITS); files past it are left out and named. */
+  diffLimits?: DiffLimits;
+  /** The most a checked-out tree may take on disk, in bytes (default: no limit). */
+  maxCheckoutBytes?: number;
 }
 
 /**
@@ -60,6 +68,8 @@ export class GitWorkspace {
   readonly dir: string;
   private readonly gitDir: string;
   private readonly timeoutMs: number | undefined;
+  private readonly diffLimits: DiffLimits;
+  private readonly maxCheckoutBytes: number | undefined;
   /** True from `ensure()` creating the repository until the first checkout. */
   private created = false;
 
@@ -67,6 +77,8 @@ export class GitWorkspace {
     this.dir = resolve(dir);
     this.gitDir = join(this.dir, ".git");
     this.timeoutMs = options.timeoutMs;
+    this.diffLimits = options.diffLimits ?? DEFAULT_DIFF_LIMITS;
+    this.maxCheckoutBytes = options.maxCheckoutBytes;
   }
 
   /** Creates the directory and an empty repository in it unless one is there. Idempotent. */
@@ -110,15 +122,42 @@ export class GitWorkspace {
     );
   }
 
-  /** Checks out `sha` detached, discarding local changes and untracked (also ignored) files. */
+  /**
+   * Checks out `sha` detached, discarding local changes and untracked (also ignored) files. With
+   * `maxCheckoutBytes`, a tree that would take more on disk is refused (GitError `over-limit`) before a
+   * file of it is written.
+   */
   async checkout(sha: string): Promise<void> {
     assertArgument("sha", sha);
     await this.resetConfig();
+    if (this.maxCheckoutBytes !== undefined) {
+      const bytes = await this.treeBytes(sha);
+      if (bytes > this.maxCheckoutBytes) {
+        throw new GitError(
+          "over-limit",
+          `git checkout refused: the tree at ${sha.slice(0, 12)} would take ${megabytes(bytes)} MB on disk, more than the ${megabytes(this.maxCheckoutBytes)} MB a workspace may (WORKSPACE_MAX_MB)`,
+          { subcommand: "checkout", stderr: "" },
+        );
+      }
+    }
     await Promise.all(LEFTOVER_STATE.map((name) => rm(join(this.gitDir, name), { recursive: true, force: true })));
     await this.git(["checkout", "--quiet", "--force", "--detach", sha]);
     // `git clean` walks the whole tree; a repository this instance just created has nothing to clean.
     if (!this.created) await this.git(["clean", "-ffdxq"]);
     this.created = false;
+  }
+
+  /** What checking out `sha` would write: every blob's size, plus a block (4 KiB) for each file. */
+  async treeBytes(sha: string): Promise<number> {
+    assertArgument("commit", sha);
+    const { stdout } = await this.git(["ls-tree", "-r", "-l", "-z", "--full-tree", sha]);
+    let bytes = 0;
+    for (const entry of stdout.split("\0")) {
+      // "<mode> <type> <object> <size>\t<path>"; a gitlink's size is "-"
+      const size = Number(entry.slice(0, entry.indexOf("\t")).split(/ +/)[3]);
+      if (entry !== "") bytes += 4096 + (Number.isFinite(size) ? size : 0);
+    }
+    return bytes;
   }
 
   /** The commit `ref` names; throws GitError `not-found` when there is none. */
@@ -158,6 +197,8 @@ export class GitWorkspace {
   /**
    * Unified diff from..to; `paths` limits it to those files (literal paths), `excludeGlobs` leaves files
    * out (of those paths too, when both are given); `context` lines around each change (default 3).
+   * Blob sizes are read first: a file over the workspace's per-file limit, or past the diff's budget, is
+   * left out of the diff (and named in `leftOut`) before git prints a line of it.
    */
   async diff(
     from: string,
@@ -172,31 +213,49 @@ export class GitWorkspace {
        */
       renamedFrom?: ReadonlyMap<string, string>;
     } = {},
-  ): Promise<string> {
+  ): Promise<BoundedDiff> {
     assertArgument("commit", from);
     assertArgument("commit", to);
     const oldPath = options.renamedFrom && new Map([...options.renamedFrom].map(([was, now]) => [now, was]));
     const paths = oldPath
       ? options.paths?.flatMap((p) => (oldPath.has(p) ? [oldPath.get(p)!, p] : [p]))
       : options.paths;
+    const specs = paths
+      ? [...paths.map((p) => `:(literal)${p}`), ...(options.excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`)]
+      : pathspecs(options.excludeGlobs);
+    const common = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M"];
+    const raw = parseRawDiff(
+      (await this.git([...common, "--raw", "-z", "--no-abbrev", from, to, "--", ...specs])).stdout,
+    );
+    if (raw.length === 0) return { text: "", leftOut: [] };
+    const left = leftOutFiles(raw, await this.blobSizes(raw.flatMap((e) => [e.oldBlob, e.newBlob])), this.diffLimits);
+    if (left.length === raw.length) return { text: "", leftOut: left.map((l) => l.file) };
+    const excluded = left.flatMap(({ entry }) => [entry.path, ...(entry.oldPath === undefined ? [] : [entry.oldPath])]);
     const { stdout } = await this.git([
-      "diff",
-      "--no-color",
-      "--no-ext-diff",
-      "--no-textconv",
-      "-M",
+      ...common,
       `--unified=${options.context ?? 3}`,
       from,
       to,
       "--",
-      ...(paths
-        ? [
-            ...paths.map((p) => `:(literal)${p}`),
-            ...(options.excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`),
-          ]
-        : pathspecs(options.excludeGlobs)),
+      ...specs,
+      ...excluded.map((p) => `:(exclude,literal)${p}`),
     ]);
-    return stdout;
+    return { text: stdout, leftOut: left.map((l) => l.file) };
+  }
+
+  /** The size of each blob in the object database (by id); ids it lacks, and the all-zero id, are absent. */
+  async blobSizes(ids: readonly string[]): Promise<Map<string, number>> {
+    const wanted = [...new Set(ids.filter((id) => /^[0-9a-f]{40,64}$/.test(id) && !/^0+$/.test(id)))];
+    const sizes = new Map<string, number>();
+    if (wanted.length === 0) return sizes;
+    const { stdout } = await this.git(["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], {
+      input: `${wanted.join("\n")}\n`,
+    });
+    for (const line of stdout.split("\n")) {
+      const [id, type, size] = line.split(" ");
+      if (id && type === "blob" && size) sizes.set(id, Number(size));
+    }
+    return sizes;
   }
 
   /** Every file changed from `from` to `to`, with line counts (renames detected). */
@@ -460,6 +519,10 @@ export class GitWorkspace {
     await mkdir(join(this.gitDir, "info"), { recursive: true });
     await writeFile(join(this.gitDir, "info", "attributes"), ATTRIBUTES);
   }
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
 }
 
 function pathspecs(excludeGlobs: readonly string[] | undefined): string[] {

@@ -97,6 +97,8 @@ export function classifyFailure(error: unknown): FailureDecision {
     };
   }
   if (error instanceof GitError) {
+    if (error.kind === "over-limit")
+      return { retry: false, title: "The pull request is over a size limit", detail: error.message };
     const retry = error.kind === "network" || error.kind === "timeout";
     return { retry, title: `git ${error.subcommand} failed (${error.kind})`, detail: error.message };
   }

@@ -62,7 +62,9 @@ export async function startWorkers(
     github,
     // Stable per run: the agent's sessions are keyed by their working directory.
     workspace: (run) =>
-      new GitWorkspace(join(deps.config.dataDir, "workspaces", String(run.repositoryId), String(run.prNumber))),
+      new GitWorkspace(join(deps.config.dataDir, "workspaces", String(run.repositoryId), String(run.prNumber)), {
+        maxCheckoutBytes: deps.config.workspaceMaxBytes,
+      }),
     agentTimeoutMs: deps.config.agent.timeoutMs,
     gitToken: (url, token) =>
       tokenForUrl(url, token, { hosts: deps.config.github.gitHosts, protocol: deps.config.github.protocol }),

@@ -190,17 +190,17 @@ describe("GitWorkspace", () => {
     const ws = await workspace();
     await ws.fetch(origin.work, [`+${head}:refs/nm/head`]);
 
-    const full = await ws.diff(base, head);
+    const full = (await ws.diff(base, head)).text;
     expect(full).toContain("diff --git a/src/a.ts b/src/a.ts");
     expect(full).toContain("diff --git a/package-lock.json b/package-lock.json");
     expect(full).toContain("diff --git a/dist/deep/more.js b/dist/deep/more.js");
     expect(full).toContain("@@ -1 +1,2 @@\n one\n+two\n");
 
-    const filtered = await ws.diff(base, head, { excludeGlobs: ["package-lock.json", "dist/**"] });
+    const filtered = (await ws.diff(base, head, { excludeGlobs: ["package-lock.json", "dist/**"] })).text;
     expect(filtered).toContain("diff --git a/src/a.ts b/src/a.ts");
     expect(filtered).not.toContain("package-lock.json");
     expect(filtered).not.toContain("dist/");
-    expect(await ws.diff(head, head)).toBe("");
+    expect(await ws.diff(head, head)).toEqual({ text: "", leftOut: [] });
   });
 
   it("lists changed files: added, modified, deleted, renamed and binary", async () => {
@@ -491,7 +491,7 @@ describe("the PR's own .gitattributes", () => {
     const ws = await workspace();
     await ws.fetch(origin.work, [`+${head}:refs/nm/head`]);
     await ws.checkout(head);
-    const diff = await ws.diff(base, head);
+    const diff = (await ws.diff(base, head)).text;
     expect(diff).toContain("+eval(atob(payload));");
     expect(diff).toContain("+eval(b);");
     expect(diff).toContain("+eval(c);");

@@ -72,7 +72,7 @@ describe("prepareWorkspace: incremental means the PR's own changes", () => {
     });
     // app.ts: both changed (counts); own.ts: the PR's; util.ts and gen/*: the base's only; feature.ts: unchanged
     expect(prep.paths).toEqual(["src/app.ts", "src/own.ts"]);
-    const diff = await ws.diff(prep.from, head, { paths: prep.paths, excludeGlobs: ["**/*.lock"] });
+    const diff = (await ws.diff(prep.from, head, { paths: prep.paths, excludeGlobs: ["**/*.lock"] })).text;
     expect(diff).toContain("+own 1");
     expect(diff).toContain("+base 25");
     expect(diff).not.toContain("gen/");
@@ -201,12 +201,12 @@ describe("GitWorkspace.treeChanges", () => {
     await ws.ensure();
     await ws.fetch(origin.bare, ["+refs/heads/main:refs/nm/main"]);
 
-    const diff = await ws.diff(from, to, { paths: ["src/a.ts", "pkg/yarn.lock"], excludeGlobs: ["**/yarn.lock"] });
+    const diff = (await ws.diff(from, to, { paths: ["src/a.ts", "pkg/yarn.lock"], excludeGlobs: ["**/yarn.lock"] })).text;
     expect(diff).toContain("+a2");
     expect(diff).not.toContain("yarn.lock");
     expect(diff).not.toContain("src/b.ts");
     // each alone, as before
-    expect(await ws.diff(from, to, { paths: ["pkg/yarn.lock"] })).toContain("+2");
-    expect(await ws.diff(from, to, { excludeGlobs: ["**/yarn.lock"] })).toContain("src/b.ts");
+    expect((await ws.diff(from, to, { paths: ["pkg/yarn.lock"] })).text).toContain("+2");
+    expect((await ws.diff(from, to, { excludeGlobs: ["**/yarn.lock"] })).text).toContain("src/b.ts");
   });
 });

@@ -9,6 +9,8 @@ export interface VerifyPromptInput {
   findings: Finding[];
   /** The fixer's commit as a diff (untrusted: it came from an agent working on the PR). */
   diff: string;
+  /** Files of the commit too large to show in `diff`. */
+  leftOut?: string[];
   sha: string;
 }
 
@@ -43,6 +45,17 @@ export function buildVerifyPrompt(input: VerifyPromptInput): string {
     quote(input.diff),
     "</diff>",
     "",
+    ...(input.leftOut?.length
+      ? [
+          `The commit also changes these files, too large to show in the diff; read them in the working directory if a finding depends on them: ${quote(
+            input.leftOut
+              .slice(0, 20)
+              .map((p) => JSON.stringify(p))
+              .join(", "),
+          )}${input.leftOut.length > 20 ? ", …" : ""}`,
+          "",
+        ]
+      : []),
     'Answer with only this JSON: {"verdicts": [{"id": "<finding id>", "fixed": true or false, "reason": "one or two sentences"}]}',
   ].join("\n");
 }

@@ -42,6 +42,7 @@ export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: num
   const ruled = { confirmed: [] as number[], refuted: [] as number[] };
   let outcome;
   try {
+    const diff = await input.workspace.diff(input.from, input.sha);
     outcome = await input.verifier.run(run.id, "verifier", {
       trigger: "verify",
       headSha: input.sha,
@@ -49,7 +50,8 @@ export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: num
         repository: run.repositoryFullName,
         prNumber: run.prNumber,
         findings: input.claimed,
-        diff: await input.workspace.diff(input.from, input.sha),
+        diff: diff.text,
+        leftOut: diff.leftOut.map((f) => f.path),
         sha: input.sha,
       }),
       cwd: input.workspace.dir,

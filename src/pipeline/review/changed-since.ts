@@ -17,5 +17,5 @@ export async function changedSince(
     workspace.diff(since, at.headSha, { context: 0 }),
     workspace.diff(at.mergeBase, at.headSha, { context: 0 }),
   ]);
-  return intersectChanges(changedLines(sinceLast), changedLines(own));
+  return intersectChanges(changedLines(sinceLast.text), changedLines(own.text));
 }

@@ -17,7 +17,7 @@ export async function followRename(
   const to = path === undefined ? undefined : renames.get(path);
   if (path === undefined || to === undefined) return finding;
   if (finding.line === undefined) return { ...finding, path: to };
-  const diff = await workspace.diff(range.mergeBase, range.headSha, { paths: [path, to], context: 0 });
+  const diff = (await workspace.diff(range.mergeBase, range.headSha, { paths: [path, to], context: 0 })).text;
   const line = mapRenamedLine(diff, finding.line);
   if (line === undefined) return { ...finding, path: to, line: undefined, end_line: undefined, suggestion: undefined };
   const end = finding.end_line === undefined ? undefined : mapRenamedLine(diff, finding.end_line);

@@ -1,6 +1,7 @@
 import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { ensureCheckRun } from "../ensure-check-run.js";
 import { limitDiff } from "../limit-diff.js";
+import { leftOutNote } from "./left-out-note.js";
 import type { ReviewDeps } from "../run-review.js";
 import { changedSince } from "./changed-since.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
@@ -17,7 +18,7 @@ export async function gatherReviewInput(deps: ReviewDeps, turn: ReviewTurn, head
     (p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`,
   );
   // The check run, the diff and the range's authors, at once.
-  const [checkRunId, rawDiff, commits] = await Promise.all([
+  const [checkRunId, read, commits] = await Promise.all([
     ensureCheckRun(github, ref, ws.headSha, {
       status: "in_progress",
       title: "Reviewing",
@@ -25,19 +26,21 @@ export async function gatherReviewInput(deps: ReviewDeps, turn: ReviewTurn, head
     }),
     // after a base merge or rebase, only the files the PR's own changes touched (none: nothing to diff)
     ws.paths?.length === 0
-      ? ""
+      ? { text: "", leftOut: [] }
       : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore, paths: ws.paths }),
     // the PR's own commits: not those a merge of the base brought in
     workspace.commits(ws.from, ws.headSha, { notIn: ws.mergeBase }),
   ]);
   turn.checkRunId = checkRunId;
-  const diff = limitDiff(rawDiff, config.review.max_diff_bytes);
-  if (diff.omittedFiles.length > 0) {
+  if (read.leftOut.length > 0) notes.push(leftOutNote(read.leftOut));
+  const limited = limitDiff(read.text, config.review.max_diff_bytes);
+  const diff = { diff: limited.diff, omittedFiles: [...read.leftOut.map((f) => f.path), ...limited.omittedFiles] };
+  if (limited.omittedFiles.length > 0) {
     notes.push(
-      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${diff.omittedFiles.length} file${diff.omittedFiles.length === 1 ? " was" : "s were"} not reviewed: ${diff.omittedFiles
+      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${limited.omittedFiles.length} file${limited.omittedFiles.length === 1 ? " was" : "s were"} not reviewed: ${limited.omittedFiles
         .slice(0, 20)
         .map((f) => `\`${f}\``)
-        .join(", ")}${diff.omittedFiles.length > 20 ? ", …" : ""}.`,
+        .join(", ")}${limited.omittedFiles.length > 20 ? ", …" : ""}.`,
     );
   }
 

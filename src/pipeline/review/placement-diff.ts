@@ -21,6 +21,6 @@ export async function placementDiff(
   const known = parseDiff(reused);
   const missing = paths.filter((p) => !known.files.has(p));
   if (missing.length === 0) return known;
-  const rest = await workspace.diff(ws.mergeBase, ws.headSha, { paths: missing, renamedFrom: renames });
+  const rest = (await workspace.diff(ws.mergeBase, ws.headSha, { paths: missing, renamedFrom: renames })).text;
   return parseDiff(reused === "" || reused.endsWith("\n") ? `${reused}${rest}` : `${reused}\n${rest}`);
 }

@@ -18,7 +18,7 @@ export async function hasResolutionEvidence(
   if (!finding.path) return false;
   for (const from of raisedAt) {
     if (!from || !(await workspace.hasCommit(from))) continue;
-    const diff = await workspace.diff(from, head, { paths: [finding.path], context: 0 });
+    const diff = (await workspace.diff(from, head, { paths: [finding.path], context: 0 })).text;
     return touchesLines(diff, finding.line, finding.endLine);
   }
   return false;
