@@ -23,7 +23,7 @@ export const DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5";
  * The user settings every call loads (`--setting-sources user`): the app's, read-only inside the
  * sandbox. No hooks, and hooks switched off, whatever else the agent manages to add.
  */
-export const CLAUDE_APP_SETTINGS = { disableAllHooks: true } as const;
+export const CLAUDE_APP_SETTINGS = { disableAllHooks: true, includeGitInstructions: false } as const;
 const SETTINGS_FILES = ["settings.json", "settings.local.json"];
 
 export interface ClaudeCodeAgentOptions {
