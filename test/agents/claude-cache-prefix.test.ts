@@ -39,7 +39,12 @@ describe("a resumed Claude Code turn can be served from the provider's prompt ca
   it(
     "sends the previous turn's request again, byte for byte, as the start of the next one — after a new commit too",
     async () => {
-      const claude = new ClaudeCodeAgent({ homeDir: home, apiKey: "sk-ant-prefix", baseUrl: server.url, killGraceMs: 1000 });
+      const claude = new ClaudeCodeAgent({
+        homeDir: home,
+        apiKey: "sk-ant-prefix",
+        baseUrl: server.url,
+        killGraceMs: 1000,
+      });
       const call = (prompt: string, sessionId?: string): AgentRunOptions => ({
         prompt,
         cwd: workspace,
