@@ -201,7 +201,8 @@ describe("GitWorkspace.treeChanges", () => {
     await ws.ensure();
     await ws.fetch(origin.bare, ["+refs/heads/main:refs/nm/main"]);
 
-    const diff = (await ws.diff(from, to, { paths: ["src/a.ts", "pkg/yarn.lock"], excludeGlobs: ["**/yarn.lock"] })).text;
+    const diff = (await ws.diff(from, to, { paths: ["src/a.ts", "pkg/yarn.lock"], excludeGlobs: ["**/yarn.lock"] }))
+      .text;
     expect(diff).toContain("+a2");
     expect(diff).not.toContain("yarn.lock");
     expect(diff).not.toContain("src/b.ts");
