@@ -285,6 +285,8 @@ function usageOf(result: ClaudeResultObject): AgentUsage {
   const usage: AgentUsage = {
     tokensIn: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
     tokensOut: u.output_tokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
   };
   if (typeof result.total_cost_usd === "number") usage.costUsd = result.total_cost_usd;
   return usage;

@@ -4,6 +4,8 @@ import { AgentError, type AgentErrorKind } from "./agent-error.js";
 export interface CodexTokenTotals {
   input: number;
   output: number;
+  /** Of input: served from the provider's prompt cache (`cached_input_tokens`). */
+  cached?: number;
 }
 
 /** What one `codex exec --json` run printed, read from its JSON lines. */
@@ -55,7 +57,11 @@ export function parseCodexEvents(stdout: string): CodexEvents {
         const usage = event.usage as Record<string, unknown> | undefined;
         const input = num(usage?.input_tokens);
         const output = num(usage?.output_tokens);
-        out.usage = { input: (out.usage?.input ?? 0) + input, output: (out.usage?.output ?? 0) + output };
+        out.usage = {
+          input: (out.usage?.input ?? 0) + input,
+          output: (out.usage?.output ?? 0) + output,
+          cached: (out.usage?.cached ?? 0) + num(usage?.cached_input_tokens),
+        };
         break;
       }
       case "turn.failed": {

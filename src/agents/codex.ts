@@ -242,9 +242,11 @@ export class CodexAgent implements Agent {
     const totals = events.usage ?? { input: 0, output: 0 };
     // A resumed thread reports its cumulative usage: this turn's share is the growth since before it.
     const base = resumed ? baseline : { input: 0, output: 0 };
+    const growth = (now: number, before: number) => (now >= before ? now - before : now);
     const usage = {
-      tokensIn: totals.input >= base.input ? totals.input - base.input : totals.input,
-      tokensOut: totals.output >= base.output ? totals.output - base.output : totals.output,
+      tokensIn: growth(totals.input, base.input),
+      tokensOut: growth(totals.output, base.output),
+      cacheReadTokens: growth(totals.cached ?? 0, base.cached ?? 0),
     };
     this.#homes.set(threadId, home);
     this.#totals.set(threadId, totals);

@@ -7,12 +7,15 @@ import type { AgentResult, AgentUsage } from "./types.js";
  * (the proxy also sees requests the CLI did not make itself, e.g. from a shell in the sandbox).
  */
 export function meteredUsage(reported: AgentUsage | undefined, metered: MeterReport | undefined): AgentUsage {
-  const usage: AgentUsage = { tokensIn: reported?.tokensIn ?? 0, tokensOut: reported?.tokensOut ?? 0 };
-  if (reported?.costUsd !== undefined) usage.costUsd = reported.costUsd;
+  const usage: AgentUsage = { ...reported, tokensIn: reported?.tokensIn ?? 0, tokensOut: reported?.tokensOut ?? 0 };
   if (!metered) return usage;
   usage.tokensIn = Math.max(usage.tokensIn, metered.tokensIn);
   usage.tokensOut = Math.max(usage.tokensOut, metered.tokensOut);
   usage.costUsd = Math.max(usage.costUsd ?? 0, metered.costUsd);
+  usage.cacheReadTokens = Math.max(usage.cacheReadTokens ?? 0, metered.cacheReadTokens);
+  usage.cacheWriteTokens = Math.max(usage.cacheWriteTokens ?? 0, metered.cacheWriteTokens);
+  // the proxy saw each request: its largest is the session's size, where the CLI only reports totals
+  if (metered.largestRequestTokens > 0) usage.contextTokens = metered.largestRequestTokens;
   return usage;
 }
 

@@ -5,8 +5,14 @@ import type { ModelBudget } from "./sandbox/model-meter.js";
 export type { Role };
 
 export interface AgentUsage {
+  /** Input tokens, cached ones included. */
   tokensIn: number;
   tokensOut: number;
+  /** Of tokensIn: read from the provider's prompt cache, and written to it; absent when not reported. */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** Input tokens of the turn's largest single model request: the session's size. Absent when unknown. */
+  contextTokens?: number;
   /** Dollars, when the agent reports it. */
   costUsd?: number;
 }

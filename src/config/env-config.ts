@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../agents/sandbox/turn-limits.js";
+import { DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
@@ -83,6 +84,7 @@ const envSchema = z.object({
   AGENT_MAX_FILE_MB: positiveInt(DEFAULT_TURN_LIMITS.maxFileMb),
   AGENT_MAX_WORKSPACE_MB: positiveInt(DEFAULT_TURN_LIMITS.maxWorkspaceMb),
   WORKSPACE_MAX_MB: positiveInt(4096),
+  AGENT_SESSION_MAX_TOKENS: positiveInt(DEFAULT_SESSION_BUDGET_TOKENS),
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: optionalString,
   OPENAI_API_KEY: optionalString,
@@ -117,6 +119,8 @@ export type EnvConfig = {
     extraArgs: string[];
     /** The model proxy lowers every request's output cap to this (AGENT_MAX_OUTPUT_TOKENS). */
     maxOutputTokens: number;
+    /** A session past this many input tokens (its largest request) rolls over (AGENT_SESSION_MAX_TOKENS). */
+    sessionMaxTokens: number;
     /** The model proxy lets server-side tools (web search/fetch, code execution, MCP) through (AGENT_SERVER_TOOLS=on). */
     serverTools: boolean;
     fake: { scenario?: string; home?: string; log?: string };
@@ -259,6 +263,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       model: e.AGENT_MODEL,
       extraArgs: e.AGENT_ARGS,
       maxOutputTokens: e.AGENT_MAX_OUTPUT_TOKENS,
+      sessionMaxTokens: e.AGENT_SESSION_MAX_TOKENS,
       serverTools: e.AGENT_SERVER_TOOLS,
       fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
       cli: e.AGENT_CLI,

@@ -23,14 +23,31 @@ export async function listRunAgentSessions(db: Database, runId: number): Promise
 /** Upsert on (run, role): the latest session id an agent reports always wins. */
 export async function saveRunAgentSession(
   db: Database,
-  row: { runId: number; role: Role; agent: string; sessionId: string; state: Buffer | null },
+  row: {
+    runId: number;
+    role: Role;
+    agent: string;
+    sessionId: string;
+    state: Buffer | null;
+    /** The session's size after the turn (input tokens of its largest request). */
+    contextTokens?: number;
+    /** What the session has now been told (the caller's record); undefined keeps what is stored. */
+    memory?: unknown;
+  },
 ): Promise<void> {
   await db
     .insert(runAgentSessions)
     .values({ ...row, updatedAt: new Date() })
     .onConflictDoUpdate({
       target: [runAgentSessions.runId, runAgentSessions.role],
-      set: { agent: row.agent, sessionId: row.sessionId, state: row.state, updatedAt: sql`now()` },
+      set: {
+        agent: row.agent,
+        sessionId: row.sessionId,
+        state: row.state,
+        contextTokens: row.contextTokens ?? 0,
+        ...(row.memory === undefined ? {} : { memory: row.memory }),
+        updatedAt: sql`now()`,
+      },
     });
 }
 
@@ -43,4 +60,12 @@ export async function deleteRunAgentSession(db: Database, runId: number, role?: 
         ? and(eq(runAgentSessions.runId, runId), eq(runAgentSessions.role, role))
         : eq(runAgentSessions.runId, runId),
     );
+}
+
+/** Sets what the (run, role) session has been told; a no-op when none is stored. */
+export async function rememberRunAgentSession(db: Database, runId: number, role: Role, memory: unknown): Promise<void> {
+  await db
+    .update(runAgentSessions)
+    .set({ memory, updatedAt: sql`now()` })
+    .where(and(eq(runAgentSessions.runId, runId), eq(runAgentSessions.role, role)));
 }

@@ -72,7 +72,7 @@ export const turns = pgTable(
     trigger: text("trigger").notNull(),
     headSha: text("head_sha").notNull(),
     agent: text("agent").notNull(),
-    /** cold | started | resumed | fallback; null while the turn is still starting */
+    /** cold | started | resumed | fallback | rollover; null while the turn is still starting */
     sessionMode: text("session_mode"),
     sessionId: text("session_id"),
     fallbackReason: text("fallback_reason"),
@@ -82,6 +82,11 @@ export const turns = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),
+    /** Of tokens_in: read from the provider's prompt cache, and written to it (as the CLI or the proxy measured). */
+    cacheReadTokens: integer("cache_read_tokens").notNull().default(0),
+    cacheWriteTokens: integer("cache_write_tokens").notNull().default(0),
+    /** The largest single model request of the turn, in input tokens: the session's size after it. */
+    contextTokens: integer("context_tokens").notNull().default(0),
     costUsd: numeric("cost_usd", { precision: 12, scale: 6, mode: "number" }).notNull().default(0),
     error: text("error"),
     /** The agent's raw final message when it could not be used (kept for debugging). */
@@ -102,6 +107,10 @@ export const runAgentSessions = pgTable(
     sessionId: text("session_id").notNull(),
     /** gzip of the adapter's exported session state, when it has one and it fits the cap */
     state: bytea("state"),
+    /** The session's size: input tokens of its largest request so far (a rollover starts past the budget). */
+    contextTokens: integer("context_tokens").notNull().default(0),
+    /** What the session has been told, as its role's caller records it (the reviewer: the ledger it saw). */
+    memory: jsonb("memory"),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.role] })],

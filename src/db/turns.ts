@@ -3,7 +3,8 @@ import type { Role } from "../domain/role.js";
 import type { Database } from "./database.js";
 import { turns, type Turn } from "./schema.js";
 
-export type SessionMode = "cold" | "started" | "resumed" | "fallback";
+/** How a turn's session began: no resume (cold), new (started), continued (resumed), new after a failed resume (fallback), new because the stored one passed its budget (rollover). */
+export type SessionMode = "cold" | "started" | "resumed" | "fallback" | "rollover";
 export type TurnStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
 
 export async function startTurn(
@@ -24,6 +25,9 @@ export async function finishTurn(
     fallbackReason?: string | null;
     tokensIn?: number;
     tokensOut?: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+    contextTokens?: number;
     costUsd?: number;
     error?: string | null;
     rawAnswer?: string | null;

@@ -4,13 +4,19 @@ import type { Logger } from "pino";
 import { AgentError, toAgentError } from "../agents/agent-error.js";
 import type { Agent, AgentResult, Role } from "../agents/types.js";
 import type { Database } from "../db/database.js";
-import { deleteRunAgentSession, loadRunAgentSession, saveRunAgentSession } from "../db/run-agent-sessions.js";
+import {
+  deleteRunAgentSession,
+  loadRunAgentSession,
+  rememberRunAgentSession,
+  saveRunAgentSession,
+} from "../db/run-agent-sessions.js";
 import type { RunAgentSession } from "../db/schema.js";
 import { finishTurn, startTurn, type SessionMode } from "../db/turns.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { ModelBudget } from "../agents/sandbox/model-meter.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import { listTurns } from "../db/turns.js";
+import { DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
 import { turnBudget } from "./check-budget.js";
 
 export interface TurnRequest {
@@ -25,6 +31,21 @@ export interface TurnRequest {
   fresh?: boolean;
   /** The PR's limits: the model proxy stops the turn once the run's spend reaches them; absent = unbounded. */
   limits?: RepoConfig;
+  /**
+   * The prompt for a new session (first turn, `fresh`, cold, a fallback, a rollover): it must stand alone.
+   * `prompt` is then what a resumed session is told. Absent: `prompt` serves both.
+   */
+  freshPrompt?: string;
+}
+
+/** The stored session of a (run, role) as the next turn will find it. */
+export interface SessionPeek {
+  /** Whether the next turn (not asked to be fresh) will resume it: false when there is none, it belongs to another agent, or it is past its budget. */
+  resumable: boolean;
+  /** What the caller recorded the session was told (`remember`); kept for a rollover's digest too. */
+  memory?: unknown;
+  /** Its size: input tokens of its largest request so far. */
+  contextTokens: number;
 }
 
 /**
@@ -54,6 +75,11 @@ export interface RunSessionsOptions {
   retryBaseDelayMs?: number;
   /** Turn times, fallbacks, tokens and spend; absent = nothing recorded. */
   metrics?: Metrics;
+  /**
+   * A stored session whose largest request passed this many input tokens is not resumed: the next turn
+   * starts a new one (mode `rollover`) with its fresh prompt. Default DEFAULT_SESSION_BUDGET_TOKENS.
+   */
+  sessionBudgetTokens?: number;
 }
 
 /**
@@ -70,6 +96,7 @@ export class RunSessions {
   readonly #transientRetries: number;
   readonly #retryBaseDelayMs: number;
   readonly #metrics: Metrics | undefined;
+  readonly #sessionBudget: number;
 
   constructor(options: RunSessionsOptions) {
     this.#db = options.db;
@@ -79,6 +106,34 @@ export class RunSessions {
     this.#transientRetries = options.transientRetries ?? 2;
     this.#retryBaseDelayMs = options.retryBaseDelayMs ?? 2000;
     this.#metrics = options.metrics;
+    this.#sessionBudget = options.sessionBudgetTokens ?? DEFAULT_SESSION_BUDGET_TOKENS;
+  }
+
+  /** What the next turn of (run, role) will find; a store that cannot be read finds nothing. */
+  async peek(runId: number, role: Role): Promise<SessionPeek> {
+    if (!this.#agent.supportsResume) return { resumable: false, contextTokens: 0 };
+    let stored: RunAgentSession | undefined;
+    try {
+      stored = await loadRunAgentSession(this.#db, runId, role);
+    } catch {
+      return { resumable: false, contextTokens: 0 };
+    }
+    if (!stored) return { resumable: false, contextTokens: 0 };
+    const resumable = stored.agent === this.#agent.name && stored.contextTokens <= this.#sessionBudget;
+    return { resumable, memory: stored.memory ?? undefined, contextTokens: stored.contextTokens };
+  }
+
+  /**
+   * Records what the (run, role) session has now been told, for the next turn's `peek`: called after a
+   * turn, once its answer is read. Nothing happens when no session is stored; a failure is only logged
+   * (the next turn then tells the session everything again).
+   */
+  async remember(runId: number, role: Role, memory: unknown): Promise<void> {
+    try {
+      await rememberRunAgentSession(this.#db, runId, role, memory);
+    } catch (error) {
+      this.#log.warn({ err: error, runId, role }, "what the session was told could not be recorded");
+    }
   }
 
   async run(runId: number, role: Role, turn: TurnRequest): Promise<TurnOutcome> {
@@ -108,7 +163,17 @@ export class RunSessions {
           log.info({ storedAgent: stored.agent }, "stored session belongs to another agent; starting fresh");
           stored = undefined;
         }
+        if (stored && stored.contextTokens > this.#sessionBudget) {
+          // Resuming would resend a history this large on every request, and soon pass the window.
+          mode = "rollover";
+          fallbackReason = `the session reached ${stored.contextTokens} tokens, past its budget of ${this.#sessionBudget}: a new session starts from a digest of the pull request`;
+          this.#metrics?.agentFallbacks.inc({ reason: "rollover" });
+          log.info({ sessionId: stored.sessionId, contextTokens: stored.contextTokens }, "session rolled over");
+          await this.#forget(runId, role, log);
+          stored = undefined;
+        }
       }
+      const fresh = { ...turn, prompt: turn.freshPrompt ?? turn.prompt };
 
       // 2. Attach (and restore exported state when the adapter can).
       let result: AgentResult;
@@ -136,15 +201,22 @@ export class RunSessions {
             "resume failed; running the turn in a fresh session",
           );
           await this.#forget(runId, role, log);
-          result = await this.#call(runId, role, turn, scope, undefined, log);
+          result = await this.#call(runId, role, fresh, scope, undefined, log);
         }
       } else {
-        result = await this.#call(runId, role, turn, scope, undefined, log);
+        result = await this.#call(runId, role, fresh, scope, undefined, log);
       }
+      // The session's size: the proxy's measure of its largest request, else every input token of the
+      // turn (more than its size when the turn made several requests: a rollover comes early, never late).
+      const turnContext = result.usage.contextTokens ?? result.usage.tokensIn;
+      const contextTokens = mode === "resumed" ? Math.max(stored?.contextTokens ?? 0, turnContext) : turnContext;
 
       // 3. Persist (the latest id always wins).
       if (this.#agent.supportsResume && result.sessionId) {
-        const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log, scope);
+        const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log, scope, {
+          contextTokens,
+          newSession: mode !== "resumed",
+        });
         if (!saved && mode !== "fallback") {
           fallbackReason ??= "session could not be saved; the next turn starts fresh";
         }
@@ -158,6 +230,9 @@ export class RunSessions {
         fallbackReason: fallbackReason ?? null,
         tokensIn: result.usage.tokensIn,
         tokensOut: result.usage.tokensOut,
+        cacheReadTokens: result.usage.cacheReadTokens ?? 0,
+        cacheWriteTokens: result.usage.cacheWriteTokens ?? 0,
+        contextTokens: turnContext,
         costUsd: result.usage.costUsd ?? 0,
       });
       this.#record(role, mode, result, (performance.now() - started) / 1000);
@@ -264,6 +339,7 @@ export class RunSessions {
     cwd: string,
     log: Logger,
     scope: string | undefined,
+    size: { contextTokens: number; newSession: boolean },
   ): Promise<boolean> {
     try {
       let state: Buffer | null = null;
@@ -277,7 +353,16 @@ export class RunSessions {
             "session state over the cap; not exported",
           );
       }
-      await saveRunAgentSession(this.#db, { runId, role, agent: this.#agent.name, sessionId, state });
+      await saveRunAgentSession(this.#db, {
+        runId,
+        role,
+        agent: this.#agent.name,
+        sessionId,
+        state,
+        contextTokens: Math.round(size.contextTokens),
+        // a new session has been told nothing yet (its caller records what, once the turn is read)
+        ...(size.newSession ? { memory: null } : {}),
+      });
       return true;
     } catch (error) {
       log.warn({ err: error, sessionId }, "session could not be saved");

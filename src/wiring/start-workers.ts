@@ -49,6 +49,7 @@ export async function startWorkers(
       log: deps.log,
       maxStateBytes: deps.config.agent.stateMaxBytes,
       metrics: deps.metrics,
+      sessionBudgetTokens: deps.config.agent.sessionMaxTokens,
     }),
     verifier: new RunSessions({
       db: deps.database.db,

@@ -151,7 +151,7 @@ describe("a later review raises new findings only on what changed", () => {
       findings: [{ ...warning("src/app.ts", 11, "The loop bound is still odd (reworded)"), id: "NM-1" }],
     });
 
-    expect(prompt).toContain("NM-1 warning src/app.ts:11");
+    expect(prompt).toContain("NM-1 open warning src/app.ts:11"); // the id it was given, from the ledger's changes
     expect(lastReview().comments).toEqual([]);
     expect(fx.github.reviewComments.map((c) => c.id)).toEqual(thread);
     const after = await ledger();

@@ -105,6 +105,56 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     expect(rows[0]!.finishedAt).toBeInstanceOf(Date);
   });
 
+  it("sends the fresh prompt to every new session and the short one only to a resume; stores the session's size and memory", async () => {
+    const { make, turn, calls } = setup();
+    const runId = await createRun(database.handle.db);
+    const sessions = make();
+    expect(await sessions.peek(runId, "reviewer")).toEqual({ resumable: false, contextTokens: 0 });
+
+    await sessions.run(runId, "reviewer", turn({ prompt: "short one", freshPrompt: "the whole PR, standing alone" }));
+    await sessions.remember(runId, "reviewer", { told: 1 });
+    const peeked = await sessions.peek(runId, "reviewer");
+    expect(peeked).toMatchObject({ resumable: true, memory: { told: 1 } });
+    expect(peeked.contextTokens).toBe(Math.ceil("the whole PR, standing alone".length / 4));
+    await sessions.run(runId, "reviewer", turn({ prompt: "short two", freshPrompt: "the whole PR again" }));
+    await sessions.run(
+      runId,
+      "reviewer",
+      turn({ prompt: "short three", freshPrompt: "whole, asked fresh", fresh: true }),
+    );
+    expect(calls().map((c) => c.prompt)).toEqual(["the whole PR, standing alone", "short two", "whole, asked fresh"]);
+    // a new session has been told nothing its caller recorded
+    expect((await sessions.peek(runId, "reviewer")).memory).toBeUndefined();
+  });
+
+  it("rolls a session over past its budget: the fresh prompt, mode `rollover`, and the reason recorded", async () => {
+    const { opts, turn, calls } = setup();
+    const runId = await createRun(database.handle.db);
+    const { log } = captureLogger();
+    const sessions = new RunSessions({
+      db: database.handle.db,
+      agent: new FakeAgent(opts),
+      log,
+      sessionBudgetTokens: 10,
+    });
+    const first = await sessions.run(runId, "reviewer", turn({ prompt: "x".repeat(400) })); // 100 tokens: past 10
+    await sessions.remember(runId, "reviewer", { summary: "kept for the digest" });
+    expect(await sessions.peek(runId, "reviewer")).toMatchObject({
+      resumable: false,
+      contextTokens: 100,
+      memory: { summary: "kept for the digest" },
+    });
+    const second = await sessions.run(runId, "reviewer", turn({ prompt: "short", freshPrompt: "digest" }));
+    expect(second.mode).toBe("rollover");
+    expect(second.result.sessionId).not.toBe(first.result.sessionId);
+    expect(calls().at(-1)).toMatchObject({ sessionAsked: null, prompt: "digest" });
+    const rows = await listTurns(database.handle.db, runId);
+    expect(rows.at(-1)).toMatchObject({ sessionMode: "rollover", contextTokens: 2 });
+    expect(rows.at(-1)!.fallbackReason).toBe(
+      "the session reached 100 tokens, past its budget of 10: a new session starts from a digest of the pull request",
+    );
+  });
+
   it("keeps the reviewer's and the fixer's sessions apart", async () => {
     const { make, turn, calls } = setup();
     const runId = await createRun(database.handle.db);

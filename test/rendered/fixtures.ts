@@ -89,6 +89,9 @@ export function turn(overrides: Partial<Turn> & Pick<Turn, "id" | "role">): Turn
     finishedAt: FIXED_DATE,
     tokensIn: 12_000,
     tokensOut: 1_500,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    contextTokens: 0,
     costUsd: 0.42,
     error: null,
     rawAnswer: null,
@@ -126,7 +129,16 @@ export function run(overrides: Partial<Run> = {}): Run {
 }
 
 export function session(role: string, sessionId: string): RunAgentSession {
-  return { runId: 7, role, agent: "claude-code", sessionId, state: null, updatedAt: FIXED_DATE };
+  return {
+    runId: 7,
+    role,
+    agent: "claude-code",
+    sessionId,
+    state: null,
+    contextTokens: 0,
+    memory: null,
+    updatedAt: FIXED_DATE,
+  };
 }
 
 /**

@@ -107,7 +107,7 @@ function workspace(options: { push?: () => Promise<void>; patch?: string; commit
     changedFiles: async () => [{ path: "src/billing/invoice.ts" }],
     formatPatch: async () => options.patch ?? "",
     push: options.push ?? (async () => {}),
-    diff: async () => "diff --git a/src/billing/invoice.ts b/src/billing/invoice.ts\n",
+    diff: async () => ({ text: "diff --git a/src/billing/invoice.ts b/src/billing/invoice.ts\n", leftOut: [] }),
   };
   return new Proxy(methods, {
     get(target, name: string) {

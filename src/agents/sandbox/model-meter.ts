@@ -6,6 +6,11 @@ export interface MeterReport {
   /** Input tokens, cached ones included (as turns record them). */
   tokensIn: number;
   tokensOut: number;
+  /** Of tokensIn: read from the cache, and written to it. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Input tokens (cached included) of the largest single response: the session's size. */
+  largestRequestTokens: number;
   /** Priced from the measured tokens (model-prices). */
   costUsd: number;
   /** Responses metered. */
@@ -29,7 +34,15 @@ export interface ModelBudget {
 export class ModelMeter {
   readonly #api: ModelApi;
   readonly #budget: ModelBudget | undefined;
-  readonly #report: MeterReport = { tokensIn: 0, tokensOut: 0, costUsd: 0, responses: 0 };
+  readonly #report: MeterReport = {
+    tokensIn: 0,
+    tokensOut: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    largestRequestTokens: 0,
+    costUsd: 0,
+    responses: 0,
+  };
 
   constructor(api: ModelApi, budget?: ModelBudget) {
     this.#api = api;
@@ -54,8 +67,12 @@ export class ModelMeter {
   #add(model: string, tokens: MeteredTokens): void {
     const r = this.#report;
     r.responses++;
-    r.tokensIn += tokens.input + tokens.cacheRead + tokens.cacheWrite;
+    const input = tokens.input + tokens.cacheRead + tokens.cacheWrite;
+    r.tokensIn += input;
     r.tokensOut += tokens.output;
+    r.cacheReadTokens += tokens.cacheRead;
+    r.cacheWriteTokens += tokens.cacheWrite;
+    r.largestRequestTokens = Math.max(r.largestRequestTokens, input);
     r.costUsd += priceTokens(modelPrice(this.#api, model), tokens);
     if (this.#budget && r.stopped === undefined && r.costUsd >= this.#budget.remainingUsd)
       r.stopped = budgetReason(this.#budget, r.costUsd);

@@ -5,7 +5,14 @@ import { findingId } from "../../domain/finding-id.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import type { ReviewDeps } from "../run-review.js";
 import { buildRepairPrompt } from "./build-repair-prompt.js";
-import { buildReviewPrompt } from "./build-review-prompt.js";
+import { limitDiff } from "../limit-diff.js";
+import {
+  buildReviewPrompt,
+  reviewerMemoryOf,
+  type LedgerEntry,
+  type ReviewPromptInput,
+} from "./build-review-prompt.js";
+import { readReviewerMemory } from "./reviewer-memory.js";
 import { parseReviewerAnswer } from "./parse-reviewer-answer.js";
 import type { ReviewerAnswer } from "./reviewer-answer.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
@@ -35,7 +42,7 @@ export async function askReviewer(
   const before = await listFindings(deps.db, run.id);
   const open = before.filter((f) => f.status === "open" || f.status === "fix-pushed");
   const keptNotes = before.filter((f) => f.status === "note");
-  const prompt = buildReviewPrompt({
+  const common: ReviewPromptInput = {
     repository: run.repositoryFullName,
     pr: {
       number: run.prNumber,
@@ -50,14 +57,36 @@ export async function askReviewer(
     baseMerged: ws.baseMerged,
     diff: input.diff.diff,
     truncated:
-      input.diff.omittedFiles.length > 0
-        ? { omittedFiles: input.diff.omittedFiles, reason: "the diff is over the size limit" }
-        : undefined,
+      input.diff.omittedFiles.length > 0 ? { omittedFiles: input.diff.omittedFiles, reason: OVER_LIMIT } : undefined,
     openFindings: open.map((f) => ({ ...promptFinding(f), body: f.body })),
     converging: input.since === undefined ? undefined : { since: input.since, notes: keptNotes.map(promptFinding) },
     fixerCommits: input.fixerCommits,
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
+  };
+  // A stored session that will be resumed is told what changed since it last spoke; any new session (the
+  // first, a fallback, a rollover, a reset, cold, --full) gets a prompt that stands alone: the whole PR.
+  const fresh = job.full === true || config.review.session === "cold";
+  const peek = await deps.sessions.peek(run.id, "reviewer");
+  const memory = readReviewerMemory(peek.memory);
+  const ledger = before.map(ledgerEntry);
+  const resumedPrompt =
+    peek.resumable && !fresh
+      ? buildReviewPrompt({ ...common, session: { kind: "resumed", seen: memory, ledger } })
+      : undefined;
+  const whole = await wholePullRequest(workspace, ws, config, input);
+  const freshPrompt = buildReviewPrompt({
+    ...common,
+    mode: "full",
+    range: { from: ws.mergeBase, to: ws.headSha },
+    baseMerged: undefined,
+    diff: whole.diff,
+    truncated: whole.omittedFiles.length > 0 ? { omittedFiles: whole.omittedFiles, reason: OVER_LIMIT } : undefined,
+    session: {
+      kind: "fresh",
+      closedFindings: ledger.filter((f) => CLOSED.has(f.status)),
+      previousSummary: memory?.summary,
+    },
   });
   const call = {
     trigger: job.trigger,
@@ -69,8 +98,9 @@ export async function askReviewer(
   };
   const first = await deps.sessions.run(run.id, "reviewer", {
     ...call,
-    prompt,
-    fresh: job.full === true || config.review.session === "cold",
+    prompt: resumedPrompt ?? freshPrompt,
+    freshPrompt,
+    fresh,
   });
   let parsed = readAnswer(first.result.json);
   let turnId = first.turnId;
@@ -95,7 +125,38 @@ export async function askReviewer(
       return undefined;
     }
   }
+  // The session now knows the whole ledger as it was before this turn, and its own summary.
+  await deps.sessions.remember(run.id, "reviewer", reviewerMemoryOf(common, ledger, parsed.answer.summary));
   return { answer: parsed.answer, turnId, before };
+}
+
+const OVER_LIMIT = "the diff is over the size limit";
+const CLOSED = new Set(["fixed", "dismissed", "withdrawn", "deferred", "outdated"]);
+
+function ledgerEntry(f: Finding): LedgerEntry {
+  const reason = f.status === "dismissed" ? f.dismissReason : f.rulingReason;
+  return {
+    id: findingId(f.number),
+    path: f.path ?? "",
+    line: f.line ?? undefined,
+    severity: f.severity,
+    status: f.status,
+    title: f.title,
+    ...(reason ? { reason } : {}),
+  };
+}
+
+/** The whole PR's diff (merge base..head) within review.max_diff_bytes: the review's own when it is that. */
+async function wholePullRequest(
+  workspace: ReviewHead["workspace"],
+  ws: ReviewHead["ws"],
+  config: ReviewTurn["ctx"]["config"],
+  input: ReviewInput,
+): Promise<{ diff: string; omittedFiles: string[] }> {
+  if (ws.from === ws.mergeBase && ws.paths === undefined) return input.diff;
+  const read = await workspace.diff(ws.mergeBase, ws.headSha, { excludeGlobs: config.review.ignore });
+  const limited = limitDiff(read.text, config.review.max_diff_bytes);
+  return { diff: limited.diff, omittedFiles: [...read.leftOut.map((f) => f.path), ...limited.omittedFiles] };
 }
 
 function readAnswer(json: unknown): ReturnType<typeof parseReviewerAnswer> {

@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+
+/**
+ * What a reviewer session has been told, stored with it after each turn: the ledger as it was shown
+ * (finding id → status), digests of the PR's title and body and of the maintainers' instructions, and
+ * the session's last summary. A resumed turn's prompt sends only what differs from this.
+ */
+export interface ReviewerMemory {
+  v: 1;
+  ledger: Record<string, string>;
+  pr: string;
+  instructions: string;
+  summary?: string;
+}
+
+export function digest(text: string): string {
+  return createHash("sha256").update(text).digest("base64url").slice(0, 16);
+}
+
+/** A stored memory, or undefined when it is absent or not one this version wrote (then everything is told again). */
+export function readReviewerMemory(value: unknown): ReviewerMemory | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const m = value as Partial<ReviewerMemory>;
+  if (m.v !== 1 || typeof m.pr !== "string" || typeof m.instructions !== "string") return undefined;
+  if (!m.ledger || typeof m.ledger !== "object" || Array.isArray(m.ledger)) return undefined;
+  if (!Object.values(m.ledger).every((s) => typeof s === "string")) return undefined;
+  return {
+    v: 1,
+    ledger: m.ledger,
+    pr: m.pr,
+    instructions: m.instructions,
+    ...(typeof m.summary === "string" ? { summary: m.summary } : {}),
+  };
+}
