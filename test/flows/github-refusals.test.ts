@@ -172,6 +172,6 @@ describe("GitHub answers 404 during a job", () => {
     expect(errors[0]!.msg).toContain(
       `check that the App is installed on the repository ${OWNER}/${REPO} and has access to it`,
     );
-    expect(errors[0]!.fix).toBe(errors[0]!.msg.split(": ").slice(2).join(": "));
+    expect(errors[0]!.fix).toBe(String(errors[0]!.msg).split(": ").slice(2).join(": "));
   });
 });
