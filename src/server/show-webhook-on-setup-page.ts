@@ -36,13 +36,18 @@ export function withWebhook(html: string, hook: SetupWebhook, webhookPath: strin
     const base = String(manifest.redirect_url ?? "").replace(/\/probot\/setup$/, "");
     url ??= `${base}${webhookPath}`;
     manifest.hook_attributes = { ...manifest.hook_attributes, url };
-    return `${open}${escapeHtml(JSON.stringify(manifest))}${close}`;
+    return `${open}${escapeAttribute(JSON.stringify(manifest))}${close}`;
   });
   const line =
     hook.url !== undefined
       ? `<p id="webhook-url">GitHub will send the App's webhooks to <code>${escapeHtml(hook.url)}</code> (${VIA[hook.via]}).</p>`
       : `<p id="webhook-url" class="flash flash-warn"><strong>Webhooks will not arrive.</strong> ${escapeHtml(hook.problem)}. The App would be registered with <code>${escapeHtml(url ?? webhookPath)}</code>.</p>`;
   return page.replace(/<form action="/, `${line}\n          <br>\n          <form action="`);
+}
+
+/** For the page's single-quoted attribute: the browser posts the JSON as it was. */
+function escapeAttribute(text: string): string {
+  return text.replace(/[&'<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function escapeHtml(text: string): string {

@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import { SmeeClient } from "smee-client";
 
 export interface WebhookProxy {
   stop(): Promise<void>;
@@ -19,6 +18,7 @@ export async function startWebhookProxy(options: {
 }): Promise<WebhookProxy> {
   const log = options.log.child({ name: "webhook-proxy" });
   const target = `http://${loopbackFor(options.host)}:${options.port}${options.webhookPath}`;
+  const { SmeeClient } = await import("smee-client"); // loaded only with WEBHOOK_PROXY_URL
   const client = new SmeeClient({
     source: options.source,
     target,
