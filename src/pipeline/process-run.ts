@@ -53,7 +53,9 @@ export async function processRun(
   } catch (error) {
     const decision = classifyFailure(error);
     if (!decision.auth) {
-      reportJobFailure(log, error, decision, attempt);
+      // A job stopped with the process is handed back to the queue, not failed (RunQueue.stop).
+      if (!(signal.reason as { interrupted?: boolean } | undefined)?.interrupted)
+        reportJobFailure(log, error, decision, attempt);
       throw error;
     }
     noteFailure(error);

@@ -19,13 +19,23 @@ export async function startWebhookProxy(options: {
   const log = options.log.child({ name: "webhook-proxy" });
   const target = `http://${loopbackFor(options.host)}:${options.port}${options.webhookPath}`;
   const { SmeeClient } = await import("smee-client"); // loaded only with WEBHOOK_PROXY_URL
+  let failing = false;
   const client = new SmeeClient({
     source: options.source,
     target,
     logger: {
-      info: (message: string) => log.info({ source: options.source }, message),
-      error: (message: unknown, error?: unknown) =>
-        log.error({ err: error ?? message, source: options.source }, typeof message === "string" ? message : "error"),
+      info: (message: string) => {
+        if (message.startsWith("Connected to")) failing = false;
+        log.info({ source: options.source }, message);
+      },
+      // The client reconnects every few seconds while the channel is down: one error line per outage.
+      error: (message: unknown, error?: unknown) => {
+        const text = typeof message === "string" ? message : "webhook proxy error";
+        const fields = { err: error ?? message, source: options.source };
+        if (failing) log.debug(fields, text);
+        else log.error(fields, text);
+        failing = true;
+      },
     },
   });
   try {

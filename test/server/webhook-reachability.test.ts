@@ -1,4 +1,9 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { copyFileSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import examples from "@octokit/webhooks-examples";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { readEnvConfig } from "../../src/config/env-config.js";
@@ -66,12 +71,49 @@ async function startSetup(env: Record<string, string>, options: StartServerOptio
   const page = await fetch(`${started.base}/probot?setup_code=${code}`);
   expect(page.status).toBe(200);
   const html = await page.text();
+  const cookies = page.headers.getSetCookie();
   const value = /id="manifest" value='([^']*)'/.exec(html)![1]!;
   const manifest = JSON.parse(value.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)))) as {
     hook_attributes: { url: string };
     redirect_url: string;
   };
-  return { ...started, html, manifest };
+  return { ...started, html, manifest, cookies };
+}
+
+/** GitHub's side of the manifest flow: converts a code into the new App's credentials. */
+async function fakeGitHub() {
+  const conversions: string[] = [];
+  const server = createServer((req, res) => {
+    const match = /^\/api\/v3\/app-manifests\/([^/]+)\/conversions$/.exec(req.url ?? "");
+    if (req.method !== "POST" || !match) return void res.writeHead(404).end();
+    conversions.push(match[1]!);
+    res.writeHead(201, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        id: 4242,
+        client_id: "Iv1.client",
+        client_secret: "client-secret-value",
+        webhook_secret: SECRET,
+        pem: privateKey,
+        html_url: "https://github.example/apps/no-mistakes-test",
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  closing.push(() => new Promise<void>((r) => server.close(() => r())));
+  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, conversions };
+}
+
+/** Runs in `cwd` with `env` added to process.env (Probot's setup reads both); the returned function puts them back. */
+function withProcessState(cwd: string, env: Record<string, string>): () => void {
+  const before = process.cwd();
+  const saved = { ...process.env };
+  process.chdir(cwd);
+  Object.assign(process.env, env);
+  return () => {
+    process.chdir(before);
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  };
 }
 
 const appEnv = (port: number, extra: Record<string, string> = {}) => ({
@@ -125,6 +167,31 @@ describe("setup registers an App GitHub can deliver to", { timeout: 120_000 }, (
     expect(setup.html).toContain(`GitHub will send the App's webhooks to <code>${channel}</code>`);
     const line = setup.logs.lines().find((l) => String(l.msg).startsWith("setup: created the webhook proxy channel"));
     expect(line).toMatchObject({ webhookUrl: channel });
+  });
+
+  it("the channel made at setup is saved to .env with the App's credentials GitHub hands back, so the registered app forwards from it", async () => {
+    const smee = await startSmeeStandIn();
+    closing.push(() => smee.close());
+    const github = await fakeGitHub();
+    // Probot's setup reads package.json and app.yml from the working directory and writes .env there.
+    const cwd = tempDir("nm-setup-cwd-");
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    for (const file of ["package.json", "app.yml"]) copyFileSync(join(root, file), join(cwd, file));
+    const restore = withProcessState(cwd, { GHE_HOST: github.host, GHE_PROTOCOL: "http" });
+    closing.push(async () => restore());
+
+    const setup = await startSetup({}, { createWebhookChannel: () => createSmeeChannel(smee.newChannelUrl) });
+    const channel = setup.manifest.hook_attributes.url;
+    const state = /<form action="[^"]*\?state=([0-9a-f]{64})"/.exec(setup.html)![1]!;
+    const back = await fetch(`${setup.base}/probot/setup?code=manifest-code&state=${state}`, {
+      redirect: "manual",
+      headers: { cookie: setup.cookies.map((c) => c.split(";")[0]).join("; ") },
+    });
+    expect(back.status).toBe(302);
+    expect(github.conversions).toEqual(["manifest-code"]);
+    const env = readFileSync(join(cwd, ".env"), "utf8");
+    expect(env).toContain("APP_ID=4242");
+    expect(env).toContain(`WEBHOOK_PROXY_URL=${channel}`);
   });
 
   it("when no channel can be made: the log and the page say GitHub cannot reach localhost and what to set", async () => {
