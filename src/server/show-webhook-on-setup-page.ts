@@ -30,7 +30,9 @@ export function showWebhookOnSetupPage(inner: Handler, hook: SetupWebhook, webho
 /** The page with the manifest's `hook_attributes.url` set and the webhook line added above the form. */
 export function withWebhook(html: string, hook: SetupWebhook, webhookPath: string): string {
   let url = hook.url;
-  const page = html.replace(/(id="manifest" value=')([^']*)(')/, (_m, open: string, value: string, close: string) => {
+  // Probot puts the JSON in a single-quoted attribute unescaped: it ends where the button's text begins.
+  const manifestValue = /(id="manifest" value=')([\s\S]*?)('\s*>\s*Register)/;
+  const page = html.replace(manifestValue, (_m, open: string, value: string, close: string) => {
     const manifest = JSON.parse(value) as { redirect_url?: string; hook_attributes?: Record<string, unknown> };
     // Probot's redirect_url is the page's own address plus /probot/setup.
     const base = String(manifest.redirect_url ?? "").replace(/\/probot\/setup$/, "");
