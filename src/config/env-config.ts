@@ -39,6 +39,15 @@ const port = (fallback: number) =>
     return n;
   });
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.host !== "";
+  } catch {
+    return false;
+  }
+}
+
 const positiveInt = (fallback: number) =>
   optionalString.transform((value, ctx) => {
     if (value === undefined) return fallback;
@@ -56,7 +65,16 @@ const envSchema = z.object({
   PRIVATE_KEY_PATH: optionalString,
   WEBHOOK_SECRET: optionalString,
   WEBHOOK_PATH: optionalString.transform((v) => v ?? "/api/github/webhooks"),
-  WEBHOOK_PROXY_URL: optionalString,
+  WEBHOOK_PROXY_URL: optionalString.refine(
+    (v) => v === undefined || isHttpUrl(v),
+    "must be an http(s) URL, e.g. a smee.io channel (https://smee.io/new makes one)",
+  ),
+  PUBLIC_URL: optionalString
+    .refine(
+      (v) => v === undefined || isHttpUrl(v),
+      "must be the http(s) URL where GitHub reaches this app, e.g. https://no-mistakes.example.com",
+    )
+    .transform((v) => v?.replace(/\/+$/, "")),
   PORT: port(3000),
   HOST: optionalString.transform((v) => v ?? "localhost"),
   DATABASE_URL: optionalString.refine(
@@ -102,7 +120,10 @@ export type EnvConfig = {
   /** `undefined` until the app is registered: the server then runs GitHub's setup (manifest) flow. */
   app?: { appId: number; privateKey: string; webhookSecret: string };
   webhookPath: string;
+  /** A smee.io channel GitHub delivers to; the app forwards its messages to its own webhook path. */
   webhookProxyUrl?: string;
+  /** Where GitHub reaches this app (PUBLIC_URL, no trailing slash): the webhook URL is this plus `webhookPath`. */
+  publicUrl?: string;
   port: number;
   host: string;
   databaseUrl?: string;
@@ -250,6 +271,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     app,
     webhookPath: e.WEBHOOK_PATH,
     webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+    publicUrl: e.PUBLIC_URL,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,

@@ -19,6 +19,8 @@ export interface FailureDecision {
   detail: string;
   /** Set for 401/403 from GitHub: never retried, logged once at error (see reportAuthFailure). */
   auth?: AuthFailure;
+  /** What the operator should check or do, when it is known (e.g. a 404 from GitHub). */
+  fix?: string;
 }
 
 /** The GitHubError a failure is, when it is one (Octokit's own RequestError included, e.g. from the installation token request). */
@@ -49,6 +51,19 @@ export function describeAuthFailure(error: GitHubError): AuthFailure | undefined
     problem: "permission",
     message: `the App lacks ${permission}: accept the new permissions in the installation settings (or grant it in the App's settings). GitHub answered ${error.status} to "${request}".`,
   };
+}
+
+/** What a 404 from GitHub asks the operator to check: the App's installation and its access to the repository. */
+export function describeNotFound(error: GitHubError): string | undefined {
+  if (error.kind !== "not-found") return undefined;
+  const request = error.message.split(":")[0];
+  const url = (error.cause as { request?: { url?: string } } | undefined)?.request?.url ?? "";
+  if (/\/access_tokens$/.test(url) || /installation token/.test(error.message)) {
+    return `GitHub answered 404 to "${request}": the App's installation is gone (uninstalled, or the App deleted). Install the App on the account again; jobs of its repositories fail until then.`;
+  }
+  const repo = /\/repos\/([^/?#]+\/[^/?#]+)/.exec(url)?.[1];
+  const where = repo ? `the repository ${decodeURIComponent(repo)}` : "the repository";
+  return `GitHub answered 404 to "${request}": check that the App is installed on ${where} and has access to it (the installation's Repository access: all repositories, or this one selected), and that the repository still exists.`;
 }
 
 /** The one error line an auth failure gets (once per job). */
@@ -90,10 +105,12 @@ export function classifyFailure(error: unknown): FailureDecision {
         auth.problem === "credentials" ? "GitHub refused the App's credentials" : "The App lacks a GitHub permission";
       return { retry: false, title, detail: `${auth.message}\n\n${github.message}`, auth };
     }
+    const fix = describeNotFound(github);
     return {
       retry: github.transient,
       title: `GitHub refused a request (${github.status ?? github.kind})`,
       detail: github.message,
+      ...(fix ? { fix } : {}),
     };
   }
   if (error instanceof GitError) {

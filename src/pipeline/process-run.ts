@@ -17,6 +17,7 @@ import {
   type FailureDecision,
 } from "./classify-failure.js";
 import { ensureCheckRun } from "./ensure-check-run.js";
+import { reportJobFailure } from "./report-job-failure.js";
 import { watchGitHub } from "./watch-github.js";
 import { confirmByReactions } from "./conversation/confirm-by-reactions.js";
 import { runConversation } from "./conversation/run-conversation.js";
@@ -51,7 +52,12 @@ export async function processRun(
     await processRunSteps(watched, job, signal, attempt, log);
   } catch (error) {
     const decision = classifyFailure(error);
-    if (!decision.auth) throw error;
+    if (!decision.auth) {
+      // A job stopped with the process is handed back to the queue, not failed (RunQueue.stop).
+      if (!(signal.reason as { interrupted?: boolean } | undefined)?.interrupted)
+        reportJobFailure(log, error, decision, attempt);
+      throw error;
+    }
     noteFailure(error);
     await showOnCheckRun(deps, job, decision, log);
   } finally {

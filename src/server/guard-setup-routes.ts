@@ -123,6 +123,15 @@ export function guardSetupRoutes<A, O>(
       }
       const hasCode = matches(proof.codes, code);
       const hasCookie = matches(proof.cookies, cookieToken);
+      if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
+        // The root leads to the setup page (which asks for the code when the browser has no proof yet).
+        res.setHeader("cache-control", "no-store");
+        if (hasCode) setProofCookies(req, res, cookieToken, returnToken);
+        res
+          .writeHead(302, { "content-type": "text/plain; charset=utf-8", location: "/probot" })
+          .end("Found. Redirecting to /probot\n");
+        return true;
+      }
       if (req.method !== "GET" && req.method !== "HEAD") {
         if (!hasCookie) {
           refuse(res, 403, `${NO_PROOF}\n`);

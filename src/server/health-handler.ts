@@ -36,16 +36,22 @@ const REFRESH_AFTER_MS = 5000;
 export function createHealthHandler(info: HealthInfo) {
   const check = new DatabaseCheck(info.database, { timeoutMs: info.databaseTimeoutMs });
   check.refreshIfOlderThan(0); // the first state, learned before the server listens
+  /** /health's `status`, from the last known database state (refreshed in the background when stale). */
+  const status = (): "ok" | "starting" | "degraded" => {
+    check.refreshIfOlderThan(REFRESH_AFTER_MS);
+    const database = check.last();
+    return database.ok === true ? "ok" : database.ok === null ? "starting" : "degraded";
+  };
 
-  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const path = req.url?.split("?")[0];
     if (req.method !== "GET") return false;
     if (path === "/health" || path === "/healthz") {
-      check.refreshIfOlderThan(REFRESH_AFTER_MS);
+      const current = status();
       const database = check.last();
       const intake = info.intake?.();
       const body = {
-        status: database.ok === true ? "ok" : database.ok === null ? "starting" : "degraded",
+        status: current,
         version: info.version,
         mode: info.mode,
         ...(info.role ? { role: info.role } : {}),
@@ -83,4 +89,5 @@ export function createHealthHandler(info: HealthInfo) {
     }
     return false;
   };
+  return Object.assign(handler, { status });
 }

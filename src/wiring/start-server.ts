@@ -22,7 +22,13 @@ import { VERSION } from "../version.js";
 import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-sandbox.js";
 import { guardSetupRoutes, type SetupRouteGuard } from "../server/guard-setup-routes.js";
 import { createHealthHandler } from "../server/health-handler.js";
-import { loadSetupAppFactory } from "../server/load-setup-app.js";
+import { createRootPage } from "../server/root-page.js";
+import { webhookAddress } from "../server/webhook-address.js";
+import { loadProbotUpdateEnv, loadSetupAppFactory } from "../server/load-setup-app.js";
+import { createSmeeChannel } from "../server/create-smee-channel.js";
+import { resolveSetupWebhook } from "../server/resolve-setup-webhook.js";
+import { showWebhookOnSetupPage } from "../server/show-webhook-on-setup-page.js";
+import { startWebhookProxy, type WebhookProxy } from "../server/start-webhook-proxy.js";
 
 export interface RunningServer {
   server: Server;
@@ -31,8 +37,17 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+export interface StartServerOptions {
+  /** Makes a webhook proxy channel for the setup flow (default: a new smee.io channel). */
+  createWebhookChannel?: () => Promise<string>;
+}
+
 /** Opens and migrates the database, then serves the app (or GitHub's setup flow without APP_ID). */
-export async function startServer(config: EnvConfig, log: Logger): Promise<RunningServer> {
+export async function startServer(
+  config: EnvConfig,
+  log: Logger,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
   // Agents only run once the App is registered, in worker processes; there they must be confined (or the
   // operator opted out).
   const works = config.app !== undefined && config.role !== "web";
@@ -68,8 +83,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
     // Probot reads 0 as "unset" (and would take 3000); the string "0" reaches listen() as "any free port".
     port: config.port === 0 ? ("0" as unknown as number) : config.port,
     webhookPath: config.webhookPath,
-    webhookProxy: config.webhookProxyUrl,
-    log,
+    log, // WEBHOOK_PROXY_URL is forwarded by startWebhookProxy, once the server listens
     Probot: (config.app ? NoMistakesProbot : Probot).defaults({
       ...probotOptions,
       ...(config.app ? { acceptWebhooks: answersWebhooks } : {}),
@@ -82,20 +96,32 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   let stopping = false;
   let probotApp: Probot | undefined;
   let sweep: DeliverySweep | undefined;
-  server.addHandler(
-    createHealthHandler({
-      version: VERSION,
-      mode,
-      role: config.app ? config.role : undefined,
-      database,
-      sandbox: sandboxStatus,
-      intake: () => intake,
-      queue: () => queue,
-      stopping: () => stopping,
-      workers: () => workerProcess?.state(),
-    }),
-  );
+  let proxy: WebhookProxy | undefined;
+  const health = createHealthHandler({
+    version: VERSION,
+    mode,
+    role: config.app ? config.role : undefined,
+    database,
+    sandbox: sandboxStatus,
+    intake: () => intake,
+    queue: () => queue,
+    stopping: () => stopping,
+    workers: () => workerProcess?.state(),
+  });
+  server.addHandler(health);
   server.addHandler(metrics.handler);
+  if (config.app) {
+    server.addHandler(
+      createRootPage({
+        name: "no-mistakes",
+        version: VERSION,
+        status: health.status,
+        github: config.github,
+        webhookPath: config.webhookPath,
+        webhookUrl: webhookAddress(config)?.url,
+      }),
+    );
+  }
   const agents = config.app && sandbox && !workersApart ? createAgents(config, sandbox) : undefined;
   if (config.app) {
     const runQueue = await startRunQueue(config, database, log);
@@ -121,12 +147,27 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
       );
     });
   } else {
-    // Probot would otherwise ask smee.io for a webhook channel, which needs the internet.
+    // The webhook channel is made here (resolveSetupWebhook), not by Probot's setup.
     process.env.NO_SMEE_SETUP ??= "true";
-    const setupAppFactory = await loadSetupAppFactory();
+    const setupLog = log.child({ name: "setup" });
+    const hook = await resolveSetupWebhook({
+      config,
+      createChannel: options.createWebhookChannel ?? (() => createSmeeChannel()),
+      log: setupLog,
+    });
+    const [setupAppFactory, updateEnv] = await Promise.all([loadSetupAppFactory(), loadProbotUpdateEnv()]);
+    const probotSetup = setupAppFactory({
+      host: config.host,
+      port: config.port,
+      log: setupLog,
+      // A channel made for this setup is saved with the App's credentials: the registered app forwards from it.
+      updateEnv: (env) =>
+        updateEnv("via" in hook && hook.via === "new-channel" ? { ...env, WEBHOOK_PROXY_URL: hook.url } : env),
+    });
     // Its routes write .env: they answer only whoever opens the URL with the one-time code logged below.
-    const guarded = guardSetupRoutes(
-      setupAppFactory({ host: config.host, port: config.port, log: log.child({ name: "setup" }) }),
+    const guarded = guardSetupRoutes<Parameters<typeof probotSetup>[0], Parameters<typeof probotSetup>[1]>(
+      async (app, factoryOptions) =>
+        showWebhookOnSetupPage(await probotSetup(app, factoryOptions), hook, config.webhookPath),
     );
     await server.loadHandlerFactory(guarded.handlerFactory);
     setupGuard = guarded;
@@ -137,6 +178,15 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port, mode, ...(config.app ? { role: config.role } : {}), version: VERSION }, "no-mistakes listening");
   setupGuard?.listen(httpServer, log, config.host); // keeps the code out of the request log; logs the URL to open
+  if (config.app && answersWebhooks && config.webhookProxyUrl) {
+    proxy = await startWebhookProxy({
+      source: config.webhookProxyUrl,
+      host: config.host,
+      port,
+      webhookPath: config.webhookPath,
+      log,
+    });
+  }
   // Deliveries GitHub could not make while no process answered: redelivered by a process that runs workers
   // (one at a time) — this one when its workers are here, else the worker process (worker-process.ts). It
   // is background work: a JWT signed, pages of GitHub's log read and compared with the database, which
@@ -161,6 +211,7 @@ export async function startServer(config: EnvConfig, log: Logger): Promise<Runni
       // Workers take no new job; running turns get the grace period, then are stopped and handed back.
       // Meanwhile the listener still answers webhooks into the journal.
       await Promise.all([workerProcess?.stop(config.stopGraceMs), queue?.stopWorking(config.stopGraceMs)]);
+      await proxy?.stop();
       await server.stop(); // no new deliveries; the ones answered are in the journal
       await intake?.stop();
       await queue?.stop(0);

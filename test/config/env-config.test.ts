@@ -119,6 +119,20 @@ describe("readEnvConfig", () => {
     ]);
   });
 
+  it("reads PUBLIC_URL (trailing slashes dropped) and WEBHOOK_PROXY_URL; refuses what is not an http(s) URL", () => {
+    const config = readEnvConfig({
+      PUBLIC_URL: "https://review.example.com/",
+      WEBHOOK_PROXY_URL: "https://smee.io/abc",
+    });
+    expect(config.publicUrl).toBe("https://review.example.com");
+    expect(config.webhookProxyUrl).toBe("https://smee.io/abc");
+    expect(readEnvConfig({}).publicUrl).toBeUndefined();
+    expect(problemsOf({ PUBLIC_URL: "review.example.com", WEBHOOK_PROXY_URL: "smee.io/abc" })).toEqual([
+      "WEBHOOK_PROXY_URL: must be an http(s) URL, e.g. a smee.io channel (https://smee.io/new makes one)",
+      "PUBLIC_URL: must be the http(s) URL where GitHub reaches this app, e.g. https://no-mistakes.example.com",
+    ]);
+  });
+
   it("takes PORT=0 as: let the system pick a free port", () => {
     expect(readEnvConfig({ PORT: "0" }).port).toBe(0);
   });

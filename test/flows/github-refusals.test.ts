@@ -150,3 +150,28 @@ describe("GitHub refuses the App during a job", () => {
     expect(errors[0]).toMatchObject({ status: 403, problem: "permission", command: "help" });
   });
 });
+
+describe("GitHub answers 404 during a job", () => {
+  it("404 on the repository's check runs (App not installed there, or no access): a warn per retried attempt with the reason, then one error line naming what to check", async () => {
+    const notFound = { request: `GET /repos/${OWNER}/${REPO}/commits/`, status: 404, message: "Not Found" };
+    fx = await FlowFixture.start(database.handle, { failOnce: Array(6).fill(notFound) });
+    await openPr(fx);
+
+    const asked = fx.github.sent("GET", `/repos/${OWNER}/${REPO}/commits/`);
+    expect(asked).toHaveLength(6); // per attempt (the first and two retries): the review's, then the failure's on the check run
+    const lines = fx.app.logs.lines();
+    const warns = lines.filter(
+      (l) => l.level === 40 && String(l.msg).startsWith("job failed, the queue will retry it"),
+    );
+    expect(warns.map((w) => w.attempt)).toEqual([1, 2]);
+    for (const warn of warns) expect(warn.reason).toContain("404 Not Found");
+    const errors = errorLines(fx);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ attempt: 3 });
+    expect(errors[0]!.msg).toContain("job failed for good after 3 attempts");
+    expect(errors[0]!.msg).toContain(
+      `check that the App is installed on the repository ${OWNER}/${REPO} and has access to it`,
+    );
+    expect(errors[0]!.fix).toBe(String(errors[0]!.msg).split(": ").slice(2).join(": "));
+  });
+});

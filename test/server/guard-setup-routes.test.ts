@@ -77,7 +77,6 @@ describe("guardSetupRoutes", () => {
   it("answers 403 without the code or cookie, naming the start-up log, and never calls the setup handler", async () => {
     const app = await serve();
     for (const path of [
-      "/",
       "/probot",
       "/probot/import",
       "/probot/setup?code=abc",
@@ -96,6 +95,10 @@ describe("guardSetupRoutes", () => {
       body: JSON.stringify({ appId: "1", pem: "x", webhook_secret: "y" }),
     });
     expect(post.status).toBe(403);
+    const root = await app.request("/");
+    expect(root.status).toBe(302); // the root leads to the setup page, which asks for the code
+    expect(root.headers.get("location")).toBe("/probot");
+    expect(root.cookies).toEqual([]);
     expect(app.seen).toEqual([]);
   });
 
@@ -127,10 +130,11 @@ describe("guardSetupRoutes", () => {
   it("with the Strict cookie: 200 on every page; the cookie is taken out of the request before logging", async () => {
     const app = await serve();
     const { strict } = await app.cookiesFromCode();
-    for (const path of ["/probot", "/probot/import", "/probot/success", "/"]) {
+    for (const path of ["/probot", "/probot/import", "/probot/success"]) {
       expect((await app.request(path, { headers: { cookie: `other=1; ${strict}` } })).status, path).toBe(200);
     }
-    expect(app.seen.slice(1).map((s) => s.cookie)).toEqual(["other=1", "other=1", "other=1", "other=1"]);
+    expect((await app.request("/", { headers: { cookie: `other=1; ${strict}` } })).status).toBe(302); // to /probot
+    expect(app.seen.slice(1).map((s) => s.cookie)).toEqual(["other=1", "other=1", "other=1"]);
     expect(app.logged.slice(1).map((l) => l.headers.cookie)).toEqual(["other=1", "other=1", "other=1", "other=1"]);
     const forged = await app.request("/probot", { headers: { cookie: `${SETUP_COOKIE}=${"c".repeat(64)}` } });
     expect(forged.status).toBe(403);

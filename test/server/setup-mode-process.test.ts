@@ -89,11 +89,12 @@ describe("setup mode (npm start without APP_ID)", { timeout: 180_000 }, () => {
       ).status;
 
     // Without the code: nothing.
-    for (const path of ["/", "/probot", "/probot/import", "/probot/setup?code=abc"]) {
+    for (const path of ["/probot", "/probot/import", "/probot/setup?code=abc"]) {
       const res = await get(path);
       expect(res.status, path).toBe(403);
       expect(res.text).toContain("Open the URL printed in the no-mistakes start-up log");
     }
+    expect(await get("/")).toMatchObject({ status: 302, location: "/probot" }); // the root leads to the setup page
     expect(await postImport({})).toBe(403);
     expect(await postImport({ origin: base })).toBe(403);
 
