@@ -38,7 +38,7 @@ export function renderStatus(
     const session = sessions.find((s) => s.role === role);
     const last = [...turns].reverse().find((t) => t.role === role);
     lines.push(
-      `- ${role}: ${session ? `${session.agent} session \`${session.sessionId.slice(0, 12)}\`` : "none stored"}${last ? ` · last turn ${last.sessionMode ?? "—"} (${last.status})` : ""}`,
+      `- ${role}: ${session ? `${session.agent} session \`${session.sessionId.slice(0, 12)}\`${session.contextTokens ? ` (${session.contextTokens.toLocaleString("en-US")} tokens)` : ""}` : "none stored"}${last ? ` · last turn ${last.sessionMode ?? "—"} (${last.status})` : ""}`,
     );
   }
   const limits = [`fix rounds ${spend.fixRounds}/${config.fix.max_rounds}`];

@@ -259,6 +259,28 @@ describe("summary comment", () => {
     expect(body.match(/^- `src\/legacy\.ts:\d+`/gm)).toHaveLength(20);
   });
 
+  it("says how much of the input the provider's cache served, in total and per turn", () => {
+    const body = renderSummary({
+      findings: [],
+      turns: [
+        turn({ id: 1, role: "reviewer", tokensIn: 40_000, tokensOut: 1_000, cacheReadTokens: 0 }),
+        turn({
+          id: 2,
+          role: "reviewer",
+          sessionMode: "resumed",
+          tokensIn: 60_000,
+          tokensOut: 1_000,
+          cacheReadTokens: 50_000,
+        }),
+      ],
+      lastReviewedSha: HEAD_SHA,
+      failOn: "error",
+    });
+    expect(body).toContain("102.0k tokens (50% of input from cache)");
+    expect(body).toContain("| 61.0k (50.0k cached) |");
+    expect(body).toContain("| 41.0k |");
+  });
+
   it("before the first review: no state line, no table, no turns", async () => {
     const body = renderSummary({ findings: [], turns: [], lastReviewedSha: null, failOn: "error" });
 

@@ -58,18 +58,21 @@ export function renderSummary(input: SummaryInput): string {
   for (const note of input.notes ?? []) lines.push("", `> ${tableCell(note, 500)}`);
   if (input.turns.length > 0) {
     const tokens = input.turns.reduce((sum, t) => sum + t.tokensIn + t.tokensOut, 0);
+    const tokensIn = input.turns.reduce((sum, t) => sum + t.tokensIn, 0);
+    const cached = input.turns.reduce((sum, t) => sum + (t.cacheReadTokens ?? 0), 0);
+    const fromCache = tokensIn > 0 && cached > 0 ? ` (${Math.round((cached / tokensIn) * 100)}% of input from cache)` : "";
     const cost = input.turns.reduce((sum, t) => sum + Number(t.costUsd), 0);
     const fixRounds = input.turns.filter((t) => t.role === "fixer").length;
     lines.push(
       "",
-      `<details><summary>${input.turns.length} agent turn${input.turns.length === 1 ? "" : "s"} · ${fixRounds} fix round${fixRounds === 1 ? "" : "s"} · ${formatTokens(tokens)} tokens · $${cost.toFixed(2)}</summary>`,
+      `<details><summary>${input.turns.length} agent turn${input.turns.length === 1 ? "" : "s"} · ${fixRounds} fix round${fixRounds === 1 ? "" : "s"} · ${formatTokens(tokens)} tokens${fromCache} · $${cost.toFixed(2)}</summary>`,
       "",
       "| # | role | trigger | commit | session | outcome | tokens | cost |",
       "| --- | --- | --- | --- | --- | --- | --- | --- |",
     );
     input.turns.forEach((t, i) => {
       lines.push(
-        `| ${i + 1} | ${t.role} | ${t.trigger} | ${shortSha(t.headSha)} | ${t.sessionMode ?? "—"}${t.fallbackReason && t.sessionMode === "fallback" ? " ⚠️" : ""} | ${t.status} | ${formatTokens(t.tokensIn + t.tokensOut)} | $${Number(t.costUsd).toFixed(2)} |`,
+        `| ${i + 1} | ${t.role} | ${t.trigger} | ${shortSha(t.headSha)} | ${t.sessionMode ?? "—"}${t.fallbackReason && t.sessionMode === "fallback" ? " ⚠️" : ""} | ${t.status} | ${formatTokens(t.tokensIn + t.tokensOut)}${t.cacheReadTokens ? ` (${formatTokens(t.cacheReadTokens)} cached)` : ""} | $${Number(t.costUsd).toFixed(2)} |`,
       );
     });
     lines.push("", "</details>");
