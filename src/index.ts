@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readEnvConfig } from "./config/env-config.js";
+import { checkStartup } from "./config/check-startup.js";
 import { ConfigError } from "./config/config-error.js";
 import { createLogger } from "./logging/create-logger.js";
 import { handleStopSignals } from "./system/handle-stop-signals.js";
@@ -9,7 +9,7 @@ import { startServer } from "./wiring/start-server.js";
 if (existsSync(".env")) process.loadEnvFile(".env");
 
 try {
-  const config = readEnvConfig();
+  const config = await checkStartup();
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
   const running = await startServer(config, log);
   const stops = handleStopSignals({
