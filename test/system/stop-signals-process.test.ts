@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -99,27 +101,31 @@ describe.skipIf(!kinds.includes("postgres"))("stopping `npm start` (real process
     });
   }
 
-  it("npm start killed alone (kill -9 of its pid): the app notices its launcher is gone, stops gracefully and exits", async () => {
-    const w = await ProcessWorld.create();
-    worlds.push(w);
-    const app = await w.start({ name: "app", launcher: "npm", env: { STOP_GRACE: "2s" } });
-    const child = processIdentity(appPid(app));
-    expect(isProcessAlive(child)).toBe(true);
+  for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+    it(`npm start's pid alone sent ${signal} (the embedded database): the app stops gracefully and exits, the DATA_DIR lock freed`, async () => {
+      const w = await ProcessWorld.create();
+      worlds.push(w);
+      const app = await w.start({ name: "app", launcher: "npm", env: { STOP_GRACE: "2s", DATABASE_URL: "" } });
+      const child = processIdentity(appPid(app));
+      const lock = join(app.dataDir, "pglite.lock");
+      expect(existsSync(lock)).toBe(true);
 
-    const tree = descendants(app.child.pid!);
-    process.kill(app.child.pid!, "SIGKILL");
-    try {
-      await waitFor("the app to exit after npm start was killed", () => !isProcessAlive(child), 20_000);
-    } finally {
-      for (const pid of tree) {
-        try {
-          process.kill(pid, "SIGKILL"); // what is left of a failed run, not to outlive the test
-        } catch {
-          // gone, as it should be
+      const tree = descendants(app.child.pid!);
+      process.kill(app.child.pid!, signal);
+      try {
+        await waitFor(`the app to exit after npm start got ${signal}`, () => !isProcessAlive(child), 30_000);
+      } finally {
+        for (const pid of tree) {
+          try {
+            process.kill(pid, "SIGKILL"); // what is left of a failed run, not to outlive the test
+          } catch {
+            // gone, as it should be
+          }
         }
       }
-    }
-    expect(lines(app, "the process that started the app is gone")).toHaveLength(1);
-    expect(lines(app, "stopping at once")).toEqual([]);
-  });
+      expect(lines(app, "stopping: running turns get the grace period")).toHaveLength(1);
+      expect(lines(app, "stopping at once")).toEqual([]);
+      expect(existsSync(lock)).toBe(false);
+    });
+  }
 });
