@@ -6,27 +6,38 @@ export interface Launcher extends ProcessIdentity {
   command: string;
 }
 
-const NPM = /^(\S*\/)?(npm|npx|pnpm|yarn)(\s|$)|\/(npm|npx)-cli\.js(\s|$)/;
+const NPM =
+  /^(\S*\/)?(npm|npx|pnpm|yarn)(\s|$)|^\S*node\s+\S*\/(npm|npx|pnpm|yarn)(\.c?js)?(\s|$)|\/(npm|npx)-cli\.js(\s|$)/;
 const TSX = /(^|\s|\/)tsx(\s|$)|\/tsx\/dist\/cli\.mjs(\s|$)/;
 const SHELL_C = /^(\S*\/)?(sh|bash|dash)\s+-c(\s|$)/;
 
 /**
- * The wrappers this process was started through, nearest first: walking up the parents while they are
- * tsx's CLI or a `sh -c`, up to and including the `npm`/`npx`/`pnpm`/`yarn` one. Empty when none of them
- * is npm or tsx: the app started by node itself, systemd, a container or a shell is not watched (a
- * `nohup` start outlives its shell, as it should). Linux only (/proc); empty elsewhere.
+ * The wrappers this process was started through, nearest first (see launcherChain); read from /proc, so
+ * empty where there is none.
  */
 export function findLaunchers(pid: number = process.pid): Launcher[] {
-  const chain: Launcher[] = [];
-  let current = parentOf(pid);
-  while (current !== undefined && current > 1) {
+  const ancestors: { pid: number; command: string }[] = [];
+  for (let current = parentOf(pid); current !== undefined && current > 1; current = parentOf(current)) {
     const command = commandOf(current);
     if (command === undefined) break;
-    const npm = NPM.test(command);
-    if (!npm && !TSX.test(command) && !SHELL_C.test(command)) break;
-    chain.push({ ...processIdentity(current), command });
+    ancestors.push({ pid: current, command });
+  }
+  return launcherChain(ancestors).map((a) => ({ ...processIdentity(a.pid), command: a.command }));
+}
+
+/**
+ * Of a process's ancestors (nearest first, with their command lines), the wrappers it was started
+ * through: tsx's CLI and `sh -c`, up to and including the first `npm`/`npx`/`pnpm`/`yarn`. None when no
+ * npm or tsx is among them: the app started by node itself, systemd, a container or a shell is not
+ * watched (a `nohup` start outlives its shell, as it should).
+ */
+export function launcherChain<T extends { command: string }>(ancestors: T[]): T[] {
+  const chain: T[] = [];
+  for (const ancestor of ancestors) {
+    const npm = NPM.test(ancestor.command);
+    if (!npm && !TSX.test(ancestor.command) && !SHELL_C.test(ancestor.command)) break;
+    chain.push(ancestor);
     if (npm) break;
-    current = parentOf(current);
   }
   // A shell alone, or a shell above tsx with no npm, is not a wrapper of ours: only up to the last npm/tsx.
   while (chain.length > 0 && SHELL_C.test(chain.at(-1)!.command)) chain.pop();
