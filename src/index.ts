@@ -1,37 +1,40 @@
 import { existsSync } from "node:fs";
+import { checkStartup } from "./config/check-startup.js";
 import { ConfigError } from "./config/config-error.js";
-import { readEnvConfig } from "./config/env-config.js";
 import { createLogger } from "./logging/create-logger.js";
+import { handleStopSignals } from "./system/handle-stop-signals.js";
+import { watchLaunchers } from "./system/watch-launchers.js";
 import { startServer } from "./wiring/start-server.js";
 
 if (existsSync(".env")) process.loadEnvFile(".env");
 
 try {
-  const config = readEnvConfig();
+  const config = await checkStartup();
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
   const running = await startServer(config, log);
-  let stopping = false;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      if (stopping) {
-        // A second signal: stop now. Jobs still running are handed back by the next process to look.
-        log.warn({ signal }, "stopping at once");
-        process.exit(1);
-      }
-      stopping = true;
-      log.info(
-        { signal, graceMs: config.stopGraceMs },
-        "stopping: running turns get the grace period, webhooks are still answered meanwhile",
-      );
+  const stops = handleStopSignals({
+    log,
+    fields: { graceMs: config.stopGraceMs },
+    stopGracefully: () =>
       running.stop().then(
         () => process.exit(0),
         (error: unknown) => {
           log.error({ err: error }, "stop failed");
           process.exit(1);
         },
+      ),
+    stopAtOnce: () => process.exit(1),
+  });
+  watchLaunchers({
+    log,
+    onGone: (launcher) => {
+      log.warn(
+        { launcher: { pid: launcher.pid, command: launcher.command } },
+        "the process that started the app is gone",
       );
-    });
-  }
+      stops.stop({ reason: "launcher gone" });
+    },
+  });
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`no-mistakes cannot start. ${error.message}`);

@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../agents/sandbox/turn-limits.js";
 import { DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
+import { readPrivateKey } from "./read-private-key.js";
 import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
 import { readRedeliverConfig, type RedeliverConfig } from "./redeliver-config.js";
 
@@ -180,6 +180,16 @@ export type EnvConfig = {
 
 type ParsedEnv = z.infer<typeof envSchema>;
 
+/** Where the app will write and listen (DATA_DIR, HOST, PORT); undefined for a value readEnvConfig rejects. */
+export function readPlaces(env: NodeJS.ProcessEnv = process.env): { dataDir?: string; host?: string; port?: number } {
+  const { DATA_DIR, HOST, PORT } = envSchema.shape;
+  return {
+    dataDir: DATA_DIR.safeParse(env.DATA_DIR).data,
+    host: HOST.safeParse(env.HOST).data,
+    port: PORT.safeParse(env.PORT).data,
+  };
+}
+
 /** Parses the environment once; every problem is reported together, in words a newcomer understands. */
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   // Each variable is parsed on its own so that one bad value does not hide the cross-variable
@@ -198,16 +208,13 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   }
   const e = values as ParsedEnv;
 
-  let privateKey = e.PRIVATE_KEY?.replace(/\\n/g, "\n");
-  if (!privateKey && e.PRIVATE_KEY_PATH) {
-    try {
-      privateKey = readFileSync(e.PRIVATE_KEY_PATH, "utf8");
-    } catch (error) {
-      problems.push(`PRIVATE_KEY_PATH: cannot read "${e.PRIVATE_KEY_PATH}" (${(error as Error).message})`);
-    }
-  }
+  const configuredKey = readPrivateKey(env);
+  const privateKey = configuredKey.key;
+  if (configuredKey.problem) problems.push(configuredKey.problem);
   if (privateKey && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
-    problems.push("PRIVATE_KEY: is not a PEM private key (it should start with -----BEGIN RSA PRIVATE KEY-----)");
+    problems.push(
+      `${configuredKey.from === "PRIVATE_KEY" ? "PRIVATE_KEY" : `PRIVATE_KEY_PATH: "${e.PRIVATE_KEY_PATH}"`}: is not a PEM private key (it should start with -----BEGIN RSA PRIVATE KEY-----)`,
+    );
   }
   const production = e.NODE_ENV === "production";
   let app: EnvConfig["app"];

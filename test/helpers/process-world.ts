@@ -36,6 +36,8 @@ export interface AppStart {
   /** The fake agent's steps: a scenario file of this start's own (the agent counts `times` per file). */
   steps?: unknown[];
   env?: Record<string, string>;
+  /** `npm`: started by `npm start` in a process group of its own (see startAppProcess). */
+  launcher?: "npm";
 }
 
 let worlds = 0;
@@ -105,21 +107,24 @@ export class ProcessWorld {
     mkdirSync(dataDir, { recursive: true });
     const scenario = this.writeScenario(options.steps ?? []);
     const spawnedAt = Date.now();
-    const app = startAppProcess({
-      APP_ID: "1",
-      PRIVATE_KEY: privateKey,
-      WEBHOOK_SECRET,
-      DATABASE_URL: this.databaseUrl,
-      DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      AGENT: "fake",
-      FAKE_AGENT_SCENARIO: scenario,
-      GHE_HOST: this.relay.host,
-      GHE_PROTOCOL: "http",
-      REDELIVER_INTERVAL: "off",
-      ...options.env,
-    });
+    const app = startAppProcess(
+      {
+        APP_ID: "1",
+        PRIVATE_KEY: privateKey,
+        WEBHOOK_SECRET,
+        DATABASE_URL: this.databaseUrl,
+        DATA_DIR: dataDir,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        AGENT: "fake",
+        FAKE_AGENT_SCENARIO: scenario,
+        GHE_HOST: this.relay.host,
+        GHE_PROTOCOL: "http",
+        REDELIVER_INTERVAL: "off",
+        ...options.env,
+      },
+      { launcher: options.launcher },
+    );
     const started = Object.assign(app, {
       name: options.name,
       pid: app.child.pid!,

@@ -17,7 +17,11 @@ export interface AppProcess {
  * Starts the app the way `npm start` does, with only the given environment (plus PATH and HOME).
  * `cwd` runs it from another directory (its `.env`, and the `.env` Probot's setup flow writes).
  */
-export function startAppProcess(env: Record<string, string>, options: { cwd?: string } = {}): AppProcess {
+export function startAppProcess(
+  env: Record<string, string>,
+  options: { cwd?: string; launcher?: "npm" } = {},
+): AppProcess {
+  if (options.launcher === "npm") return startWithNpm(env);
   const args = options.cwd
     ? [
         "--import",
@@ -33,6 +37,20 @@ export function startAppProcess(env: Record<string, string>, options: { cwd?: st
       ...(options.cwd ? { TSX_TSCONFIG_PATH: join(ROOT, "tsconfig.json") } : {}),
       ...env,
     },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return appProcess(child);
+}
+
+/**
+ * Starts the app with `npm start` itself (npm → tsx's CLI → the app), in a process group of its own as a
+ * terminal gives it: `-child.pid` is the group to signal, as Ctrl-C or `kill -- -PGID` does.
+ */
+function startWithNpm(env: Record<string, string>): AppProcess {
+  const child = spawn("npm", ["start", "--silent"], {
+    cwd: ROOT,
+    detached: true,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return appProcess(child);
