@@ -188,6 +188,8 @@ export class RunSessions {
             fallbackReason = `the agent started a new session instead of resuming ${stored.sessionId}`;
             this.#metrics?.agentFallbacks.inc({ reason: "session_replaced" });
             log.warn({ sessionId: stored.sessionId, newSessionId: result.sessionId }, "session silently replaced");
+            // That new session was told only what changed: the same turn again, with the prompt that stands alone.
+            if (fresh.prompt !== turn.prompt) result = await this.#call(runId, role, fresh, scope, undefined, log);
           }
         } catch (error) {
           const failure = toAgentError(error);

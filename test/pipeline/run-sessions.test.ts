@@ -351,6 +351,12 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     expect(second.mode).toBe("fallback");
     expect(second.fallbackReason).toContain("new-thread-1");
     expect((await loadRunAgentSession(database.handle.db, runId, "reviewer"))?.sessionId).toBe("new-thread-2");
+    // with a prompt for new sessions, the replaced session's turn runs again with it
+    const prompts: string[] = [];
+    const recording: Agent = { ...forgetful, run: async (o) => (prompts.push(o.prompt), forgetful.run(o)) };
+    const third = await make(recording).run(runId, "reviewer", turn({ prompt: "delta", freshPrompt: "whole" }));
+    expect(prompts).toEqual(["delta", "whole"]);
+    expect(third).toMatchObject({ mode: "fallback", result: { sessionId: "new-thread-4" } });
   });
 
   it("runs cold with an adapter that cannot resume, and retries transient failures", async () => {
