@@ -60,7 +60,8 @@ export function renderSummary(input: SummaryInput): string {
     const tokens = input.turns.reduce((sum, t) => sum + t.tokensIn + t.tokensOut, 0);
     const tokensIn = input.turns.reduce((sum, t) => sum + t.tokensIn, 0);
     const cached = input.turns.reduce((sum, t) => sum + (t.cacheReadTokens ?? 0), 0);
-    const fromCache = tokensIn > 0 && cached > 0 ? ` (${Math.round((cached / tokensIn) * 100)}% of input from cache)` : "";
+    const fromCache =
+      tokensIn > 0 && cached > 0 ? ` (${Math.round((cached / tokensIn) * 100)}% of input from cache)` : "";
     const cost = input.turns.reduce((sum, t) => sum + Number(t.costUsd), 0);
     const fixRounds = input.turns.filter((t) => t.role === "fixer").length;
     lines.push(
