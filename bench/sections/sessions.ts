@@ -225,7 +225,9 @@ function replay(records: AccountedRecord[], expire: boolean): Map<string, Bill> 
     bill.newBytes += a.writtenBytes + a.uncachedBytes;
     bill.cachedBytes += a.cachedBytes;
     bill.costUsd +=
-      (tokensOf(a.writtenBytes) * PRICE.write + tokensOf(a.uncachedBytes) * PRICE.input + tokensOf(a.cachedBytes) * PRICE.read) /
+      (tokensOf(a.writtenBytes) * PRICE.write +
+        tokensOf(a.uncachedBytes) * PRICE.input +
+        tokensOf(a.cachedBytes) * PRICE.read) /
       1e6;
   }
   return bills;
@@ -256,8 +258,12 @@ const shown = (b: Bill) => ({
 function prefixChanges(records: AccountedRecord[]) {
   const byTag = new Map<string, AccountedRecord>();
   for (const r of records) if (r.main && !byTag.has(r.tag)) byTag.set(r.tag, r);
-  const out: Array<{ push: string; firstMiss: string | null; firstDifferenceFromPrevious: string | null; model: string }> =
-    [];
+  const out: Array<{
+    push: string;
+    firstMiss: string | null;
+    firstDifferenceFromPrevious: string | null;
+    model: string;
+  }> = [];
   let previous: AccountedRecord | undefined;
   for (const [tag, r] of byTag) {
     let diff: string | null = null;
@@ -275,7 +281,11 @@ function armSummary(outcome: ArmOutcome) {
   const warm = replay(outcome.records, false);
   const expired = replay(outcome.records, true);
   return {
-    perPush: [...warm.keys()].map((tag) => ({ push: tag, warm: shown(warm.get(tag)!), expired: shown(expired.get(tag)!) })),
+    perPush: [...warm.keys()].map((tag) => ({
+      push: tag,
+      warm: shown(warm.get(tag)!),
+      expired: shown(expired.get(tag)!),
+    })),
     warm: shown(sum(warm)),
     expired: shown(sum(expired)),
     mainRequests: outcome.records.filter((r) => r.main).length,
@@ -324,6 +334,8 @@ emitResult({
     turnModes: countBy(long.turns.map((t) => t.mode)),
     turnStatuses: countBy(long.turns.map((t) => t.status)),
     turnsFallbackOrRollover: long.turns.filter((t) => t.mode === "fallback" || t.mode === "rollover").length,
-    prefixChanges: long.prefixChanges.filter((c, i) => i < 3 || c.firstDifferenceFromPrevious?.startsWith("messages") !== true),
+    prefixChanges: long.prefixChanges.filter(
+      (c, i) => i < 3 || c.firstDifferenceFromPrevious?.startsWith("messages") !== true,
+    ),
   },
 });
