@@ -310,6 +310,23 @@ if (sessions) {
     holds: null,
     kind: "info",
   });
+  const x = sessions.codex;
+  if (x) {
+    rows.push({
+      figure: `sessions, Codex CLI (${c.pushes} pushes, $${c.codexPrice.input}/MTok input, $${c.codexPrice.read} cached): new input, RESUMED vs COLD`,
+      value: `${tok(x.resumed.warm.newTokens)} / ${tok(x.cold.warm.newTokens)} tokens = ${x.ratios.newInput}×  (total input ${x.ratios.totalInput}×)`,
+      target: "≤ 0.40×",
+      holds: x.ratios.newInput <= 0.4,
+      kind: "perf",
+    });
+    rows.push({
+      figure: "sessions, Codex CLI: billed input cost, RESUMED vs COLD, warm / expired before every push",
+      value: `$${x.resumed.warm.costUsd.toFixed(3)} / $${x.cold.warm.costUsd.toFixed(3)} = ${x.ratios.costWarm}× warm; $${x.resumed.expired.costUsd.toFixed(3)} / $${x.cold.expired.costUsd.toFixed(3)} = ${x.ratios.costExpired}× expired`,
+      target: "≤ 0.60× warm, ≤ 1.0× expired",
+      holds: x.ratios.costWarm <= 0.6 && x.ratios.costExpired <= 1.0,
+      kind: "perf",
+    });
+  }
   const l = sessions.long;
   rows.push({
     figure: `sessions: long RESUMED run, ${l.pushes} pushes: 400 "prompt is too long" answers`,

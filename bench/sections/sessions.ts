@@ -13,10 +13,16 @@
  * Billing: warm = the cache as the requests left it (they came seconds apart); expired = the same
  * requests replayed with the cache emptied before every push. Then a long RESUMED run (100 pushes,
  * 12 in smoke): largest request, 400 "prompt is too long" answers, the turns' session modes.
+ * Then the 10-push comparison again with the real Codex CLI against an API-like OpenAI server
+ * (test/helpers/api-like-openai.ts; BENCH_SESSIONS_CODEX=off leaves it out).
+ * BENCH_SESSIONS_DUMP=<dir> writes every model request's body there, to see what changes between pushes.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import nock from "nock";
 import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
+import { CodexAgent } from "../../src/agents/codex.js";
+import type { Agent } from "../../src/agents/types.js";
 import {
   PrefixCache,
   startApiLikeAnthropicServer,
@@ -24,7 +30,9 @@ import {
   type AccountedRecord,
   type ApiLikeAnthropicServer,
 } from "../../test/helpers/api-like-anthropic.js";
+import { startApiLikeOpenAIServer } from "../../test/helpers/api-like-openai.js";
 import { lastToolResult, messagesText, type FakeReply } from "../../test/helpers/fake-anthropic-server.js";
+import type { FakeReply as OpenAIReply, ResponsesBody } from "../../test/helpers/fake-openai-server.js";
 import { FlowFixture } from "../../test/helpers/flow-fixture.js";
 import { seededRandom } from "../../test/helpers/seeded-random.js";
 import { createTestDatabase } from "../../test/helpers/test-database.js";
@@ -33,8 +41,9 @@ import { SMOKE, emitResult, round } from "../lib/common.js";
 
 const cfg = SMOKE ? { pushes: 3, longPushes: 12 } : { pushes: 10, longPushes: 100 };
 const SEED = 2512;
-/** Sonnet-like prices, $ per million input tokens. */
-const PRICE = { input: 3, write: 3.75, read: 0.3 };
+/** $ per million input tokens: Sonnet-like for Claude, gpt-5-like for Codex (OpenAI charges nothing extra for a cache write). */
+const PRICES = { claude: { input: 3, write: 3.75, read: 0.3 }, codex: { input: 1.25, write: 1.25, read: 0.125 } };
+type Provider = keyof typeof PRICES;
 const ANSWER = JSON.stringify({ summary: "Reviewed the change; nothing to report.", findings: [], resolved: [] });
 
 // ---- the generated repository and its pushes -------------------------------------------------------
@@ -140,6 +149,17 @@ function responder(workspace: () => string) {
   };
 }
 
+/** The same script for Codex: a new prompt → `cat` one file of its diff (exec_command); its output → the answer. */
+function codexReply(body: ResponsesBody): OpenAIReply {
+  const input = body.input ?? [];
+  const last = input[input.length - 1];
+  const answer = { text: ANSWER, usage: { input: 0, output: tokensOf(ANSWER.length) } };
+  if (!last || last.type === "function_call_output") return answer;
+  const text = JSON.stringify(last).replaceAll("\\n", "\n");
+  const path = /^diff --git a\/\S+ b\/(\S+)/m.exec(text)?.[1] ?? /^\+\+\+ b\/(\S+)/m.exec(text)?.[1];
+  return path ? { shell: `cat ${path}`, usage: { input: 0, output: 40 } } : answer;
+}
+
 // ---- one arm -------------------------------------------------------------------------------------------
 interface ArmOutcome {
   records: AccountedRecord[];
@@ -148,15 +168,36 @@ interface ArmOutcome {
   reviewsPosted: number;
 }
 
-async function runArm(arm: "resumed" | "cold", pushes: number): Promise<ArmOutcome> {
+async function runArm(arm: "resumed" | "cold", pushes: number, provider: Provider = "claude"): Promise<ArmOutcome> {
   const scenario = buildScenario(SEED, pushes);
   const database = await createTestDatabase(process.env.TEST_DATABASE_URL ? "postgres" : "pglite");
   let fx: FlowFixture | undefined;
-  let model: ApiLikeAnthropicServer | undefined;
+  let dump: (() => void) | undefined;
+  let model: { accounted: AccountedRecord[]; tag: string; close(): Promise<void> } | undefined;
   try {
     fx = FlowFixture.withoutApp();
     const fixture = fx;
-    model = await startApiLikeAnthropicServer({ responder: responder(() => fixture.workspace) });
+    let agent: Agent;
+    if (provider === "claude") {
+      const claude = await startApiLikeAnthropicServer({ responder: responder(() => fixture.workspace) });
+      model = claude;
+      agent = new ClaudeCodeAgent({
+        homeDir: join(fx.dataDir, "agents"),
+        apiKey: "sk-ant-bench",
+        baseUrl: claude.url,
+        killGraceMs: 1000,
+      });
+      if (process.env.BENCH_SESSIONS_DUMP) dump = () => dumpRequests(claude, `${arm}-${pushes}`);
+    } else {
+      const codex = await startApiLikeOpenAIServer(codexReply);
+      model = codex;
+      agent = new CodexAgent({
+        homeDir: join(fx.dataDir, "agents"),
+        apiKey: "sk-bench",
+        baseUrl: codex.baseUrl,
+        killGraceMs: 1000,
+      });
+    }
     fx.remote.commit(scenario.base, "the widgets service");
     (fx as { baseSha: string }).baseSha = fx.remote.publish("main");
     fx.github.configYaml = [
@@ -167,12 +208,6 @@ async function runArm(arm: "resumed" | "cold", pushes: number): Promise<ArmOutco
       "  max_cost_usd: 100000",
       "",
     ].join("\n");
-    const agent = new ClaudeCodeAgent({
-      homeDir: join(fx.dataDir, "agents"),
-      apiKey: "sk-ant-bench",
-      baseUrl: model.url,
-      killGraceMs: 1000,
-    });
     await fx.startApp(database.handle, { agent, env: { AGENT_TIMEOUT: "180s" }, idleTimeoutMs: 400_000 });
     let before = fx.baseSha;
     for (let p = 0; p < pushes; p++) {
@@ -181,8 +216,9 @@ async function runArm(arm: "resumed" | "cold", pushes: number): Promise<ArmOutco
       if (p === 0) await fx.pullRequest("opened", head);
       else await fx.pullRequest("synchronize", head, { before });
       before = head;
-      process.stderr.write(`sessions: ${arm} push ${p + 1}/${pushes}\n`);
+      process.stderr.write(`sessions: ${provider} ${arm} push ${p + 1}/${pushes}\n`);
     }
+    dump?.();
     const turns = (await fx.turns()).map((t) => ({ mode: t.sessionMode, status: t.status, trigger: t.trigger }));
     const logOverflows = (fx.app.logs.text().match(/prompt is too long/g) ?? []).length;
     return {
@@ -198,6 +234,19 @@ async function runArm(arm: "resumed" | "cold", pushes: number): Promise<ArmOutco
   }
 }
 
+/** BENCH_SESSIONS_DUMP=<dir>: every POST /v1/messages body of the arm, with its push, as <dir>/<arm>/<n>-<push>.json. */
+function dumpRequests(model: ApiLikeAnthropicServer, arm: string): void {
+  const dir = join(process.env.BENCH_SESSIONS_DUMP!, arm);
+  mkdirSync(dir, { recursive: true });
+  const bodies = model.requests.filter((r) => r.method === "POST" && r.url.split("?")[0] === "/v1/messages");
+  bodies.forEach((r, i) =>
+    writeFileSync(
+      join(dir, `${String(i).padStart(4, "0")}-${model.accounted[i]?.tag}.json`),
+      JSON.stringify(r.body, null, 1),
+    ),
+  );
+}
+
 // ---- billing -------------------------------------------------------------------------------------------
 interface Bill {
   requests: number;
@@ -209,7 +258,8 @@ interface Bill {
 const emptyBill = (): Bill => ({ requests: 0, totalBytes: 0, newBytes: 0, cachedBytes: 0, costUsd: 0 });
 
 /** Replays `records` through a fresh cache (emptied before every push when `expire`): a bill per push. */
-function replay(records: AccountedRecord[], expire: boolean): Map<string, Bill> {
+function replay(records: AccountedRecord[], expire: boolean, provider: Provider): Map<string, Bill> {
+  const PRICE = PRICES[provider];
   const cache = new PrefixCache();
   const bills = new Map<string, Bill>();
   let tag: string | undefined;
@@ -277,9 +327,9 @@ function prefixChanges(records: AccountedRecord[]) {
   return out;
 }
 
-function armSummary(outcome: ArmOutcome) {
-  const warm = replay(outcome.records, false);
-  const expired = replay(outcome.records, true);
+function armSummary(outcome: ArmOutcome, provider: Provider = "claude") {
+  const warm = replay(outcome.records, false, provider);
+  const expired = replay(outcome.records, true, provider);
   return {
     perPush: [...warm.keys()].map((tag) => ({
       push: tag,
@@ -307,14 +357,44 @@ const resumed = armSummary(await runArm("resumed", cfg.pushes));
 const cold = armSummary(await runArm("cold", cfg.pushes));
 const longOutcome = await runArm("resumed", cfg.longPushes);
 const long = armSummary(longOutcome);
+// Codex (gpt-5-like prices), the 10-push comparison only. BENCH_SESSIONS_CODEX=off leaves it out.
+const withCodex = process.env.BENCH_SESSIONS_CODEX !== "off";
+const codexResumed = withCodex ? armSummary(await runArm("resumed", cfg.pushes, "codex"), "codex") : undefined;
+const codexCold = withCodex ? armSummary(await runArm("cold", cfg.pushes, "codex"), "codex") : undefined;
+const brief = (a: ReturnType<typeof armSummary>) => ({
+  ...a,
+  turns: undefined,
+  turnModes: countBy(a.turns.map((t) => t.mode)),
+});
 removeTempDirs();
 
-const countBy = (xs: Array<string | null>) =>
-  Object.fromEntries([...new Set(xs)].map((k) => [String(k), xs.filter((x) => x === k).length]));
+function countBy(xs: Array<string | null>) {
+  return Object.fromEntries([...new Set(xs)].map((k) => [String(k), xs.filter((x) => x === k).length]));
+}
 emitResult({
-  config: { ...cfg, files: Object.keys(scenario.base).length, lines: scenario.lines, price: PRICE, seed: SEED },
-  resumed: { ...resumed, turns: undefined, turnModes: countBy(resumed.turns.map((t) => t.mode)) },
-  cold: { ...cold, turns: undefined, turnModes: countBy(cold.turns.map((t) => t.mode)) },
+  config: {
+    ...cfg,
+    files: Object.keys(scenario.base).length,
+    lines: scenario.lines,
+    price: PRICES.claude,
+    codexPrice: PRICES.codex,
+    seed: SEED,
+  },
+  resumed: brief(resumed),
+  cold: brief(cold),
+  codex:
+    codexResumed && codexCold
+      ? {
+          resumed: brief(codexResumed),
+          cold: brief(codexCold),
+          ratios: {
+            newInput: round(codexResumed.warm.newBytes / codexCold.warm.newBytes, 3),
+            totalInput: round(codexResumed.warm.totalBytes / codexCold.warm.totalBytes, 3),
+            costWarm: round(codexResumed.warm.costUsd / codexCold.warm.costUsd, 3),
+            costExpired: round(codexResumed.expired.costUsd / codexCold.expired.costUsd, 3),
+          },
+        }
+      : undefined,
   ratios: {
     newInput: round(resumed.warm.newBytes / cold.warm.newBytes, 3),
     totalInput: round(resumed.warm.totalBytes / cold.warm.totalBytes, 3),

@@ -32,9 +32,28 @@ export interface PrefixBlock {
  * The model is part of the key: a cache is per model.
  */
 export function prefixBlocks(body: MessagesRequestBody): PrefixBlock[] {
-  const blocks: PrefixBlock[] = [];
-  const hash = createHash("sha256").update(`model:${body.model ?? ""}\n`);
-  const add = (where: string, value: unknown, role?: string) => {
+  const parts: PrefixPart[] = [];
+  (body.tools ?? []).forEach((tool, i) => parts.push({ where: `tools[${i}]`, value: tool }));
+  const system = typeof body.system === "string" ? [{ type: "text", text: body.system }] : (body.system ?? []);
+  if (Array.isArray(system)) system.forEach((block, i) => parts.push({ where: `system[${i}]`, value: block }));
+  body.messages.forEach((message, m) => {
+    const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+    content.forEach((block, b) => parts.push({ where: `messages[${m}][${b}]`, value: block, role: message.role }));
+  });
+  return hashPrefix(body.model ?? "", parts);
+}
+
+/** One piece of a request's prefix before hashing: where it is, its JSON value, the role of its message. */
+export interface PrefixPart {
+  where: string;
+  value: unknown;
+  role?: string;
+}
+
+/** The blocks of a prefix made of `parts` in order, for `model` (a `cache_control` key marks a breakpoint and is left out). */
+export function hashPrefix(model: string, parts: PrefixPart[]): PrefixBlock[] {
+  const hash = createHash("sha256").update(`model:${model}\n`);
+  return parts.map(({ where, value, role }) => {
     let breakpoint = false;
     let content = value;
     if (value && typeof value === "object" && !Array.isArray(value) && "cache_control" in value) {
@@ -44,16 +63,8 @@ export function prefixBlocks(body: MessagesRequestBody): PrefixBlock[] {
     }
     const text = `${role ? `${role}:` : ""}${JSON.stringify(content)}\n`;
     hash.update(text);
-    blocks.push({ where, bytes: Buffer.byteLength(text), prefixHash: hash.copy().digest("hex"), breakpoint });
-  };
-  (body.tools ?? []).forEach((tool, i) => add(`tools[${i}]`, tool));
-  const system = typeof body.system === "string" ? [{ type: "text", text: body.system }] : (body.system ?? []);
-  if (Array.isArray(system)) system.forEach((block, i) => add(`system[${i}]`, block));
-  body.messages.forEach((message, m) => {
-    const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
-    content.forEach((block, b) => add(`messages[${m}][${b}]`, block, message.role));
+    return { where, bytes: Buffer.byteLength(text), prefixHash: hash.copy().digest("hex"), breakpoint };
   });
-  return blocks;
 }
 
 /** How one request's input was billed. All byte figures; tokens are bytes / 4. */
