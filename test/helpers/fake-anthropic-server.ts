@@ -41,6 +41,16 @@ export interface MessagesCall {
   index: number;
 }
 
+/**
+ * What an accounting hook (an API-like billing model, e.g. test/helpers/api-like-anthropic.ts) makes of
+ * a POST /v1/messages before it is answered: an error to answer instead (a prompt over the window), or
+ * the usage figures to report.
+ */
+export interface MessagesAccount {
+  error?: { status: number; errorType?: string; message?: string };
+  usage?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+}
+
 /** Decides the reply to a main-loop model call; undefined = take the next queued reply. */
 export type FakeResponder = (call: MessagesCall) => FakeReply | undefined | Promise<FakeReply | undefined>;
 
@@ -96,7 +106,13 @@ export function lastToolResult(body: MessagesRequestBody): { content: string; is
  * Model calls without tools (title/summary helpers) get a short canned text and do not consume the queue.
  */
 export async function startFakeAnthropicServer(
-  options: { replies?: FakeReply[]; responder?: FakeResponder; log?: boolean } = {},
+  options: {
+    replies?: FakeReply[];
+    responder?: FakeResponder;
+    log?: boolean;
+    /** Consulted for every POST /v1/messages (main or not) before it is answered; absent = fixed usage figures. */
+    account?: (body: MessagesRequestBody, isMain: boolean) => MessagesAccount | undefined;
+  } = {},
 ): Promise<FakeAnthropicServer> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [...(options.replies ?? [])];
@@ -145,13 +161,18 @@ export async function startFakeAnthropicServer(
     if (req.method === "POST" && path === "/v1/messages") {
       const request = body as MessagesRequestBody;
       const isMain = Array.isArray(request.tools) && request.tools.length > 0;
+      const account = options.account?.(request, isMain);
+      if (account?.error) {
+        await respond(res, request, { ...account.error });
+        return;
+      }
       let reply: FakeReply | undefined;
       if (isMain) {
         const index = mains.push(request) - 1;
         reply = (await responder?.({ body: request, index })) ?? queue.shift();
       }
       reply ??= { text: isMain ? state.fallbackText : "Untitled" };
-      await respond(res, request, reply);
+      await respond(res, request, reply, account?.usage);
       return;
     }
     json(res, 200, {});
@@ -184,7 +205,12 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
 }
 
-async function respond(res: ServerResponse, request: MessagesRequestBody, reply: FakeReply): Promise<void> {
+async function respond(
+  res: ServerResponse,
+  request: MessagesRequestBody,
+  reply: FakeReply,
+  accounted?: MessagesAccount["usage"],
+): Promise<void> {
   if ("hang" in reply) return; // the socket stays open until the client or close() ends it
   if ("status" in reply) {
     json(res, reply.status, {
@@ -218,6 +244,7 @@ async function respond(res: ServerResponse, request: MessagesRequestBody, reply:
     output_tokens: reply.outputTokens ?? 20,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
+    ...accounted,
   };
 
   if (!request.stream) {

@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 export interface FakeUsage {
   input: number;
   output: number;
+  /** Of `input`, the tokens served from the prompt cache (`input_tokens_details.cached_tokens`); default 0. */
+  cached?: number;
 }
 
 /**
@@ -181,7 +183,7 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
         output: [item],
         usage: {
           input_tokens: usage.input,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: usage.cached ?? 0 },
           output_tokens: usage.output,
           output_tokens_details: { reasoning_tokens: 0 },
           total_tokens: usage.input + usage.output,
