@@ -1,5 +1,5 @@
 import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../agents/sandbox/turn-limits.js";
-import { DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import { readPrivateKey } from "./read-private-key.js";
@@ -103,6 +103,7 @@ const envSchema = z.object({
   AGENT_MAX_WORKSPACE_MB: positiveInt(DEFAULT_TURN_LIMITS.maxWorkspaceMb),
   WORKSPACE_MAX_MB: positiveInt(4096),
   AGENT_SESSION_MAX_TOKENS: positiveInt(DEFAULT_SESSION_BUDGET_TOKENS),
+  AGENT_CACHE_TTL: duration(DEFAULT_CACHE_TTL_MS),
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: optionalString,
   OPENAI_API_KEY: optionalString,
@@ -142,6 +143,8 @@ export type EnvConfig = {
     maxOutputTokens: number;
     /** A session past this many input tokens (its largest request) rolls over (AGENT_SESSION_MAX_TOKENS). */
     sessionMaxTokens: number;
+    /** How long the provider's prompt cache keeps an entry (AGENT_CACHE_TTL). */
+    cacheTtlMs: number;
     /** The model proxy lets server-side tools (web search/fetch, code execution, MCP) through (AGENT_SERVER_TOOLS=on). */
     serverTools: boolean;
     fake: { scenario?: string; home?: string; log?: string };
@@ -293,6 +296,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       extraArgs: e.AGENT_ARGS,
       maxOutputTokens: e.AGENT_MAX_OUTPUT_TOKENS,
       sessionMaxTokens: e.AGENT_SESSION_MAX_TOKENS,
+      cacheTtlMs: e.AGENT_CACHE_TTL,
       serverTools: e.AGENT_SERVER_TOOLS,
       fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
       cli: e.AGENT_CLI,

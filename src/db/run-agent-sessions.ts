@@ -31,6 +31,8 @@ export async function saveRunAgentSession(
     state: Buffer | null;
     /** The session's size after the turn (input tokens of its largest request). */
     contextTokens?: number;
+    /** A new session's size less its first prompt: what any new session would carry besides its prompt. */
+    overheadTokens?: number;
     /** What the session has now been told (the caller's record); undefined keeps what is stored. */
     memory?: unknown;
   },
@@ -45,6 +47,7 @@ export async function saveRunAgentSession(
         sessionId: row.sessionId,
         state: row.state,
         contextTokens: row.contextTokens ?? 0,
+        ...(row.overheadTokens === undefined ? {} : { overheadTokens: row.overheadTokens }),
         ...(row.memory === undefined ? {} : { memory: row.memory }),
         updatedAt: sql`now()`,
       },

@@ -109,6 +109,8 @@ export const runAgentSessions = pgTable(
     state: bytea("state"),
     /** The session's size: input tokens of its largest request so far (a rollover starts past the budget). */
     contextTokens: integer("context_tokens").notNull().default(0),
+    /** What the session's first request carried besides its prompt (the CLI's system prompt and tools), in tokens. */
+    overheadTokens: integer("overhead_tokens").notNull().default(0),
     /** What the session has been told, as its role's caller records it (the reviewer: the ledger it saw). */
     memory: jsonb("memory"),
     updatedAt: updatedAt(),

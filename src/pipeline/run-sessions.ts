@@ -16,7 +16,7 @@ import type { Metrics } from "../metrics/metrics.js";
 import type { ModelBudget } from "../agents/sandbox/model-meter.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import { listTurns } from "../db/turns.js";
-import { DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
 import { turnBudget } from "./check-budget.js";
 
 export interface TurnRequest {
@@ -80,6 +80,14 @@ export interface RunSessionsOptions {
    * starts a new one (mode `rollover`) with its fresh prompt. Default DEFAULT_SESSION_BUDGET_TOKENS.
    */
   sessionBudgetTokens?: number;
+  /**
+   * How long the provider keeps a prompt cache entry after its last use (AGENT_CACHE_TTL, default 5 min).
+   * Past it, a stored session larger than a new one would be is not resumed: with nothing cached, resending
+   * its history costs more than the prompt that stands alone.
+   */
+  cacheTtlMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
 }
 
 /**
@@ -97,6 +105,8 @@ export class RunSessions {
   readonly #retryBaseDelayMs: number;
   readonly #metrics: Metrics | undefined;
   readonly #sessionBudget: number;
+  readonly #cacheTtlMs: number;
+  readonly #now: () => number;
 
   constructor(options: RunSessionsOptions) {
     this.#db = options.db;
@@ -107,6 +117,8 @@ export class RunSessions {
     this.#retryBaseDelayMs = options.retryBaseDelayMs ?? 2000;
     this.#metrics = options.metrics;
     this.#sessionBudget = options.sessionBudgetTokens ?? DEFAULT_SESSION_BUDGET_TOKENS;
+    this.#cacheTtlMs = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+    this.#now = options.now ?? Date.now;
   }
 
   /** What the next turn of (run, role) will find; a store that cannot be read finds nothing. */
@@ -172,6 +184,15 @@ export class RunSessions {
           await this.#forget(runId, role, log);
           stored = undefined;
         }
+        const expired = stored && this.#expiredAndLarger(stored, turn);
+        if (stored && expired) {
+          mode = "rollover";
+          fallbackReason = expired;
+          this.#metrics?.agentFallbacks.inc({ reason: "rollover" });
+          log.info({ sessionId: stored.sessionId, contextTokens: stored.contextTokens }, "session rolled over");
+          await this.#forget(runId, role, log);
+          stored = undefined;
+        }
       }
       const fresh = { ...turn, prompt: turn.freshPrompt ?? turn.prompt };
 
@@ -211,12 +232,15 @@ export class RunSessions {
       // The session's size: the proxy's measure of its largest request, else every input token of the
       // turn (more than its size when the turn made several requests: a rollover comes early, never late).
       const turnContext = result.usage.contextTokens ?? result.usage.tokensIn;
+      // what a new session carries besides its prompt, learnt from this one's first turn
+      const overheadTokens = mode === "resumed" ? undefined : Math.max(0, turnContext - promptTokens(fresh.prompt));
       const contextTokens = mode === "resumed" ? Math.max(stored?.contextTokens ?? 0, turnContext) : turnContext;
 
       // 3. Persist (the latest id always wins).
       if (this.#agent.supportsResume && result.sessionId) {
         const saved = await this.#persist(runId, role, result.sessionId, turn.cwd, log, scope, {
           contextTokens,
+          overheadTokens,
           newSession: mode !== "resumed",
         });
         if (!saved && mode !== "fallback") {
@@ -274,6 +298,20 @@ export class RunSessions {
     metrics.agentTokens.inc({ role, kind: "input" }, counted(result.usage.tokensIn));
     metrics.agentTokens.inc({ role, kind: "output" }, counted(result.usage.tokensOut));
     metrics.agentCostUsd.inc({ role }, counted(result.usage.costUsd));
+  }
+
+  /**
+   * Why a stored session should not be resumed because its cache has expired: undefined while it may
+   * still be cached, when the turn has no prompt of its own for a new session, or when the session is
+   * no larger than a new one would be (its overhead and the fresh prompt).
+   */
+  #expiredAndLarger(stored: RunAgentSession, turn: TurnRequest): string | undefined {
+    if (turn.freshPrompt === undefined) return undefined;
+    const idleMs = this.#now() - stored.updatedAt.getTime();
+    if (idleMs <= this.#cacheTtlMs) return undefined;
+    const freshTokens = stored.overheadTokens + promptTokens(turn.freshPrompt);
+    if (stored.contextTokens <= freshTokens) return undefined;
+    return `the provider's cache has expired (the session was last used ${Math.round(idleMs / 1000)} s ago) and resending its ${stored.contextTokens} tokens costs more than a new session's ${freshTokens}: a new session starts from a digest of the pull request`;
   }
 
   /** Forgets the stored session(s) of a run: the next turn of that role starts fresh. */
@@ -341,7 +379,7 @@ export class RunSessions {
     cwd: string,
     log: Logger,
     scope: string | undefined,
-    size: { contextTokens: number; newSession: boolean },
+    size: { contextTokens: number; overheadTokens: number | undefined; newSession: boolean },
   ): Promise<boolean> {
     try {
       let state: Buffer | null = null;
@@ -362,6 +400,7 @@ export class RunSessions {
         sessionId,
         state,
         contextTokens: Math.round(size.contextTokens),
+        ...(size.overheadTokens === undefined ? {} : { overheadTokens: Math.round(size.overheadTokens) }),
         // a new session has been told nothing yet (its caller records what, once the turn is read)
         ...(size.newSession ? { memory: null } : {}),
       });
@@ -403,4 +442,9 @@ export class RunSessions {
       log.warn({ err: error, turnId }, "turn outcome could not be recorded");
     }
   }
+}
+
+/** A prompt's size in tokens, estimated as providers' tokenizers average on code and prose: 4 bytes each. */
+function promptTokens(prompt: string): number {
+  return Math.ceil(Buffer.byteLength(prompt) / 4);
 }

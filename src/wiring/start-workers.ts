@@ -50,6 +50,7 @@ export async function startWorkers(
       maxStateBytes: deps.config.agent.stateMaxBytes,
       metrics: deps.metrics,
       sessionBudgetTokens: deps.config.agent.sessionMaxTokens,
+      cacheTtlMs: deps.config.agent.cacheTtlMs,
     }),
     verifier: new RunSessions({
       db: deps.database.db,

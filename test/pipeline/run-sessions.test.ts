@@ -155,6 +155,37 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     );
   });
 
+  it("past the cache's lifetime, rolls over a session larger than a new one would be, and resumes one that is not", async () => {
+    const { opts, turn, calls } = setup();
+    const runId = await createRun(database.handle.db);
+    let now = Date.now();
+    const sessions = new RunSessions({
+      db: database.handle.db,
+      agent: new FakeAgent(opts),
+      log: captureLogger().log,
+      cacheTtlMs: 300_000,
+      now: () => now,
+    });
+    // the fake agent's size is its prompt: a 100-token session, no overhead
+    await sessions.run(runId, "reviewer", turn({ prompt: "d", freshPrompt: "x".repeat(400) }));
+    now += 10 * 60_000;
+    // a new session would be 10 tokens: resending 100 costs more
+    const second = await sessions.run(runId, "reviewer", turn({ prompt: "delta", freshPrompt: "y".repeat(40) }));
+    expect(second.mode).toBe("rollover");
+    expect(second.fallbackReason).toMatch(
+      /^the provider's cache has expired \(the session was last used \d+ s ago\) and resending its 100 tokens costs more than a new session's 10: a new session starts from a digest/,
+    );
+    expect(calls().at(-1)).toMatchObject({ sessionAsked: null, prompt: "y".repeat(40) });
+    // the same wait with a session no larger than a new one: resumed
+    now += 10 * 60_000;
+    const third = await sessions.run(runId, "reviewer", turn({ prompt: "delta", freshPrompt: "z".repeat(400) }));
+    expect(third.mode).toBe("resumed");
+    // within the cache's lifetime (the database stamps the session with its own clock) a large session is resumed too
+    now = Date.now();
+    const fourth = await sessions.run(runId, "reviewer", turn({ prompt: "delta", freshPrompt: "w" }));
+    expect(fourth.mode).toBe("resumed");
+  });
+
   it("keeps the reviewer's and the fixer's sessions apart", async () => {
     const { make, turn, calls } = setup();
     const runId = await createRun(database.handle.db);

@@ -136,6 +136,7 @@ export function session(role: string, sessionId: string): RunAgentSession {
     sessionId,
     state: null,
     contextTokens: 0,
+    overheadTokens: 0,
     memory: null,
     updatedAt: FIXED_DATE,
   };
