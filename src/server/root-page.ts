@@ -32,7 +32,7 @@ export function createRootPage(info: RootPageInfo) {
 <ul>
 <li>Install the App on repositories, or change its permissions and webhook URL: <a href="${settings}">the App's settings on GitHub</a> (Settings → Developer settings → GitHub Apps; an organization's Apps are under its settings).</li>
 <li>Ask for a review in a pull request: comment <code>/no-mistakes help</code>.</li>
-<li>Settings, commands and operation: the README of the no-mistakes repository (Setup, Configuration, Security).</li>
+<li>Settings, commands and operation: the README of the no-mistakes repository (Quick start, Configuration, Security).</li>
 </ul>
 </body>
 </html>

@@ -21,7 +21,7 @@
  * V8 starts mark-compacts to shrink the heap; the next burst then met their marking steps and final
  * pause (20–45 ms here). A server's heap of some tens of MB need not shrink while idle.
  *
- * Measured in the ack bench (README, Performance). Node refuses all three in NODE_OPTIONS, hence the
+ * Measured in the ack bench (docs/performance.md). Node refuses all three in NODE_OPTIONS, hence the
  * command lines.
  */
 export const APP_NODE_OPTIONS: readonly string[] = [
