@@ -31,10 +31,11 @@ export async function checkModelKey(
     status = response.status;
     await response.body?.cancel();
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
     return fail(
       name,
-      `${request.url} did not answer (${cause})`,
+      `${request.url} did not answer (${why})`,
       `check the network, or ${provider === "anthropic" ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL"}`,
     );
   }
