@@ -35,6 +35,7 @@ export async function readAppSetup(options: {
     auth: appJwt(options.appId, options.privateKey),
     baseUrl: options.baseUrl ?? "https://api.github.com",
     request: { retries: 0 },
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }, // each outcome is a doctor line instead
   });
   const app = await call("GET /app", () => octokit.request("GET /app"));
   const hook = await call("GET /app/hook/config", () => octokit.request("GET /app/hook/config"));
@@ -60,7 +61,9 @@ async function call<T>(step: string, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    const status = (error as { status?: number }).status;
+    // A fetch that got no answer reaches us as a RequestError with status 500 and no response.
+    const answered = (error as { response?: unknown }).response !== undefined;
+    const status = answered ? (error as { status?: number }).status : undefined;
     const message = (error as Error).message;
     if (status === 401) throw new AppSetupError("auth", step, message, status);
     if (typeof status === "number" && status > 0) throw new AppSetupError("http", step, message, status);

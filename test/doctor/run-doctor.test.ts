@@ -181,6 +181,17 @@ describe("npm run doctor", { timeout: 120_000 }, () => {
     ]);
   });
 
+  it("a key of another App: GitHub refuses the JWT, and the fix names APP_ID and PRIVATE_KEY", async () => {
+    nock(GITHUB).get("/app").reply(401, { message: "A JSON web token could not be decoded" });
+
+    const { ok, lines } = await doctor(env());
+
+    expect(ok).toBe(false);
+    expect(lines.filter((l) => l.startsWith("✗"))).toEqual([
+      "✗ GitHub: GET /app refused the App's token (401) — fix: APP_ID and PRIVATE_KEY must be the same App's (its settings page shows the ID; generate a new key there if lost)",
+    ]);
+  });
+
   it("the webhook URL may be the WEBHOOK_PROXY_URL channel", async () => {
     appEndpoint();
     hookConfigEndpoint({ url: "https://smee.io/abc123" });
