@@ -90,7 +90,8 @@ async function checkGitHub(config: EnvConfig): Promise<DoctorCheck[]> {
     return [fail("GitHub", `${error.step} answered ${error.status} (${error.message})`, "check APP_ID and GHE_HOST")];
   }
   const web = `${config.github.protocol}://${config.github.host}`;
-  const settingsUrl = `${web}/settings/apps/${setup.app.slug}`;
+  const owner = setup.app.organization ? `/organizations/${setup.app.organization}` : "";
+  const settingsUrl = `${web}${owner}/settings/apps/${setup.app.slug}`;
   return [
     pass("GitHub", `reached as the App ${setup.app.name} (${setup.app.htmlUrl})`),
     ...checkWebhookConfig(setup.hook, config, settingsUrl),

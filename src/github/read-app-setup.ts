@@ -3,7 +3,8 @@ import { appJwt } from "./app-jwt.js";
 
 /** The App as GitHub has it registered: what `npm run doctor` compares with this app's settings. */
 export interface AppSetup {
-  app: { slug: string; name: string; htmlUrl: string };
+  /** `owner`: the organization that owns the App, when one does (its settings live under the organization). */
+  app: { slug: string; name: string; htmlUrl: string; organization?: string };
   hook: { url?: string; contentType?: string; secretSet: boolean };
   installations: {
     account: string;
@@ -43,7 +44,12 @@ export async function readAppSetup(options: {
     octokit.paginate("GET /app/installations", { per_page: 100 }),
   );
   return {
-    app: { slug: app.data?.slug ?? "", name: app.data?.name ?? "", htmlUrl: app.data?.html_url ?? "" },
+    app: {
+      slug: app.data?.slug ?? "",
+      name: app.data?.name ?? "",
+      htmlUrl: app.data?.html_url ?? "",
+      organization: ownerOrganization(app.data?.owner),
+    },
     hook: {
       url: hook.data.url,
       contentType: hook.data.content_type,
@@ -75,4 +81,9 @@ async function call<T>(step: string, request: () => Promise<T>): Promise<T> {
 function accountName(account: unknown): string | undefined {
   const a = account as { login?: string; name?: string } | null | undefined;
   return a?.login ?? a?.name ?? undefined;
+}
+
+function ownerOrganization(owner: unknown): string | undefined {
+  const o = owner as { login?: string; type?: string } | null | undefined;
+  return o?.type === "Organization" ? o.login : undefined;
 }

@@ -192,6 +192,28 @@ describe("npm run doctor", { timeout: 120_000 }, () => {
     ]);
   });
 
+  it("an App owned by an organization: the fix points at the organization's App settings", async () => {
+    nock(GITHUB)
+      .get("/app")
+      .reply(200, {
+        slug: "no-mistakes",
+        name: "no-mistakes",
+        html_url: "https://github.com/apps/no-mistakes",
+        owner: { login: "octo-org", type: "Organization" },
+      });
+    hookConfigEndpoint({ url: `${PUBLIC_URL}/hooks`, content_type: "form" });
+    installationsEndpoint([{ login: "octo-org", permissions: GRANTED, events: EVENTS }]);
+
+    const { lines } = await doctor(env());
+
+    expect(lines.filter((l) => l.startsWith("✗"))).toEqual([
+      expect.stringContaining(
+        "fix: set the Webhook URL at https://github.com/organizations/octo-org/settings/apps/no-mistakes to",
+      ),
+      "✗ webhook content type: form; this app reads JSON deliveries — fix: set the Content type at https://github.com/organizations/octo-org/settings/apps/no-mistakes to application/json",
+    ]);
+  });
+
   it("the webhook URL may be the WEBHOOK_PROXY_URL channel", async () => {
     appEndpoint();
     hookConfigEndpoint({ url: "https://smee.io/abc123" });
