@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { checkStartup } from "./config/check-startup.js";
 import { ConfigError } from "./config/config-error.js";
 import { createLogger } from "./logging/create-logger.js";
+import { resolveLogFormat } from "./logging/resolve-log-format.js";
 import { handleStopSignals } from "./system/handle-stop-signals.js";
 import { watchLaunchers } from "./system/watch-launchers.js";
 import { startServer } from "./wiring/start-server.js";
@@ -10,7 +11,11 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 
 try {
   const config = await checkStartup();
-  const log = createLogger({ level: config.logLevel, secrets: config.secrets });
+  const log = createLogger({
+    level: config.logLevel,
+    secrets: config.secrets,
+    format: resolveLogFormat(config.logFormat, process.stdout.isTTY),
+  });
   const running = await startServer(config, log);
   const stops = handleStopSignals({
     log,

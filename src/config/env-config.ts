@@ -8,6 +8,7 @@ import { readRedeliverConfig, type RedeliverConfig } from "./redeliver-config.js
 
 const AGENTS = ["fake", "claude", "codex"] as const;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const LOG_FORMATS = ["auto", "pretty", "json"] as const;
 
 const optionalString = z
   .string()
@@ -83,6 +84,7 @@ const envSchema = z.object({
   ),
   DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
+  LOG_FORMAT: optionalString.pipe(z.enum(LOG_FORMATS).optional()).transform((v) => v ?? "auto"),
   AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "claude"),
   VERIFIER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
   AGENT_TIMEOUT: duration(15 * 60_000),
@@ -132,6 +134,8 @@ export type EnvConfig = {
   /** The most a PR's checked-out tree may take on disk (WORKSPACE_MAX_MB), in bytes. */
   workspaceMaxBytes: number;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** `pretty`: one readable line per event; `json`: one JSON object per line; `auto`: pretty on a terminal, else JSON. */
+  logFormat: (typeof LOG_FORMATS)[number];
   agent: {
     name: (typeof AGENTS)[number];
     /** Who checks a fixer's claims in a fresh session (VERIFIER_AGENT; default: the same as `name`). */
@@ -288,6 +292,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     dataDir: e.DATA_DIR,
     workspaceMaxBytes: e.WORKSPACE_MAX_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     agent: {
       name: e.AGENT,
       verifier: e.VERIFIER_AGENT ?? e.AGENT,

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import pretty from "pino-pretty";
 import { createSecretRedactor, REDACTED } from "./redact-secrets.js";
 
 export interface LoggerOptions {
@@ -7,6 +8,10 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Defaults to stdout; tests pass a stream to read what was logged. */
   destination?: DestinationStream;
+  /** `json` (the default): one JSON object per line; `pretty`: one readable line per event (pino-pretty). */
+  format?: "pretty" | "json";
+  /** Pretty output in colour; defaults to whether stdout is a terminal (only when writing to stdout). */
+  colorize?: boolean;
 }
 
 const REDACT_PATHS = [
@@ -50,8 +55,23 @@ export function createLogger(options: LoggerOptions): Logger {
       // scrubbed here, once, whatever its shape.
       hooks: { streamWrite: redact },
     },
-    options.destination ?? pino.destination(1),
+    options.format === "pretty" ? prettyStream(options) : (options.destination ?? pino.destination(1)),
   );
+}
+
+/**
+ * pino-pretty in this process, fed the finished JSON lines: the redaction above (`streamWrite`) has
+ * already run on each line when it is parsed and printed, so a secret stays redacted in pretty output.
+ */
+function prettyStream(options: LoggerOptions): DestinationStream {
+  return pretty({
+    destination: options.destination ?? 1,
+    sync: options.destination === undefined, // like pino.destination(1): nothing lost on process.exit
+    colorize: options.colorize ?? (options.destination === undefined && process.stdout.isTTY === true),
+    singleLine: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname",
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import { printableHost } from "./printable-host.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | void | Promise<boolean | void>;
 type HandlerFactory<A, O> = (app: A, options: O) => Handler | Promise<Handler>;
@@ -253,9 +254,4 @@ function withoutParam(url: string, name: string): string {
   } catch {
     return url.replace(new RegExp(`${name}=[^&#]*`, "g"), "");
   }
-}
-
-function printableHost(host: string): string {
-  if (host === "" || host === "0.0.0.0" || host === "::") return "localhost";
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }

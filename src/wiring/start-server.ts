@@ -23,6 +23,9 @@ import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-san
 import { guardSetupRoutes, type SetupRouteGuard } from "../server/guard-setup-routes.js";
 import { createHealthHandler } from "../server/health-handler.js";
 import { createRootPage } from "../server/root-page.js";
+import { bannerLine } from "../server/banner-line.js";
+import { logRequests } from "../server/log-requests.js";
+import { quietProbotLog } from "../server/quiet-probot-log.js";
 import { webhookAddress } from "../server/webhook-address.js";
 import { loadProbotUpdateEnv, loadSetupAppFactory } from "../server/load-setup-app.js";
 import { createSmeeChannel } from "../server/create-smee-channel.js";
@@ -83,7 +86,8 @@ export async function startServer(
     // Probot reads 0 as "unset" (and would take 3000); the string "0" reaches listen() as "any free port".
     port: config.port === 0 ? ("0" as unknown as number) : config.port,
     webhookPath: config.webhookPath,
-    log, // WEBHOOK_PROXY_URL is forwarded by startWebhookProxy, once the server listens
+    // Probot's banner and per-request lines (with every header) go to debug: logRequests and bannerLine say it in one line.
+    log: quietProbotLog(log), // WEBHOOK_PROXY_URL is forwarded by startWebhookProxy, once the server listens
     Probot: (config.app ? NoMistakesProbot : Probot).defaults({
       ...probotOptions,
       ...(config.app ? { acceptWebhooks: answersWebhooks } : {}),
@@ -149,7 +153,7 @@ export async function startServer(
   } else {
     // The webhook channel is made here (resolveSetupWebhook), not by Probot's setup.
     process.env.NO_SMEE_SETUP ??= "true";
-    const setupLog = log.child({ name: "setup" });
+    const setupLog = quietProbotLog(log.child({ name: "setup" }));
     const hook = await resolveSetupWebhook({
       config,
       createChannel: options.createWebhookChannel ?? (() => createSmeeChannel()),
@@ -176,7 +180,18 @@ export async function startServer(
   metrics.observe(httpServer);
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  log.info({ port, mode, ...(config.app ? { role: config.role } : {}), version: VERSION }, "no-mistakes listening");
+  logRequests(httpServer, log);
+  log.info(
+    { port, mode, ...(config.app ? { role: config.role } : {}), version: VERSION },
+    bannerLine({
+      version: VERSION,
+      mode,
+      host: config.host,
+      port,
+      webhookPath: config.webhookPath,
+      webhookUrl: webhookAddress(config)?.url,
+    }),
+  );
   setupGuard?.listen(httpServer, log, config.host); // keeps the code out of the request log; logs the URL to open
   if (config.app && answersWebhooks && config.webhookProxyUrl) {
     proxy = await startWebhookProxy({

@@ -10,6 +10,7 @@ import type { DatabaseHandle } from "../db/database.js";
 import { connectEmbedded, openDatabase } from "../db/open-database.js";
 import { countGitHubRequests } from "../github/count-github-requests.js";
 import { createLogger } from "../logging/create-logger.js";
+import { resolveLogFormat } from "../logging/resolve-log-format.js";
 import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
 import { Metrics } from "../metrics/metrics.js";
 import { createAgents } from "./create-agents.js";
@@ -18,7 +19,11 @@ import { startWorkers } from "./start-workers.js";
 import { EMBEDDED_SOCKET_ENV, type ToWorker } from "./worker-messages.js";
 
 const config = readEnvConfig();
-const log = createLogger({ level: config.logLevel, secrets: config.secrets }).child({ process: "worker" });
+const log = createLogger({
+  level: config.logLevel,
+  secrets: config.secrets,
+  format: resolveLogFormat(config.logFormat, process.stdout.isTTY),
+}).child({ process: "worker" });
 const app = config.app;
 if (!app || !process.send) {
   log.error("the worker process is started by the app (ROLE=all), registered, over IPC");

@@ -65,8 +65,9 @@ describe("readEnvConfig", () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
-  it("no longer knows LOG_FORMAT (nothing reads it)", () => {
-    expect(readEnvConfig({ LOG_FORMAT: "pretty" })).not.toHaveProperty("logFormat");
+  it("reads LOG_FORMAT: pretty, json, or auto by default (test/logging/log-format.test.ts)", () => {
+    expect(readEnvConfig({ LOG_FORMAT: "pretty" }).logFormat).toBe("pretty");
+    expect(readEnvConfig({}).logFormat).toBe("auto");
   });
 
   it("sets up the App from APP_ID, PRIVATE_KEY with \\n escapes, and WEBHOOK_SECRET", () => {

@@ -83,7 +83,7 @@ export async function listeningPort(app: AppProcess, timeoutMs = 120_000): Promi
     const line = app
       .output()
       .split("\n")
-      .find((l) => l.includes('"msg":"no-mistakes listening"'));
+      .find((l) => /"msg":"no-mistakes \S+ listening/.test(l));
     if (line) return (JSON.parse(line) as { port: number }).port;
     if (app.child.exitCode !== null) throw new Error(`app exited with ${app.child.exitCode}:\n${app.output()}`);
     await sleep(50);

@@ -42,7 +42,7 @@ function appPid(app: StartedApp): number {
   const line = app
     .output()
     .split("\n")
-    .find((l) => l.includes('"msg":"no-mistakes listening"'));
+    .find((l) => /"msg":"no-mistakes \S+ listening/.test(l));
   return (JSON.parse(line!) as { pid: number }).pid;
 }
 
