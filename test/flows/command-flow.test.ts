@@ -444,7 +444,9 @@ describe("other commands", () => {
     const status = fx.replies().at(-1)!;
     expect(status).toContain("**Open findings (2)**");
     expect(status).toContain("NM-1 `src/app.ts:11` Off-by-one in loop bound");
-    expect(status).toMatch(/reviewer: fake session `[0-9a-f-]{12}` \([\d,]+ tokens\) · last turn started \(succeeded\)/);
+    expect(status).toMatch(
+      /reviewer: fake session `[0-9a-f-]{12}` \([\d,]+ tokens\) · last turn started \(succeeded\)/,
+    );
     expect(status).toContain("fixer: none stored");
     expect(status).toContain("fix rounds 0/3 · turns 1/30 · spend $0.00/$5.00"); // bounded by default
   });
