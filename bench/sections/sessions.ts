@@ -39,7 +39,10 @@ import { createTestDatabase } from "../../test/helpers/test-database.js";
 import { removeTempDirs } from "../../test/helpers/temp-dir.js";
 import { SMOKE, emitResult, round } from "../lib/common.js";
 
-const cfg = SMOKE ? { pushes: 3, longPushes: 12 } : { pushes: 10, longPushes: 100 };
+// BENCH_SESSIONS_LONG_PUSHES shortens the long run (a quicker full run of the 10-push comparisons).
+const cfg = SMOKE
+  ? { pushes: 3, longPushes: 12 }
+  : { pushes: 10, longPushes: Number(process.env.BENCH_SESSIONS_LONG_PUSHES) || 100 };
 const SEED = 2512;
 /** $ per million input tokens: Sonnet-like for Claude, gpt-5-like for Codex (OpenAI charges nothing extra for a cache write). */
 const PRICES = { claude: { input: 3, write: 3.75, read: 0.3 }, codex: { input: 1.25, write: 1.25, read: 0.125 } };

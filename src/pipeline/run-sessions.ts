@@ -303,15 +303,17 @@ export class RunSessions {
   /**
    * Why a stored session should not be resumed because its cache has expired: undefined while it may
    * still be cached, when the turn has no prompt of its own for a new session, or when the session is
-   * no larger than a new one would be (its overhead and the fresh prompt).
+   * and its new prompt are no larger than a new one would be (its overhead and the fresh prompt).
    */
   #expiredAndLarger(stored: RunAgentSession, turn: TurnRequest): string | undefined {
     if (turn.freshPrompt === undefined) return undefined;
     const idleMs = this.#now() - stored.updatedAt.getTime();
     if (idleMs <= this.#cacheTtlMs) return undefined;
+    // what each would send first, with nothing cached: the history and its new prompt, or a new session
+    const resendTokens = stored.contextTokens + promptTokens(turn.prompt);
     const freshTokens = stored.overheadTokens + promptTokens(turn.freshPrompt);
-    if (stored.contextTokens <= freshTokens) return undefined;
-    return `the provider's cache has expired (the session was last used ${Math.round(idleMs / 1000)} s ago) and resending its ${stored.contextTokens} tokens costs more than a new session's ${freshTokens}: a new session starts from a digest of the pull request`;
+    if (resendTokens <= freshTokens) return undefined;
+    return `the provider's cache has expired (the session was last used ${Math.round(idleMs / 1000)} s ago) and resending its ${resendTokens} tokens costs more than a new session's ${freshTokens}: a new session starts from a digest of the pull request`;
   }
 
   /** Forgets the stored session(s) of a run: the next turn of that role starts fresh. */

@@ -173,7 +173,7 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     const second = await sessions.run(runId, "reviewer", turn({ prompt: "delta", freshPrompt: "y".repeat(40) }));
     expect(second.mode).toBe("rollover");
     expect(second.fallbackReason).toMatch(
-      /^the provider's cache has expired \(the session was last used \d+ s ago\) and resending its 100 tokens costs more than a new session's 10: a new session starts from a digest/,
+      /^the provider's cache has expired \(the session was last used \d+ s ago\) and resending its 102 tokens costs more than a new session's 10: a new session starts from a digest/,
     );
     expect(calls().at(-1)).toMatchObject({ sessionAsked: null, prompt: "y".repeat(40) });
     // the same wait with a session no larger than a new one: resumed
