@@ -5,13 +5,13 @@ import { findingId } from "../../domain/finding-id.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import type { ReviewDeps } from "../run-review.js";
 import { buildRepairPrompt } from "./build-repair-prompt.js";
-import { limitDiff } from "../limit-diff.js";
 import {
   buildReviewPrompt,
   reviewerMemoryOf,
   type LedgerEntry,
   type ReviewPromptInput,
 } from "./build-review-prompt.js";
+import { fitReviewDiff } from "./fit-review-diff.js";
 import { readReviewerMemory } from "./reviewer-memory.js";
 import { parseReviewerAnswer } from "./parse-reviewer-answer.js";
 import type { ReviewerAnswer } from "./reviewer-answer.js";
@@ -135,15 +135,7 @@ const CLOSED = new Set(["fixed", "dismissed", "withdrawn", "deferred", "outdated
 
 function ledgerEntry(f: Finding): LedgerEntry {
   const reason = f.status === "dismissed" ? f.dismissReason : f.rulingReason;
-  return {
-    id: findingId(f.number),
-    path: f.path ?? "",
-    line: f.line ?? undefined,
-    severity: f.severity,
-    status: f.status,
-    title: f.title,
-    ...(reason ? { reason } : {}),
-  };
+  return { ...promptFinding(f), status: f.status, ...(reason ? { reason } : {}) };
 }
 
 /** The whole PR's diff (merge base..head) within review.max_diff_bytes: the review's own when it is that. */
@@ -155,8 +147,8 @@ async function wholePullRequest(
 ): Promise<{ diff: string; omittedFiles: string[] }> {
   if (ws.from === ws.mergeBase && ws.paths === undefined) return input.diff;
   const read = await workspace.diff(ws.mergeBase, ws.headSha, { excludeGlobs: config.review.ignore });
-  const limited = limitDiff(read.text, config.review.max_diff_bytes);
-  return { diff: limited.diff, omittedFiles: [...read.leftOut.map((f) => f.path), ...limited.omittedFiles] };
+  const { diff, omittedFiles } = fitReviewDiff(read, config.review.max_diff_bytes);
+  return { diff, omittedFiles };
 }
 
 function readAnswer(json: unknown): ReturnType<typeof parseReviewerAnswer> {

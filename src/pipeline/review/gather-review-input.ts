@@ -1,9 +1,9 @@
 import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { ensureCheckRun } from "../ensure-check-run.js";
-import { limitDiff } from "../limit-diff.js";
 import { leftOutNote } from "./left-out-note.js";
 import type { ReviewDeps } from "../run-review.js";
 import { changedSince } from "./changed-since.js";
+import { fitReviewDiff } from "./fit-review-diff.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /**
@@ -33,14 +33,13 @@ export async function gatherReviewInput(deps: ReviewDeps, turn: ReviewTurn, head
   ]);
   turn.checkRunId = checkRunId;
   if (read.leftOut.length > 0) notes.push(leftOutNote(read.leftOut));
-  const limited = limitDiff(read.text, config.review.max_diff_bytes);
-  const diff = { diff: limited.diff, omittedFiles: [...read.leftOut.map((f) => f.path), ...limited.omittedFiles] };
-  if (limited.omittedFiles.length > 0) {
+  const { overBudget, ...diff } = fitReviewDiff(read, config.review.max_diff_bytes);
+  if (overBudget.length > 0) {
     notes.push(
-      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${limited.omittedFiles.length} file${limited.omittedFiles.length === 1 ? " was" : "s were"} not reviewed: ${limited.omittedFiles
+      `Partial review: the diff is larger than review.max_diff_bytes (${config.review.max_diff_bytes} bytes); ${overBudget.length} file${overBudget.length === 1 ? " was" : "s were"} not reviewed: ${overBudget
         .slice(0, 20)
         .map((f) => `\`${f}\``)
-        .join(", ")}${limited.omittedFiles.length > 20 ? ", …" : ""}.`,
+        .join(", ")}${overBudget.length > 20 ? ", …" : ""}.`,
     );
   }
 
