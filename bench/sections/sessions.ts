@@ -6,9 +6,8 @@
  * One generated repository (~20 files, ~4,000 lines of TypeScript, seeded) and one PR: it is opened with
  * push 1 and gets pushes 2..N (each 1–3 files, 10–80 lines). Two arms with the same scripted model:
  * RESUMED (the app as shipped: later pushes reviewed incrementally, resuming the reviewer's session) and
- * COLD (repository config `review.session: cold`: every review is a fresh session; the app still sends
- * only what is new since the last review plus the open findings, so this COLD is the cheaper of the
- * two possible baselines — a `review --full` after every push would send the whole PR diff each time).
+ * COLD (repository config `review.session: cold`: every review is a fresh session, and a fresh session's
+ * prompt stands alone — the whole PR's diff, the ledger, the last summary — as `review --full` would send).
  * Every turn the model reads one file of the diff (one Read tool call), then answers a fixed JSON.
  * Billing: warm = the cache as the requests left it (they came seconds apart); expired = the same
  * requests replayed with the cache emptied before every push. Then a long RESUMED run (100 pushes,
@@ -199,7 +198,8 @@ async function runArm(
         baseUrl: claude.url,
         killGraceMs: 1000,
       });
-      if (process.env.BENCH_SESSIONS_DUMP) dump = () => dumpRequests(claude, `${arm}-${pushes}`);
+      if (process.env.BENCH_SESSIONS_DUMP)
+        dump = () => dumpRequests(claude, `${arm}${expired ? "-expired" : ""}-${pushes}`);
     } else {
       const codex = await startApiLikeOpenAIServer(codexReply);
       model = codex;

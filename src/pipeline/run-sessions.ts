@@ -40,7 +40,7 @@ export interface TurnRequest {
 
 /** The stored session of a (run, role) as the next turn will find it. */
 export interface SessionPeek {
-  /** Whether the next turn (not asked to be fresh) will resume it: false when there is none, it belongs to another agent, or it is past its budget. */
+  /** Whether the next turn (not asked to be fresh) will resume it: false when there is none, it belongs to another agent, or a turn would take it past its budget. */
   resumable: boolean;
   /** What the caller recorded the session was told (`remember`); kept for a rollover's digest too. */
   memory?: unknown;
@@ -131,7 +131,8 @@ export class RunSessions {
       return { resumable: false, contextTokens: 0 };
     }
     if (!stored) return { resumable: false, contextTokens: 0 };
-    const resumable = stored.agent === this.#agent.name && stored.contextTokens <= this.#sessionBudget;
+    const growth = await this.#expectedGrowth(runId, stored, 0, this.#log);
+    const resumable = stored.agent === this.#agent.name && stored.contextTokens + growth <= this.#sessionBudget;
     return { resumable, memory: stored.memory ?? undefined, contextTokens: stored.contextTokens };
   }
 
@@ -175,10 +176,11 @@ export class RunSessions {
           log.info({ storedAgent: stored.agent }, "stored session belongs to another agent; starting fresh");
           stored = undefined;
         }
-        if (stored && stored.contextTokens > this.#sessionBudget) {
+        const growth = stored ? await this.#expectedGrowth(runId, stored, promptTokens(turn.prompt), log) : 0;
+        if (stored && stored.contextTokens + growth > this.#sessionBudget) {
           // Resuming would resend a history this large on every request, and soon pass the window.
           mode = "rollover";
-          fallbackReason = `the session reached ${stored.contextTokens} tokens, past its budget of ${this.#sessionBudget}: a new session starts from a digest of the pull request`;
+          fallbackReason = `the session holds ${stored.contextTokens} tokens and a turn adds about ${growth}, past its budget of ${this.#sessionBudget}: a new session starts from a digest of the pull request`;
           this.#metrics?.agentFallbacks.inc({ reason: "rollover" });
           log.info({ sessionId: stored.sessionId, contextTokens: stored.contextTokens }, "session rolled over");
           await this.#forget(runId, role, log);
@@ -298,6 +300,26 @@ export class RunSessions {
     metrics.agentTokens.inc({ role, kind: "input" }, counted(result.usage.tokensIn));
     metrics.agentTokens.inc({ role, kind: "output" }, counted(result.usage.tokensOut));
     metrics.agentCostUsd.inc({ role }, counted(result.usage.costUsd));
+  }
+
+  /**
+   * How many tokens resuming `stored` will add to its largest request: the most any of its last few
+   * turns added (a turn carries its prompt, the files it reads and its answer into the history), and
+   * at least this turn's prompt. So a session rolls over before a turn would take it past its budget.
+   */
+  async #expectedGrowth(runId: number, stored: RunAgentSession, floor: number, log: Logger): Promise<number> {
+    let sizes: number[];
+    try {
+      sizes = (await listTurns(this.#db, runId))
+        .filter((t) => t.role === stored.role && t.sessionId === stored.sessionId && t.status === "succeeded")
+        .map((t) => t.contextTokens)
+        .filter((n) => n > 0);
+    } catch (error) {
+      log.warn({ err: error }, "turns could not be read; the session's growth is taken as its prompt's size");
+      return floor;
+    }
+    const growths = sizes.slice(1).map((n, i) => n - sizes[i]!);
+    return Math.max(floor, ...growths.slice(-GROWTH_WINDOW));
   }
 
   /**
@@ -445,6 +467,9 @@ export class RunSessions {
     }
   }
 }
+
+/** How many of a session's latest turns its expected growth is read from. */
+const GROWTH_WINDOW = 5;
 
 /** A prompt's size in tokens, estimated as providers' tokenizers average on code and prose: 4 bytes each. */
 function promptTokens(prompt: string): number {

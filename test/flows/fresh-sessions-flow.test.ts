@@ -147,5 +147,13 @@ describe("a resumed reviewer session is told only what changed", () => {
     expect(next).not.toContain("<ledger-changes>");
     expect(next).toContain("The pull request's title, description or base was edited:");
     expect(next).toContain("A new title");
+    // the task and the later-review rule were told at push 2: push 3 gets them in a line each
+    expect(prompt).toContain('then add "broken_by":{"path":"…","line":N}');
+    expect(next).not.toContain('then add "broken_by":{"path":"…","line":N}');
+    expect(next).toContain("As before: new findings only on changed lines");
+    expect(next).not.toContain("You review pull request #");
+    expect(next).toMatch(
+      /^New commits were pushed since your last turn; your working directory is now at [0-9a-f]{40}\./,
+    );
   });
 });

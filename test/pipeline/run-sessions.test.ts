@@ -151,8 +151,50 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     const rows = await listTurns(database.handle.db, runId);
     expect(rows.at(-1)).toMatchObject({ sessionMode: "rollover", contextTokens: 2 });
     expect(rows.at(-1)!.fallbackReason).toBe(
-      "the session reached 100 tokens, past its budget of 10: a new session starts from a digest of the pull request",
+      "the session holds 100 tokens and a turn adds about 2, past its budget of 10: a new session starts from a digest of the pull request",
     );
+  });
+
+  it("rolls over before a turn would take the session past its budget, by what its recent turns added", async () => {
+    const { opts, turn, calls } = setup();
+    const runId = await createRun(database.handle.db);
+    const fake = new FakeAgent(opts);
+    // a session whose every request resends its history: each turn adds 30 tokens to its largest request
+    const sizes = new Map<string, number>();
+    const growing: Agent = {
+      ...fake,
+      name: fake.name,
+      supportsResume: true,
+      portable: fake.portable,
+      async run(o) {
+        const result = await fake.run(o);
+        const size = (sizes.get(result.sessionId!) ?? 0) + 30;
+        sizes.set(result.sessionId!, size);
+        return { ...result, usage: { ...result.usage, contextTokens: size } };
+      },
+    };
+    const sessions = new RunSessions({
+      db: database.handle.db,
+      agent: growing,
+      log: captureLogger().log,
+      sessionBudgetTokens: 100,
+    });
+    const modes: string[] = [];
+    const review = async () =>
+      modes.push((await sessions.run(runId, "reviewer", turn({ prompt: "d", freshPrompt: "whole" }))).mode);
+    for (let i = 0; i < 3; i++) await review();
+    // the manager's hint agrees: at 90 tokens, growing 30 a turn, the session is not resumable
+    expect(await sessions.peek(runId, "reviewer")).toMatchObject({ resumable: false, contextTokens: 90 });
+    await review();
+    await review();
+    // 30, 60, 90: a fourth turn would reach 120, so it starts a new session (30), which the fifth resumes
+    expect(modes).toEqual(["started", "resumed", "resumed", "rollover", "resumed"]);
+    const rows = await listTurns(database.handle.db, runId);
+    expect(rows.map((r) => r.contextTokens)).toEqual([30, 60, 90, 30, 60]);
+    expect(rows[3]!.fallbackReason).toMatch(
+      /^the session holds 90 tokens and a turn adds about 30, past its budget of 100/,
+    );
+    expect(calls()[3]).toMatchObject({ sessionAsked: null, prompt: "whole" });
   });
 
   it("past the cache's lifetime, rolls over a session larger than a new one would be, and resumes one that is not", async () => {

@@ -71,6 +71,7 @@ export function reviewerMemoryOf(input: ReviewPromptInput, ledger: LedgerEntry[]
     pr: prDigest(input.pr),
     instructions: digest(input.instructions?.trim() ?? ""),
     ...(summary === undefined ? {} : { summary: summary.slice(0, SUMMARY_LIMIT) }),
+    ...(input.converging ? { converging: true } : {}),
   };
 }
 
@@ -106,12 +107,19 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
   const last = fresh ? "the last review" : "your last review";
   const out: string[] = [];
 
-  out.push(
-    `You review pull request #${pr.number} in ${oneLine(input.repository)}. The repository is checked out in your working directory at ${range.to}. Read any file you need, but do not modify files, commit or push: you only report.`,
-  );
-
   const moved = mode === "incremental" ? input.baseMerged : undefined;
-  if (moved) {
+  // A session told the task and the rules before hears only what is new about this push.
+  const brief = seen !== undefined && mode === "incremental" && !moved;
+  if (!brief)
+    out.push(
+      `You review pull request #${pr.number} in ${oneLine(input.repository)}. The repository is checked out in your working directory at ${range.to}. Read any file you need, but do not modify files, commit or push: you only report.`,
+    );
+
+  if (brief)
+    out.push(
+      `New commits were pushed since your last turn; your working directory is now at ${range.to}. Review only the changes in ${range.from}..${range.to} (the diff below), reading surrounding code where needed.`,
+    );
+  else if (moved) {
     const how = moved.via === "merge" ? "the base branch was merged into it" : "it was rebased onto a newer base";
     const nothing = input.diff.trim() === "" && !input.truncated;
     out.push(
@@ -135,6 +143,10 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
     const asNote = `kept as a note, not raised, unless its severity is error.`;
     if (converging.since === range.to || (moved && input.diff.trim() === "" && !input.truncated))
       out.push(`No code of the pull request changed since ${last}: anything you report is ${asNote}`);
+    else if (brief && seen?.converging)
+      out.push(
+        `As before: new findings only on changed lines or on code a change breaks (with "broken_by"); the rest are notes.`,
+      );
     else
       out.push(
         `${mode === "incremental" ? "" : `Since ${last} only code changed in ${converging.since}..${range.to} is new (git diff ${converging.since} ${range.to}). `}` +
@@ -227,7 +239,7 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
 
   out.push(block("untrusted-diff", input.diff.replace(/\n+$/, "")));
 
-  out.push(`Answer with the JSON object only; do not modify files.`);
+  if (!seen) out.push(`Answer with the JSON object only; do not modify files.`);
   return `${out.join("\n\n")}\n`;
 }
 

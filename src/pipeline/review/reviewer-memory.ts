@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 /**
  * What a reviewer session has been told, stored with it after each turn: the ledger as it was shown
  * (finding id → status), digests of the PR's title and body and of the maintainers' instructions, and
- * the session's last summary. A resumed turn's prompt sends only what differs from this.
+ * the session's last summary, and which standing rules it has heard. A resumed turn's prompt sends only
+ * what differs from this.
  */
 export interface ReviewerMemory {
   v: 1;
@@ -11,6 +12,8 @@ export interface ReviewerMemory {
   pr: string;
   instructions: string;
   summary?: string;
+  /** It has been told the rule of a later review: new findings only on changed lines (or what they break). */
+  converging?: boolean;
 }
 
 export function digest(text: string): string {
@@ -30,5 +33,6 @@ export function readReviewerMemory(value: unknown): ReviewerMemory | undefined {
     pr: m.pr,
     instructions: m.instructions,
     ...(typeof m.summary === "string" ? { summary: m.summary } : {}),
+    ...(m.converging === true ? { converging: true } : {}),
   };
 }
