@@ -271,6 +271,7 @@ if (sessions) {
   const c = sessions.config;
   const r = sessions.resumed;
   const k = sessions.cold;
+  const x = sessions.codex;
   const tok = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${(n / 1e3).toFixed(1)}k`);
   const what = `${c.pushes} pushes, ${c.files}-file PR repo of ${c.lines} lines, real Claude Code CLI, API-like cache model`;
   rows.push({
@@ -295,6 +296,14 @@ if (sessions) {
     holds: sessions.ratios.costExpired <= 1.0,
     kind: "perf",
   });
+  rows.push({
+    figure:
+      "sessions: the floor, RESUMED vs COLD if every resumed prompt after the first were empty and its history free (what both pay: the CLI's tools and system prompt, the files read)",
+    value: `new input ${sessions.ratios.floorNewInput}×, cost warm ${sessions.ratios.floorCostWarm}×${x ? `; Codex ${x.ratios.floorNewInput}×, ${x.ratios.floorCostWarm}×` : ""}`,
+    target: "(reported)",
+    holds: null,
+    kind: "info",
+  });
   const perPush = (a: any) =>
     a.perPush.map((p: any) => `${tok(p.warm.newTokens)}/${tok(p.warm.totalTokens)}`).join(" ");
   rows.push({
@@ -311,7 +320,6 @@ if (sessions) {
     holds: null,
     kind: "info",
   });
-  const x = sessions.codex;
   if (x) {
     rows.push({
       figure: `sessions, Codex CLI (${c.pushes} pushes, $${c.codexPrice.input}/MTok input, $${c.codexPrice.read} cached): new input, RESUMED vs COLD`,
@@ -332,8 +340,8 @@ if (sessions) {
   rows.push({
     figure: `sessions: long RESUMED run, ${l.pushes} pushes: 400 "prompt is too long" answers`,
     value: `${l.overflows} (largest request ${tok(l.largestRequestTokens)} tokens; turns ${JSON.stringify(l.turnModes)}, ${JSON.stringify(l.turnStatuses)}; ${l.reviewsPosted} reviews posted)`,
-    target: "0",
-    holds: l.overflows === 0,
+    target: `0, largest ≤ ${tok(c.sessionBudgetTokens)}`,
+    holds: l.overflows === 0 && l.largestRequestTokens <= c.sessionBudgetTokens,
     kind: "perf",
   });
   rows.push({

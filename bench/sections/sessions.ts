@@ -21,6 +21,7 @@ import { join } from "node:path";
 import nock from "nock";
 import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
 import { CodexAgent } from "../../src/agents/codex.js";
+import { DEFAULT_SESSION_BUDGET_TOKENS } from "../../src/agents/session-budget.js";
 import type { Agent } from "../../src/agents/types.js";
 import {
   PrefixCache,
@@ -343,8 +344,32 @@ function prefixChanges(records: AccountedRecord[]) {
   return out;
 }
 
+/**
+ * The requests a resumed session would make if, from push 2 on, its prompts were empty and its history
+ * free: what is left is what a cold review pays too (the CLI's tools and system prompt, the files the
+ * turn reads, its answers). Push 1 is kept as it was. Billed like the others, it is the least any prompt
+ * or session design could reach on this bench: a target below it is out of the app's hands.
+ */
+function floorRecords(records: AccountedRecord[]): AccountedRecord[] {
+  const firstTag = records[0]?.tag;
+  const promptAt = new Map<string, number>(); // push → index of its prompt in its first request
+  return records.map((r) => {
+    if (!r.main || r.tag === firstTag) return r;
+    if (!promptAt.has(r.tag)) promptAt.set(r.tag, r.messages - 1);
+    const at = promptAt.get(r.tag)!;
+    const blocks = r.blocks.flatMap((b) => {
+      const m = /^(?:messages|input)\[(\d+)\]/.exec(b.where);
+      if (!m) return [b];
+      // what the turn itself added after its prompt, chained on the (unchanged) tools and system prompt
+      return Number(m[1]) <= at ? [] : [{ ...b, prefixHash: `${r.tag}:${b.where}` }];
+    });
+    return { ...r, blocks };
+  });
+}
+
 function armSummary(outcome: ArmOutcome, provider: Provider = "claude") {
   const warm = replay(outcome.records, false, provider);
+  const floor = replay(floorRecords(outcome.records), false, provider);
   const expired = replay(outcome.records, true, provider);
   return {
     perPush: [...warm.keys()].map((tag) => ({
@@ -354,6 +379,7 @@ function armSummary(outcome: ArmOutcome, provider: Provider = "claude") {
     })),
     warm: shown(sum(warm)),
     expired: shown(sum(expired)),
+    floor: shown(sum(floor)),
     mainRequests: outcome.records.filter((r) => r.main).length,
     otherRequests: outcome.records.filter((r) => !r.main).length,
     overflows: outcome.records.filter((r) => r.overflow).length,
@@ -399,6 +425,7 @@ emitResult({
     price: PRICES.claude,
     codexPrice: PRICES.codex,
     seed: SEED,
+    sessionBudgetTokens: DEFAULT_SESSION_BUDGET_TOKENS,
   },
   resumed: brief(resumed),
   // the RESUMED arm as the app runs when every push comes after the cache expired
@@ -415,6 +442,8 @@ emitResult({
             totalInput: round(codexResumed.warm.totalBytes / codexCold.warm.totalBytes, 3),
             costWarm: round(codexResumed.warm.costUsd / codexCold.warm.costUsd, 3),
             costExpired: round(codexResumedExpired!.expired.costUsd / codexCold.expired.costUsd, 3),
+            floorNewInput: round(codexResumed.floor.newBytes / codexCold.warm.newBytes, 3),
+            floorCostWarm: round(codexResumed.floor.costUsd / codexCold.warm.costUsd, 3),
           },
         }
       : undefined,
@@ -423,6 +452,8 @@ emitResult({
     totalInput: round(resumed.warm.totalBytes / cold.warm.totalBytes, 3),
     costWarm: round(resumed.warm.costUsd / cold.warm.costUsd, 3),
     costExpired: round(resumedExpired.expired.costUsd / cold.expired.costUsd, 3),
+    floorNewInput: round(resumed.floor.newBytes / cold.warm.newBytes, 3),
+    floorCostWarm: round(resumed.floor.costUsd / cold.warm.costUsd, 3),
   },
   long: {
     pushes: cfg.longPushes,
