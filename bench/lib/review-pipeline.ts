@@ -8,8 +8,8 @@ import { openDatabase } from "../../src/db/open-database.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
 import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
 import { createLogger } from "../../src/logging/create-logger.js";
-import type { ReviewDeps } from "../../src/pipeline/run-review.js";
-import { RunSessions } from "../../src/pipeline/run-sessions.js";
+import type { PipelineDeps } from "../../src/pipeline/job/pipeline-deps.js";
+import { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";
 import { WEBHOOK_SECRET, createDatabase, privateKey } from "./common.js";
 import { GitHubHttpStandIn } from "./github-server.js";
 
@@ -17,7 +17,7 @@ export interface ReviewPipeline {
   db: Awaited<ReturnType<typeof createDatabase>>;
   handle: DatabaseHandle;
   gh: GitHubHttpStandIn;
-  deps: ReviewDeps;
+  deps: PipelineDeps;
 }
 
 /**
@@ -43,7 +43,7 @@ export async function startReviewPipeline(root: string, dataDir: string, agentLo
     log,
     Octokit: ProbotOctokit,
   });
-  const deps: ReviewDeps = {
+  const deps: PipelineDeps = {
     db: handle.db,
     sessions: new RunSessions({
       db: handle.db,

@@ -13,10 +13,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";
-import { limitDiff } from "../../src/pipeline/limit-diff.js";
+import { limitDiff } from "../../src/pipeline/workspace/limit-diff.js";
 import { buildReviewPrompt, type ReviewPromptInput } from "../../src/pipeline/review/build-review-prompt.js";
-import { loadRunContext } from "../../src/pipeline/run-context.js";
-import { runReview } from "../../src/pipeline/run-review.js";
+import { loadRunContext } from "../../src/pipeline/job/run-context.js";
+import { runReview } from "../../src/pipeline/review/run-review.js";
 import { startReviewPipeline } from "../lib/review-pipeline.js";
 import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, emitResult, git, round, tempRoot } from "../lib/common.js";
 

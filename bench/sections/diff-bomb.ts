@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_DIFF_LIMITS } from "../../src/git/bounded-diff.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
-import { limitDiff } from "../../src/pipeline/limit-diff.js";
+import { limitDiff } from "../../src/pipeline/workspace/limit-diff.js";
 import { emitResult, ROOT, SMOKE, tempRoot } from "../lib/common.js";
 
 const MB = 1024 * 1024;

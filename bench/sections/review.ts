@@ -1,5 +1,5 @@
 /**
- * 2. Review overhead and 3. incremental prompt size. The real pipeline (`runReview` with ReviewDeps
+ * 2. Review overhead and 3. incremental prompt size. The real pipeline (`runReview` with PipelineDeps
  * built as src/wiring/start-workers.ts builds them: OctokitGitHubClient over Probot's auth,
  * GitWorkspace, RunSessions, the fake agent answering at once) against a GitHub stand-in HTTP
  * server, on real PostgreSQL. Measured span = one `runReview()` call: run + config read, check run,
@@ -13,11 +13,11 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { getRun, upsertRun } from "../../src/db/runs.js";
-import { loadRunContext } from "../../src/pipeline/run-context.js";
-import { runReview } from "../../src/pipeline/run-review.js";
+import { loadRunContext } from "../../src/pipeline/job/run-context.js";
+import { runReview } from "../../src/pipeline/review/run-review.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
 import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
-import { RunSessions } from "../../src/pipeline/run-sessions.js";
+import { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";
 import { startReviewPipeline } from "../lib/review-pipeline.js";
 import { applyGitHubPacingSetting } from "../lib/github-pacing.js";
 import { buildRepo, movePullHeads, type PrSpec } from "../lib/repo.js";

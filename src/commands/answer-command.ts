@@ -3,7 +3,7 @@ import {
   classifyFailure,
   describeAuthFailure,
   reportAuthFailure,
-} from "../pipeline/classify-failure.js";
+} from "../pipeline/job/classify-failure.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { JobAttempt } from "../domain/job-attempt.js";
 import { handleCommand, type CommandDeps } from "./handle-command.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import { readRepoConfig } from "../pipeline/run-context.js";
-import { repoRef } from "../pipeline/repo-ref.js";
+import { readRepoConfig } from "../pipeline/job/run-context.js";
+import { repoRef } from "../pipeline/job/repo-ref.js";
 import type { Database } from "../db/database.js";
 import { listFindings, updateFinding } from "../db/findings.js";
 import { deleteRunAgentSession, listRunAgentSessions } from "../db/run-agent-sessions.js";
@@ -11,13 +11,13 @@ import { listTurns } from "../db/turns.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { findingId } from "../domain/finding-id.js";
-import { refreshVerdict } from "../pipeline/refresh-verdict.js";
+import { refreshVerdict } from "../pipeline/publish/refresh-verdict.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { RunJob } from "../domain/run-job.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
-import { standing, WRITERS } from "../pipeline/standing.js";
+import { standing, WRITERS } from "../pipeline/ledger/standing.js";
 import { runFields } from "../domain/pull-request.js";
 import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
 

@@ -4,15 +4,15 @@ import { addRunCommand } from "../db/run-commands.js";
 import { findRun } from "../db/runs.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { findingId, parseFindingId } from "../domain/finding-id.js";
-import { ours } from "../pipeline/ours.js";
+import { ours } from "../pipeline/publish/ours.js";
 import { answerMarker, findingMarkerPattern } from "../pipeline/render/labels.js";
-import { replyOnce } from "../pipeline/reply-once.js";
+import { replyOnce } from "../pipeline/publish/reply-once.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { ConversationCommand } from "../domain/command.js";
 import { isConfirmation } from "./is-confirmation.js";
 import type { CommandDeps } from "./handle-command.js";
 import { parseCommand } from "./parse-command.js";
-import { standing } from "../pipeline/standing.js";
+import { standing } from "../pipeline/ledger/standing.js";
 import type { ThreadReply } from "../domain/thread-reply.js";
 import { mentionsBot } from "./thread-reply.js";
 

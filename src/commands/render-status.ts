@@ -1,6 +1,6 @@
 import type { RepoConfig } from "../config/repo-config.js";
 import type { Finding, Run, RunAgentSession, Turn } from "../db/schema.js";
-import { spendOf } from "../pipeline/check-budget.js";
+import { spendOf } from "../pipeline/sessions/check-budget.js";
 import { findingId } from "../domain/finding-id.js";
 import { SEVERITY_ICON, shortSha, where } from "../pipeline/render/labels.js";
 import { tableCell } from "../pipeline/render/sanitize-markdown.js";

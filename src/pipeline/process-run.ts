@@ -5,7 +5,7 @@ import { listFindings } from "../db/findings.js";
 import { listTurns } from "../db/turns.js";
 import type { RunJob } from "../domain/run-job.js";
 import type { JobAttempt } from "../domain/job-attempt.js";
-import { budgetRefusal, spendOf } from "./check-budget.js";
+import { budgetRefusal, spendOf } from "./sessions/check-budget.js";
 import type { Logger } from "pino";
 import type { GitHubError } from "../github/github-error.js";
 import {
@@ -15,17 +15,18 @@ import {
   reportAuthFailure,
   type AuthFailure,
   type FailureDecision,
-} from "./classify-failure.js";
-import { ensureCheckRun } from "./ensure-check-run.js";
+} from "./job/classify-failure.js";
+import { ensureCheckRun } from "./publish/ensure-check-run.js";
 import { reportJobFailure } from "./report-job-failure.js";
 import { watchGitHub } from "./watch-github.js";
 import { confirmByReactions } from "./conversation/confirm-by-reactions.js";
 import { runConversation } from "./conversation/run-conversation.js";
 import { codeBlock } from "./render/code-block.js";
-import { repoRef } from "./repo-ref.js";
-import { loadRunContext } from "./run-context.js";
-import { runFix } from "./run-fix.js";
-import { runReview, type ReviewDeps } from "./run-review.js";
+import { repoRef } from "./job/repo-ref.js";
+import { loadRunContext } from "./job/run-context.js";
+import { runFix } from "./fix/run-fix.js";
+import { runReview } from "./review/run-review.js";
+import type { PipelineDeps } from "./job/pipeline-deps.js";
 
 /**
  * One job of a run (never two at once): 1. the commands asked for in the PR, in order (fix, review,
@@ -33,7 +34,7 @@ import { runReview, type ReviewDeps } from "./run-review.js";
  * 2. the automatic review of the newest head; 3. an automatic fix when the repository opted in.
  */
 export async function processRun(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   job: RunJob,
   signal: AbortSignal,
   attempt: JobAttempt,
@@ -47,7 +48,7 @@ export async function processRun(
     const auth = github && describeAuthFailure(github);
     if (github && auth) refused = { error: github, auth };
   };
-  const watched: ReviewDeps = { ...deps, github: watchGitHub(deps.github, noteFailure) };
+  const watched: PipelineDeps = { ...deps, github: watchGitHub(deps.github, noteFailure) };
   try {
     await processRunSteps(watched, job, signal, attempt, log);
   } catch (error) {
@@ -66,7 +67,7 @@ export async function processRun(
 }
 
 /** Best effort: the failure on the head's check run (not tried when the App's credentials are refused: nothing can be written). */
-async function showOnCheckRun(deps: ReviewDeps, job: RunJob, decision: FailureDecision, log: Logger): Promise<void> {
+async function showOnCheckRun(deps: PipelineDeps, job: RunJob, decision: FailureDecision, log: Logger): Promise<void> {
   if (decision.auth?.problem === "credentials") return;
   try {
     const run = await getRun(deps.db, job.runId);
@@ -86,7 +87,7 @@ async function showOnCheckRun(deps: ReviewDeps, job: RunJob, decision: FailureDe
 }
 
 async function processRunSteps(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   job: RunJob,
   signal: AbortSignal,
   attempt: JobAttempt,

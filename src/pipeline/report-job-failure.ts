@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { JobAttempt } from "../domain/job-attempt.js";
-import type { FailureDecision } from "./classify-failure.js";
+import type { FailureDecision } from "./job/classify-failure.js";
 
 /**
  * A failed attempt of a job, where the operator looks: at warn while the queue will try it again, at

@@ -1,5 +1,5 @@
 import type { GitHubClient } from "../github/github-client.js";
-import { asGitHubError } from "./classify-failure.js";
+import { asGitHubError } from "./job/classify-failure.js";
 
 /**
  * The job's GitHub clients, with every failure shown to `onFailure` before it goes on to whoever

@@ -9,8 +9,8 @@ import { GitWorkspace } from "../git/git-workspace.js";
 import { tokenForUrl } from "../git/token-for-url.js";
 import { OctokitGitHubClient } from "../github/octokit-github-client.js";
 import { processRun } from "../pipeline/process-run.js";
-import type { ReviewDeps } from "../pipeline/run-review.js";
-import { RunSessions } from "../pipeline/run-sessions.js";
+import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
+import { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { RunQueue } from "../queue/run-queue.js";
 
@@ -41,7 +41,7 @@ export async function startWorkers(
   };
   const github = async (installationId: number) =>
     new OctokitGitHubClient(await app.auth(installationId), appSlug, deps.config.github.host);
-  const reviewDeps: ReviewDeps = {
+  const reviewDeps: PipelineDeps = {
     db: deps.database.db,
     sessions: new RunSessions({
       db: deps.database.db,

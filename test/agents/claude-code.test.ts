@@ -19,7 +19,7 @@ import { BubblewrapSandbox, SANDBOX_API_KEY_PLACEHOLDER } from "../../src/agents
 import type { AgentRunOptions } from "../../src/agents/types.js";
 import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
 import { listTurns } from "../../src/db/turns.js";
-import { RunSessions, type TurnRequest } from "../../src/pipeline/run-sessions.js";
+import { RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import {
   lastToolResult,

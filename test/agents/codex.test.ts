@@ -9,7 +9,7 @@ import { classifyCodexFailure, parseCodexEvents } from "../../src/agents/codex-e
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import type { AgentRunOptions } from "../../src/agents/types.js";
 import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
-import { agentScope, RunSessions, type TurnRequest } from "../../src/pipeline/run-sessions.js";
+import { agentScope, RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { inputText, startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { createRun } from "../helpers/run-fixture.js";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeAgent } from "../../src/agents/fake.js";
 import type { Agent } from "../../src/agents/types.js";
 import { Metrics } from "../../src/metrics/metrics.js";
-import { RunSessions, type TurnRequest } from "../../src/pipeline/run-sessions.js";
+import { RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createRun } from "../helpers/run-fixture.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";

@@ -6,9 +6,9 @@ import { getRun } from "../../src/db/runs.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import type { PullRequestInfo } from "../../src/domain/pull-request.js";
 import { Metrics } from "../../src/metrics/metrics.js";
-import { runFix } from "../../src/pipeline/run-fix.js";
-import { runContext } from "../../src/pipeline/run-context.js";
-import type { ReviewDeps } from "../../src/pipeline/run-review.js";
+import { runFix } from "../../src/pipeline/fix/run-fix.js";
+import { runContext } from "../../src/pipeline/job/run-context.js";
+import type { PipelineDeps } from "../../src/pipeline/job/pipeline-deps.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createRun } from "../helpers/run-fixture.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
@@ -96,7 +96,7 @@ describe("refusals (pglite)", () => {
       headCloneUrl: "https://github.com/forker/repo.git",
       maintainerCanModify: false,
     });
-    const deps = { db: database.handle.db, log: captureLogger().log, metrics } as unknown as ReviewDeps; // the paths before the workspace need no more
+    const deps = { db: database.handle.db, log: captureLogger().log, metrics } as unknown as PipelineDeps; // the paths before the workspace need no more
 
     await runFix(
       deps,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import type { Finding, Turn } from "../../src/db/schema.js";
-import { budgetRefusal, spendOf } from "../../src/pipeline/check-budget.js";
-import type { FailOn } from "../../src/pipeline/render/blocking-findings.js";
+import { budgetRefusal, spendOf } from "../../src/pipeline/sessions/check-budget.js";
+import type { FailOn } from "../../src/pipeline/ledger/blocking-findings.js";
 import { checkConclusion, renderCheckOutput } from "../../src/pipeline/render/render-check-output.js";
 import { reviewState } from "../../src/pipeline/render/review-state.js";
 import {

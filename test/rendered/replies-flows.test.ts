@@ -11,10 +11,10 @@ import { GitError } from "../../src/git/git-error.js";
 import type { GitWorkspace } from "../../src/git/git-workspace.js";
 import { runConversation } from "../../src/pipeline/conversation/run-conversation.js";
 import { answerMarker, findingMarker, SUMMARY_MARKER } from "../../src/pipeline/render/labels.js";
-import { runContext, type RunContext } from "../../src/pipeline/run-context.js";
-import { runFix } from "../../src/pipeline/run-fix.js";
-import type { ReviewDeps } from "../../src/pipeline/run-review.js";
-import type { RunSessions } from "../../src/pipeline/run-sessions.js";
+import { runContext, type RunContext } from "../../src/pipeline/job/run-context.js";
+import { runFix } from "../../src/pipeline/fix/run-fix.js";
+import type { PipelineDeps } from "../../src/pipeline/job/pipeline-deps.js";
+import type { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { BOT, fakeGitHub, type Post, type ReviewComment } from "./fake-github.js";
@@ -118,7 +118,7 @@ function workspace(options: { push?: () => Promise<void>; patch?: string; commit
   }) as unknown as GitWorkspace;
 }
 
-function deps(github: ReturnType<typeof fakeGitHub>["github"], more: Partial<ReviewDeps>): ReviewDeps {
+function deps(github: ReturnType<typeof fakeGitHub>["github"], more: Partial<PipelineDeps>): PipelineDeps {
   return {
     db: database.handle.db,
     log: captureLogger().log,

@@ -4,7 +4,7 @@ import { parseCommand } from "../../src/commands/parse-command.js";
 import { renderStatus } from "../../src/commands/render-status.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import type { Database } from "../../src/db/database.js";
-import { resolveFindingThreads } from "../../src/pipeline/resolve-finding-threads.js";
+import { resolveFindingThreads } from "../../src/pipeline/publish/resolve-finding-threads.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { fakeGitHub } from "./fake-github.js";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { budgetRefusal, spendOf } from "../../src/pipeline/check-budget.js";
+import { budgetRefusal, spendOf } from "../../src/pipeline/sessions/check-budget.js";
 import { SUMMARY_MARKER } from "../../src/pipeline/render/labels.js";
 import { renderSummary } from "../../src/pipeline/render/render-summary.js";
 import {

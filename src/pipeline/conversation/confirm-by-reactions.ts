@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
-import { standing } from "../standing.js";
+import { standing } from "../ledger/standing.js";
 import type { Database } from "../../db/database.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
-import type { RunContext } from "../run-context.js";
-import { refreshVerdict } from "../refresh-verdict.js";
-import { awaitingMaintainer, confirmPatch } from "./ruling-state.js";
+import type { RunContext } from "../job/run-context.js";
+import { refreshVerdict } from "../publish/refresh-verdict.js";
+import { awaitingMaintainer, confirmPatch } from "../ledger/ruling-state.js";
 
 /**
  * Rulings awaiting a maintainer that a writer confirmed with a 👍 on the bot's ruling reply. GitHub sends

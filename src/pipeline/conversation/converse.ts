@@ -4,9 +4,9 @@ import { setRunCommandAnswer } from "../../db/run-commands.js";
 import type { Run, RunCommand } from "../../db/schema.js";
 import { listTurns, setTurnRawAnswer } from "../../db/turns.js";
 import type { GitHubClient } from "../../github/github-client.js";
-import { budgetRefusal, spendOf } from "../check-budget.js";
-import { prepareWorkspace } from "../prepare-workspace.js";
-import type { ReviewDeps } from "../run-review.js";
+import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
+import { prepareWorkspace } from "../workspace/prepare-workspace.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { Parsed } from "./answer-formats.js";
 import { buildConversationRepairPrompt } from "./build-conversation-prompt.js";
 
@@ -32,7 +32,7 @@ type Stored<T> = { kind: "answered"; answer: T } | { kind: "unreadable"; problem
  * parse. The outcome is kept with the command, so a retried job posts it without a second turn.
  */
 export async function converse<T>(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   at: { run: Run; github: GitHubClient; config: RepoConfig; command: RunCommand; signal: AbortSignal; log: Logger },
   request: ConverseRequest<T>,
 ): Promise<ConverseOutcome<T>> {

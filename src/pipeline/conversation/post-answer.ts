@@ -1,6 +1,6 @@
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { ours } from "../ours.js";
-import { writeOnce } from "../write-once.js";
+import { ours } from "../publish/ours.js";
+import { writeOnce } from "../publish/write-once.js";
 
 /**
  * The bot's answer in a review thread, posted at most once: it carries the answered comment's marker,

@@ -7,8 +7,8 @@ import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { findingId } from "../../domain/finding-id.js";
 import { answerMarker } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
-import type { RunContext } from "../run-context.js";
-import type { ReviewDeps } from "../run-review.js";
+import type { RunContext } from "../job/run-context.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
 import {
   ASK_FORMAT,
   askAnswerShape,
@@ -20,12 +20,12 @@ import {
 import { buildAskPrompt, buildThreadPrompt, type ConversationContext } from "./build-conversation-prompt.js";
 import { converse, type ConverseOutcome } from "./converse.js";
 import { postIssueAnswer, postThreadAnswer } from "./post-answer.js";
-import { refreshVerdict } from "../refresh-verdict.js";
-import { confirmPatch, rulingPatch } from "./ruling-state.js";
+import { refreshVerdict } from "../publish/refresh-verdict.js";
+import { confirmPatch, rulingPatch } from "../ledger/ruling-state.js";
 import { threadSoFar } from "./thread-so-far.js";
 
 interface At {
-  deps: ReviewDeps;
+  deps: PipelineDeps;
   run: Run;
   github: GitHubClient;
   ref: RepoRef;
@@ -37,7 +37,7 @@ interface At {
 
 /** A conversation command of the run (ask, argue, confirm), answered in the thread or the conversation it came from. */
 export async function runConversation(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   ctx: RunContext,
   pending: RunCommand,
   signal: AbortSignal,

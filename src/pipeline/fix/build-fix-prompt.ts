@@ -1,6 +1,6 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
-import { escapeTags } from "../escape-tags.js";
+import { escapeTags } from "../workspace/escape-tags.js";
 
 export interface FixPromptInput {
   repository: string;

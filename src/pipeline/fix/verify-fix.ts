@@ -8,9 +8,9 @@ import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { findingId } from "../../domain/finding-id.js";
 import { shortSha } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
-import { replyOnce } from "../reply-once.js";
-import { resolveFindingThreads } from "../resolve-finding-threads.js";
-import type { RunSessions } from "../run-sessions.js";
+import { replyOnce } from "../publish/reply-once.js";
+import { resolveFindingThreads } from "../publish/resolve-finding-threads.js";
+import type { RunSessions } from "../sessions/run-sessions.js";
 import { buildVerifyPrompt } from "./build-verify-prompt.js";
 import { parseVerifierAnswer } from "./parse-verifier-answer.js";
 

@@ -1,7 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
-import { rulingNote } from "../conversation/ruling-state.js";
-import { blockingFindings, type FailOn } from "./blocking-findings.js";
+import { rulingNote } from "../ledger/ruling-state.js";
+import { blockingFindings, type FailOn } from "../ledger/blocking-findings.js";
 import { SEVERITY_ICON, where } from "./labels.js";
 import { stateLine, type ReviewState } from "./review-state.js";
 import { sanitizeMarkdown, tableCell } from "./sanitize-markdown.js";

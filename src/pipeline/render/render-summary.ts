@@ -1,8 +1,8 @@
 import type { Finding, Turn } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
-import { rulingNote } from "../conversation/ruling-state.js";
+import { rulingNote } from "../ledger/ruling-state.js";
 import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "./labels.js";
-import type { FailOn } from "./blocking-findings.js";
+import type { FailOn } from "../ledger/blocking-findings.js";
 import { reviewState, stateLine } from "./review-state.js";
 import { tableCell } from "./sanitize-markdown.js";
 

@@ -1,5 +1,5 @@
 import type { Finding, Turn } from "../../db/schema.js";
-import { blockingFindings, type FailOn } from "./blocking-findings.js";
+import { blockingFindings, type FailOn } from "../ledger/blocking-findings.js";
 
 /**
  * Where a PR's review stands:

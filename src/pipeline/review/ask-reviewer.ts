@@ -3,7 +3,7 @@ import type { Finding } from "../../db/schema.js";
 import { setTurnRawAnswer } from "../../db/turns.js";
 import { findingId } from "../../domain/finding-id.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
-import type { ReviewDeps } from "../run-review.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { buildRepairPrompt } from "./build-repair-prompt.js";
 import {
   buildReviewPrompt,
@@ -31,7 +31,7 @@ export interface ReviewerVerdict {
  * answers are kept with the turns.
  */
 export async function askReviewer(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   turn: ReviewTurn,
   head: ReviewHead,
   input: ReviewInput,

@@ -1,5 +1,5 @@
 import { ANSWER_FORMAT } from "./answer-format.js";
-import { escapeTags } from "../escape-tags.js";
+import { escapeTags } from "../workspace/escape-tags.js";
 import { digest, type ReviewerMemory } from "./reviewer-memory.js";
 
 /** What a review turn is about; everything the prompt says comes from here. */

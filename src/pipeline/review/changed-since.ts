@@ -1,5 +1,5 @@
 import type { GitWorkspace } from "../../git/git-workspace.js";
-import { changedLines, intersectChanges, type ChangedLines } from "./changed-lines.js";
+import { changedLines, intersectChanges, type ChangedLines } from "../workspace/changed-lines.js";
 
 /**
  * What the pull request's own changes touched from the last reviewed head `since` to the head: the lines

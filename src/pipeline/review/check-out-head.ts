@@ -1,6 +1,6 @@
 import { updateRun } from "../../db/runs.js";
-import { prepareWorkspace } from "../prepare-workspace.js";
-import type { ReviewDeps } from "../run-review.js";
+import { prepareWorkspace } from "../workspace/prepare-workspace.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { ReviewHead, ReviewTurn } from "./review-turn.js";
 
 /** Triggers that review even a head that was reviewed already. */
@@ -10,7 +10,7 @@ export const EXPLICIT_TRIGGERS: ReadonlySet<string> = new Set(["rerequested", "c
  * Fetches the PR into the run's workspace and checks out its newest head; undefined when that head was
  * reviewed already and nobody asked again.
  */
-export async function checkOutHead(deps: ReviewDeps, turn: ReviewTurn): Promise<ReviewHead | undefined> {
+export async function checkOutHead(deps: PipelineDeps, turn: ReviewTurn): Promise<ReviewHead | undefined> {
   const { run, job, log } = turn;
   const workspace = deps.workspace(run);
   const token = deps.gitToken(run.cloneUrl, await turn.ctx.github.installationToken());

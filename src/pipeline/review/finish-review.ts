@@ -2,13 +2,13 @@ import { listFindings } from "../../db/findings.js";
 import { updateRun } from "../../db/runs.js";
 import type { Finding } from "../../db/schema.js";
 import { listTurns } from "../../db/turns.js";
-import { budgetRefusal, spendOf } from "../check-budget.js";
-import type { PostedReview } from "../post-review.js";
+import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
+import type { PostedReview } from "../publish/post-review.js";
 import { checkConclusion, renderCheckOutput } from "../render/render-check-output.js";
 import { renderSummary } from "../render/render-summary.js";
 import { reviewState } from "../render/review-state.js";
-import type { ReviewDeps } from "../run-review.js";
-import { upsertSummaryComment } from "../upsert-summary-comment.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
+import { upsertSummaryComment } from "../publish/upsert-summary-comment.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /**
@@ -16,7 +16,7 @@ import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
  * converging, stopped); only then the reviewed head moves.
  */
 export async function finishReview(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   turn: ReviewTurn,
   head: ReviewHead,
   input: ReviewInput,

@@ -1,5 +1,5 @@
 import type { BoundedDiff } from "../../git/bounded-diff.js";
-import { limitDiff } from "../limit-diff.js";
+import { limitDiff } from "../workspace/limit-diff.js";
 
 /**
  * A diff as the workspace read it, cut to review.max_diff_bytes: what the prompt shows, every file it

@@ -1,7 +1,7 @@
 import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
-import { ensureCheckRun } from "../ensure-check-run.js";
+import { ensureCheckRun } from "../publish/ensure-check-run.js";
 import { leftOutNote } from "./left-out-note.js";
-import type { ReviewDeps } from "../run-review.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { changedSince } from "./changed-since.js";
 import { fitReviewDiff } from "./fit-review-diff.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
@@ -10,7 +10,7 @@ import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
  * The check run (in progress), the diff to review (within review.max_diff_bytes), the fixer's commits in
  * the range, and — for a later review — the lines the PR's own changes touched since the last reviewed head.
  */
-export async function gatherReviewInput(deps: ReviewDeps, turn: ReviewTurn, head: ReviewHead): Promise<ReviewInput> {
+export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, head: ReviewHead): Promise<ReviewInput> {
   const { run, job } = turn;
   const { github, ref, config } = turn.ctx;
   const { workspace, ws } = head;

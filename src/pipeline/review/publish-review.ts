@@ -1,9 +1,9 @@
 import { updateFinding } from "../../db/findings.js";
-import { ours } from "../ours.js";
-import { postReview, type PostedReview } from "../post-review.js";
+import { ours } from "../publish/ours.js";
+import { postReview, type PostedReview } from "../publish/post-review.js";
 import { reviewMarker, shortSha } from "../render/labels.js";
 import { renderReviewBody } from "../render/render-review-body.js";
-import type { ReviewDeps } from "../run-review.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { ReviewerVerdict } from "./ask-reviewer.js";
 import { placementDiff } from "./placement-diff.js";
 import type { RecordedFindings } from "./record-findings.js";
@@ -15,7 +15,7 @@ import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
  * head's review, with nothing new since, posts nothing (undefined).
  */
 export async function publishReview(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   turn: ReviewTurn,
   head: ReviewHead,
   input: ReviewInput,

@@ -1,14 +1,14 @@
 import { insertFindings, listFindings, updateFinding } from "../../db/findings.js";
 import type { Finding } from "../../db/schema.js";
 import { listTurns } from "../../db/turns.js";
-import { reconcileFindings, type ReportedFinding } from "../reconcile-findings.js";
-import type { ReviewDeps } from "../run-review.js";
+import { reconcileFindings, type ReportedFinding } from "../ledger/reconcile-findings.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { ReviewerVerdict } from "./ask-reviewer.js";
-import { fingerprint } from "./fingerprint.js";
-import { followRename } from "./follow-rename.js";
-import { normalizePath } from "./normalize-path.js";
-import { raiseOrNote } from "./raise-or-note.js";
-import { hasResolutionEvidence } from "./resolution-evidence.js";
+import { fingerprint } from "../ledger/fingerprint.js";
+import { followRename } from "../ledger/follow-rename.js";
+import { normalizePath } from "../ledger/normalize-path.js";
+import { raiseOrNote } from "../ledger/raise-or-note.js";
+import { hasResolutionEvidence } from "../ledger/resolution-evidence.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /** The ledger after the reviewer's answer, and what changed in it. */
@@ -33,7 +33,7 @@ export interface RecordedFindings {
  * finding leaves `open` only with evidence.
  */
 export async function recordFindings(
-  deps: ReviewDeps,
+  deps: PipelineDeps,
   turn: ReviewTurn,
   head: ReviewHead,
   input: ReviewInput,

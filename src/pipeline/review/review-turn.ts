@@ -2,10 +2,10 @@ import type { Logger } from "pino";
 import type { Run } from "../../db/schema.js";
 import type { RunJob } from "../../domain/run-job.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
-import type { PreparedWorkspace } from "../prepare-workspace.js";
-import type { RunContext } from "../run-context.js";
+import type { PreparedWorkspace } from "../workspace/prepare-workspace.js";
+import type { RunContext } from "../job/run-context.js";
 
-import type { ChangedLines } from "./changed-lines.js";
+import type { ChangedLines } from "../workspace/changed-lines.js";
 
 /** One review of a run's head, as its steps pass it along. */
 export interface ReviewTurn {

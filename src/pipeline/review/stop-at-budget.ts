@@ -1,9 +1,9 @@
 import { listTurns } from "../../db/turns.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { budgetRefusal, spendOf } from "../check-budget.js";
-import { ours } from "../ours.js";
-import type { ReviewDeps } from "../run-review.js";
-import { refreshSummary } from "../refresh-summary.js";
+import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
+import { ours } from "../publish/ours.js";
+import type { PipelineDeps } from "../job/pipeline-deps.js";
+import { refreshSummary } from "../publish/refresh-summary.js";
 import type { ReviewTurn } from "./review-turn.js";
 
 const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
@@ -12,7 +12,7 @@ const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
  * True when the PR has spent its turns or money: said once in the conversation, and at the top of the
  * summary; no reviewer turn is started.
  */
-export async function stopAtBudget(deps: ReviewDeps, turn: ReviewTurn): Promise<boolean> {
+export async function stopAtBudget(deps: PipelineDeps, turn: ReviewTurn): Promise<boolean> {
   const { run, log } = turn;
   const { github, ref, config } = turn.ctx;
   const turnsBefore = await listTurns(deps.db, run.id);

@@ -1,0 +1,28 @@
+import type { Logger } from "pino";
+import type { Database } from "../../db/database.js";
+import type { Run } from "../../db/schema.js";
+import type { GitWorkspace } from "../../git/git-workspace.js";
+import type { GitHubClient } from "../../github/github-client.js";
+import type { Metrics } from "../../metrics/metrics.js";
+import type { RunSessions } from "../sessions/run-sessions.js";
+
+/**
+ * What every pipeline job is handed by the wiring: the database, the agent sessions, GitHub clients,
+ * workspaces and the process's logger and metrics. It imports no step, so every room can depend on it.
+ */
+export interface PipelineDeps {
+  db: Database;
+  sessions: RunSessions;
+  /** Fresh sessions that check a fixer's claims (role `verifier`); absent = fixes stay unverified. */
+  verifier?: RunSessions;
+  log: Logger;
+  github: (installationId: number) => Promise<GitHubClient>;
+  workspace: (run: Run) => GitWorkspace;
+  agentTimeoutMs: number;
+  /** The installation token for a git URL, or undefined when the URL is not trusted with it. */
+  gitToken: (url: string, token: string) => string | undefined;
+  /** True when `login` is this app's own bot (its fixer pushes are reviewed). */
+  isOwnBot: (login: string) => Promise<boolean>;
+  /** Refusals and fix pushes are counted here; absent = nothing recorded. */
+  metrics?: Metrics;
+}

@@ -1,0 +1,57 @@
+import { REPO_CONFIG_PATH, parseRepoConfig, type RepoConfig } from "../../config/repo-config.js";
+import type { Database } from "../../db/database.js";
+import { getRun } from "../../db/runs.js";
+import type { Run } from "../../db/schema.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { repoRef } from "./repo-ref.js";
+
+/**
+ * What every step of a run's job works with, loaded once when the job starts: the run, its repository,
+ * the installation's GitHub client and the repository's config (from the default branch).
+ */
+export interface RunContext {
+  /** The run as the job found it. */
+  run: Run;
+  ref: RepoRef;
+  github: GitHubClient;
+  config: RepoConfig;
+  /** What was wrong with `.github/no-mistakes.yml` (defaults were used for it). */
+  configProblems: string[];
+  /**
+   * The run's row as it is now: a step reads it where an earlier step of the same job may have moved
+   * it (a review sets the reviewed head, a command pauses the run). Undefined once the run is gone.
+   */
+  current(): Promise<Run | undefined>;
+}
+
+/** The context of a run's job; undefined when the run is gone or closed (nothing to do). */
+export async function loadRunContext(
+  deps: { db: Database; github: (installationId: number) => Promise<GitHubClient> },
+  runId: number,
+): Promise<RunContext | undefined> {
+  const run = await getRun(deps.db, runId);
+  if (!run || run.state === "closed") return undefined;
+  const github = await deps.github(run.installationId);
+  const ref = repoRef(run);
+  const { config, problems } = await readRepoConfig(github, ref);
+  return runContext(deps.db, run, github, config, problems);
+}
+
+/** The repository's `.github/no-mistakes.yml`, from its default branch only (a PR cannot change it). */
+export async function readRepoConfig(
+  github: GitHubClient,
+  ref: RepoRef,
+): Promise<{ config: RepoConfig; problems: string[] }> {
+  return parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
+}
+
+/** A context from parts already at hand. */
+export function runContext(
+  db: Database,
+  run: Run,
+  github: GitHubClient,
+  config: RepoConfig,
+  configProblems: string[] = [],
+): RunContext {
+  return { run, ref: repoRef(run), github, config, configProblems, current: () => getRun(db, run.id) };
+}

@@ -1,0 +1,30 @@
+import type { RepoConfig } from "../../config/repo-config.js";
+import type { Database } from "../../db/database.js";
+import type { Run } from "../../db/schema.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { CHECK_NAME } from "./ensure-check-run.js";
+import { refreshSummary } from "./refresh-summary.js";
+import { checkConclusion, renderCheckOutput } from "../render/render-check-output.js";
+import { reviewState } from "../render/review-state.js";
+
+/**
+ * After a ruling, a confirmation or a dismissal: the summary comment and the last reviewed head's check
+ * run say what the ledger says now (a finding withdrawn for good no longer fails the check).
+ */
+export async function refreshVerdict(
+  db: Database,
+  github: GitHubClient,
+  ref: RepoRef,
+  run: Run,
+  config: RepoConfig,
+): Promise<void> {
+  const input = await refreshSummary(db, github, ref, run, config);
+  if (!run.lastReviewedSha) return;
+  const checkRunId = await github.findCheckRun(ref, run.lastReviewedSha, CHECK_NAME);
+  if (checkRunId === undefined) return;
+  await github.updateCheckRun(ref, checkRunId, {
+    status: "completed",
+    conclusion: checkConclusion(input.findings, config.review.fail_on),
+    ...renderCheckOutput(input.findings, [], reviewState(input)),
+  });
+}
