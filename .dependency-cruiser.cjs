@@ -2,8 +2,40 @@
 // Work flows webhook → intake → queue → pipeline → edges; nothing below points back up.
 const FLOW = "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands|pipeline)(/|$)";
 
+// The pipeline's rooms, lowest first (docs/architecture.md, "The pipeline's rooms"): a room imports only
+// the rooms below it in the flow. The job entry (src/pipeline/*.ts) sits above them all.
+const ROOMS = {
+  sessions: [],
+  job: ["sessions"],
+  workspace: ["job", "sessions"],
+  ledger: ["job", "sessions", "workspace"],
+  render: ["job", "sessions", "workspace", "ledger"],
+  publish: ["job", "sessions", "workspace", "ledger", "render"],
+  review: ["job", "sessions", "workspace", "ledger", "render", "publish"],
+  fix: ["job", "sessions", "workspace", "ledger", "render", "publish"],
+  conversation: ["job", "sessions", "workspace", "ledger", "render", "publish"],
+};
+const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
+  name: `pipeline-room-${room}`,
+  comment: below.length
+    ? `src/pipeline/${room} imports only the rooms below it: ${below.join(", ")}.`
+    : `src/pipeline/${room} imports no other part of the pipeline.`,
+  severity: "error",
+  from: { path: `^src/pipeline/${room}/` },
+  to: { path: "^src/pipeline/", pathNot: `^src/pipeline/(${[room, ...below].join("|")})/` },
+}));
+
 module.exports = {
   forbidden: [
+    ...roomRules,
+    {
+      name: "no-circular",
+      comment:
+        "No import circle anywhere in src/, type-only imports included: every module can be read after the ones it imports.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
     {
       name: "domain-stands-alone",
       comment: "src/domain holds the words every layer shares; it imports nothing of the app.",

@@ -6,7 +6,8 @@ import {
 } from "../pipeline/job/classify-failure.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { JobAttempt } from "../domain/job-attempt.js";
-import { handleCommand, type CommandDeps } from "./handle-command.js";
+import type { CommandDeps } from "./command-deps.js";
+import { handleCommand } from "./handle-command.js";
 
 /**
  * One command job, its failure decided in one place: GitHub refusing the App (401/403: a revoked key, a

@@ -1,4 +1,3 @@
-import type { Logger } from "pino";
 import { readRepoConfig } from "../pipeline/job/run-context.js";
 import { repoRef } from "../pipeline/job/repo-ref.js";
 import type { Database } from "../db/database.js";
@@ -9,26 +8,16 @@ import { findRun, updateRun, upsertRun } from "../db/runs.js";
 import type { Run } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import type { Metrics } from "../metrics/metrics.js";
 import { findingId } from "../domain/finding-id.js";
 import { refreshVerdict } from "../pipeline/publish/refresh-verdict.js";
 import type { CommandJob } from "../domain/command-job.js";
-import type { RunJob } from "../domain/run-job.js";
+import type { CommandDeps } from "./command-deps.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
 import { standing, WRITERS } from "../pipeline/ledger/standing.js";
 import { runFields } from "../domain/pull-request.js";
 import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
-
-export interface CommandDeps {
-  db: Database;
-  log: Logger;
-  github: (installationId: number) => Promise<GitHubClient>;
-  enqueueRun: (job: RunJob) => Promise<string | null>;
-  /** Counts refused commands; absent = nothing recorded. */
-  metrics?: Metrics;
-}
 
 /** Answers a `/no-mistakes` comment: help and status for anyone; everything else for writers only. */
 export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise<void> {

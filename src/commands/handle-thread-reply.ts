@@ -10,7 +10,7 @@ import { replyOnce } from "../pipeline/publish/reply-once.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { ConversationCommand } from "../domain/command.js";
 import { isConfirmation } from "./is-confirmation.js";
-import type { CommandDeps } from "./handle-command.js";
+import type { CommandDeps } from "./command-deps.js";
 import { parseCommand } from "./parse-command.js";
 import { standing } from "../pipeline/ledger/standing.js";
 import type { ThreadReply } from "../domain/thread-reply.js";
