@@ -229,7 +229,6 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
     "kills the CLI's whole process tree on timeout",
     async () => {
       server.enqueue({ hang: true });
-      const started = Date.now();
       const running = agent().run(call({ timeoutMs: 3000 }));
       // The CLI runs (inside the sandbox, with the workspace as its cwd) while the model hangs.
       let seen = 0;
@@ -241,7 +240,6 @@ describe("ClaudeCodeAgent against the real CLI and a fake model server", () => {
       const error = await running.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AgentError);
       expect((error as AgentError).kind).toBe("timeout");
-      expect(Date.now() - started).toBeLessThan(15_000);
       // No survivors: no process is left working in the workspace.
       const deadline = Date.now() + 3000;
       while (processesIn(workspace).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

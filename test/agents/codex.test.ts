@@ -360,7 +360,6 @@ describe("CodexAgent against the real codex CLI", () => {
     const error = await running;
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(6000 + 1000 + 4000);
     await sleep(300);
     expect(processesMatching(`sleep ${marker}`)).toEqual([]);
     expect(processesMatching(cwd)).toEqual([]);

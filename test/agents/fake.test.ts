@@ -280,10 +280,8 @@ describe("FakeAgent failures", () => {
   });
 
   it("times out when the step takes longer than the call may", async () => {
-    const { agent, call } = setup([{ delayMs: 5_000 }]);
-    const started = Date.now();
+    const { agent, call } = setup([{ delayMs: 3_600_000 }]); // an hour: only the call's limit ends it within the test
     expect(await kindOf(agent().run(call("fixer", "fix", { timeoutMs: 20 })))).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("answers after a delay shorter than the time limit", async () => {

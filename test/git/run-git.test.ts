@@ -153,13 +153,11 @@ describe("runGit", () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : 0;
     try {
-      const started = Date.now();
       const error = await gitError(
         runGit(["ls-remote", `http://127.0.0.1:${port}/slow.git`], { cwd: tempDir(), token: TOKEN, timeoutMs: 1_000 }),
       );
       expect(error.kind).toBe("timeout");
       expect(error.message).toMatch(/^git ls-remote timed out after 1000 ms/);
-      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

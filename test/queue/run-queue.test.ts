@@ -236,20 +236,23 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
     });
     const id = await q.enqueue(job(6, "opened"));
     await waitFor("the job to start", () => q.running() === 1);
-    const stopping = Date.now();
     await q.stop(300);
     queue = undefined;
     expect(aborted[0]).toMatchObject({ message: "the app stopped before the job ended", interrupted: true });
     expect(
-      (await database.handle.executeSql(`select state, retry_count from pgboss.job where id = $1`, [id])).rows,
-    ).toEqual([{ state: "retry", retry_count: 0 }]);
+      (
+        await database.handle.executeSql(
+          `select state, retry_count, start_after <= now() as due from pgboss.job where id = $1`,
+          [id],
+        )
+      ).rows,
+    ).toEqual([{ state: "retry", retry_count: 0, due: true }]); // due now, not after the minute's retry delay
 
     const other = (queue = await start());
     const taken: JobAttempt[] = [];
     await other.work(1, async (_job, _signal, attempt) => void taken.push(attempt));
-    await waitFor("another worker to run it", () => taken.length === 1, 10_000);
+    await waitFor("another worker to run it", () => taken.length === 1, 30_000);
     expect(taken[0]).toEqual({ retry: 1, last: false });
-    expect(Date.now() - stopping).toBeLessThan(10_000);
   });
 
   it("aborts the handler's signal before the job expires, so a stuck agent call is cancelled", async () => {
@@ -276,9 +279,8 @@ describe.each(kinds)("RunQueue on %s", (kind) => {
     await waitFor("the handler's signal to fire", () => seen.length === 1, 15_000);
     const [s] = seen;
     const elapsed = s!.abortedAt - s!.start;
-    expect(elapsed).toBeLessThan(expireInSeconds * 1000);
-    expect(elapsed).toBeGreaterThanOrEqual(900);
-    expect(s!.stateAtAbort).toBe("active"); // pg-boss had not expired it yet
+    expect(elapsed).toBeGreaterThanOrEqual(900); // not at once: it ran until close to its expiry
+    expect(s!.stateAtAbort).toBe("active"); // and pg-boss had not expired it yet: the abort came first
     expect((s!.reason as Error).message).toBe("job expired");
     expect(s!.attempt).toEqual({ retry: 0, last: false });
   });
@@ -311,7 +313,7 @@ function spawnWorker(env: Record<string, string>): Child {
   return { process: child, output: () => output, ready };
 }
 
-async function ready(children: Child[], timeoutMs = 30_000): Promise<void> {
+async function ready(children: Child[], timeoutMs = 60_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -468,74 +470,120 @@ describe.runIf(kinds.includes("postgres"))("RunQueue across processes (PostgreSQ
       doomed,
       started: async () => {
         type Started = { event: string; runId: number; pid: number; at: number; retry: number };
-        await waitFor("the child to start the job", () => readLines<Started>(out).length === 1, 15_000);
+        await waitFor("the child to start the job", () => readLines<Started>(out).length === 1, 60_000);
         return readLines<Started>(out)[0]!;
       },
     };
   };
 
-  it("a worker killed mid-turn while another process works: its job is handed back within seconds, long before its lease, and its turn is closed as interrupted", async () => {
-    const expireInSeconds = 600;
-    const { url, queue: q } = await open({ expireInSeconds });
-    const runId = await createRun(handle!.db);
-    const { doomed, started } = await doomedWorker(url, expireInSeconds);
-    const taken: { job: RunJob; attempt: JobAttempt; at: number }[] = [];
-    await q.work(1, async (j, _signal, attempt) => void taken.push({ job: j, attempt, at: Date.now() })); // the other process, already working
+  // These tests wait on conditions (a row, a handler call), never on how fast the machine is: each wait's
+  // bound is only there to fail instead of hang, far above what the mechanism needs and below the lease.
+  const CROSS_PROCESS_MS = 180_000;
 
-    const id = await q.enqueue(job(runId, "opened"));
-    expect(await started()).toMatchObject({ event: "started", runId, pid: doomed.process.pid, retry: 0 });
-    const turnId = await startTurn(handle!.db, {
-      runId,
-      role: "reviewer",
-      trigger: "opened",
-      headSha: "a".repeat(40),
-      agent: "fake",
-    }); // the dead job's turn
-    await kill(doomed);
-    const killedAt = Date.now();
+  /** The doomed child's heartbeat row, once it is there. */
+  const workerRow = async (pid: number) =>
+    (await handle!.executeSql(`select id from workers where pid = $1`, [pid])).rows[0] as { id: string } | undefined;
 
-    await waitFor("the other process to take the job over", () => taken.length === 1, 30_000, 50);
-    const takeover = taken[0]!.at - killedAt;
-    expect(taken[0]!.job.runId).toBe(runId);
-    expect(taken[0]!.attempt).toEqual({ retry: 1, last: false });
-    expect(takeover).toBeLessThan(30_000); // the heartbeat (every 5 s) notices; the lease would be 600 s
-    await waitFor("the queue to drain", async () => (await q.pending()) === 0, 10_000, 100);
-    expect(
-      await handle!.executeSql(`select id, state, retry_count from pgboss.job where singleton_key = $1`, [
-        String(runId),
-      ]),
-    ).toMatchObject({ rows: [{ id, state: "completed", retry_count: 1 }] });
-    expect((await handle!.executeSql(`select status, error from turns where id = $1`, [turnId])).rows).toEqual([
-      { status: "interrupted", error: "the process running it stopped before it ended" },
-    ]);
-    expect((await handle!.executeSql(`select count(*)::int as n from workers`)).rows).toEqual([{ n: 1 }]); // only the live one is left
-    console.log(`worker death: job handed back and taken ${takeover} ms after SIGKILL (lease ${expireInSeconds} s)`);
-  });
+  it(
+    "a worker killed mid-turn while another process works: its job is handed back by the other's heartbeat, long before its lease, and its turn is closed as interrupted",
+    async () => {
+      const expireInSeconds = 600;
+      const { url, queue: q } = await open({ expireInSeconds });
+      const runId = await createRun(handle!.db);
+      const { doomed, started } = await doomedWorker(url, expireInSeconds);
+      const taken: { job: RunJob; attempt: JobAttempt; at: number }[] = [];
+      await q.work(1, async (j, _signal, attempt) => void taken.push({ job: j, attempt, at: Date.now() })); // the other process, already working
 
-  it("a restarted process hands back the job its previous self was running, at start", async () => {
-    const { url, queue: q } = await open({ expireInSeconds: 600 }); // the restarted process: not working yet
-    const { doomed, started } = await doomedWorker(url, 600);
-    await q.enqueue(job(78, "opened"));
-    await started();
-    await kill(doomed);
-    const restartedAt = Date.now();
-    const taken: number[] = [];
-    await q.work(1, async () => void taken.push(Date.now())); // its first worker looks for stopped ones before polling
-    await waitFor("the job to run again", () => taken.length === 1, 10_000, 50);
-    expect(taken[0]! - restartedAt).toBeLessThan(5_000); // no heartbeat to wait for: the pid on this host is gone
-  });
+      const id = await q.enqueue(job(runId, "opened"));
+      expect(await started()).toMatchObject({ event: "started", runId, pid: doomed.process.pid, retry: 0 });
+      const turnId = await startTurn(handle!.db, {
+        runId,
+        role: "reviewer",
+        trigger: "opened",
+        headSha: "a".repeat(40),
+        agent: "fake",
+      }); // the dead job's turn
+      await kill(doomed);
+      const killedAt = Date.now();
 
-  it("a worker that stops beating (frozen, or on a host that vanished) has its job handed back after the stale time", async () => {
-    const { url, queue: q } = await open({ expireInSeconds: 600, heartbeat: { beatMs: 500, staleMs: 3000 } });
-    const { doomed, started } = await doomedWorker(url, 600);
-    const taken: number[] = [];
-    await q.work(1, async () => void taken.push(Date.now()));
-    await q.enqueue(job(77, "opened"));
-    await started();
-    doomed.process.kill("SIGSTOP"); // alive on this host, but silent
-    const frozenAt = Date.now();
-    await waitFor("the job to be handed back", () => taken.length === 1, 20_000, 50);
-    expect(taken[0]! - frozenAt).toBeGreaterThanOrEqual(2_000); // not before it fell silent for the stale time (less the last beat's age)
-    doomed.process.kill("SIGKILL");
-  });
+      await waitFor("the other process to take the job over", () => taken.length === 1, 120_000, 50);
+      const takeover = taken[0]!.at - killedAt;
+      expect(taken[0]!.job.runId).toBe(runId);
+      expect(taken[0]!.attempt).toEqual({ retry: 1, last: false }); // handed back, not expired: an expiry is a failed attempt after 600 s
+      await waitFor("the queue to drain", async () => (await q.pending()) === 0, 60_000, 100);
+      expect(
+        await handle!.executeSql(`select id, state, retry_count from pgboss.job where singleton_key = $1`, [
+          String(runId),
+        ]),
+      ).toMatchObject({ rows: [{ id, state: "completed", retry_count: 1 }] });
+      expect((await handle!.executeSql(`select status, error from turns where id = $1`, [turnId])).rows).toEqual([
+        { status: "interrupted", error: "the process running it stopped before it ended" },
+      ]);
+      expect((await handle!.executeSql(`select count(*)::int as n from workers`)).rows).toEqual([{ n: 1 }]); // only the live one is left
+      console.log(`worker death: job handed back and taken ${takeover} ms after SIGKILL (lease ${expireInSeconds} s)`);
+    },
+    CROSS_PROCESS_MS,
+  );
+
+  it(
+    "a restarted process hands back the job its previous self was running, at start",
+    async () => {
+      const { url, queue: q } = await open({ expireInSeconds: 600, heartbeat: { beatMs: 3_600_000 } }); // the restarted process: not working yet, and no heartbeat tick during the test
+      const { doomed, started } = await doomedWorker(url, 600);
+      await q.enqueue(job(78, "opened"));
+      await started();
+      const doomedId = (await workerRow(doomed.process.pid!))!.id;
+      await kill(doomed);
+      const taken: number[] = [];
+      await q.work(1, async () => void taken.push(Date.now())); // its first worker looks for stopped ones before polling
+      // at start, not at a heartbeat (none comes for an hour): the pid on this host is gone, so its row and jobs are
+      expect((await handle!.executeSql(`select 1 from workers where id = $1`, [doomedId])).rows).toEqual([]);
+      expect((await handle!.executeSql(`select 1 from worker_jobs where worker_id = $1`, [doomedId])).rows).toEqual([]);
+      await waitFor("the job to run again", () => taken.length === 1, 60_000, 50);
+    },
+    CROSS_PROCESS_MS,
+  );
+
+  it(
+    "a worker that stops beating (frozen, or on a host that vanished) has its job handed back once its heartbeat is older than the stale time, not before",
+    async () => {
+      const staleMs = 3_600_000; // an hour: no wall clock reaches it; the test ages the frozen worker's beat instead
+      const { url, queue: q } = await open({ expireInSeconds: 600, heartbeat: { beatMs: 200, staleMs } });
+      const { doomed, started } = await doomedWorker(url, 600);
+      const taken: number[] = [];
+      await q.work(1, async () => void taken.push(Date.now()));
+      const live = (await handle!.executeSql(`select id from workers where pid = $1`, [process.pid])).rows[0] as {
+        id: string;
+      };
+      await q.enqueue(job(77, "opened"));
+      await started();
+      const frozen = (await workerRow(doomed.process.pid!))!.id;
+      doomed.process.kill("SIGSTOP"); // alive on this host, but silent
+
+      // The live worker looks for stopped workers on every beat; let it beat a few times while the frozen one is
+      // silent but not yet stale: nothing is handed back.
+      const beatOf = async () =>
+        String(
+          (
+            (await handle!.executeSql(`select beat_at from workers where id = $1`, [live.id])).rows[0] as {
+              beat_at: unknown;
+            }
+          ).beat_at,
+        );
+      for (let beats = 0, last = await beatOf(); beats < 3;) {
+        await sleep(50);
+        const now = await beatOf();
+        if (now !== last) [beats, last] = [beats + 1, now];
+      }
+      expect(taken).toEqual([]);
+      expect((await handle!.executeSql(`select 1 from workers where id = $1`, [frozen])).rows).toHaveLength(1);
+
+      // Its last beat now older than the stale time: the next beat of the live worker hands its job back.
+      await handle!.executeSql(`update workers set beat_at = now() - interval '2 hours' where id = $1`, [frozen]);
+      await waitFor("the job to be handed back", () => taken.length === 1, 60_000, 50);
+      expect((await handle!.executeSql(`select 1 from workers where id = $1`, [frozen])).rows).toEqual([]);
+      doomed.process.kill("SIGKILL");
+    },
+    CROSS_PROCESS_MS,
+  );
 });

@@ -120,14 +120,13 @@ describe("limitWebhookBody", () => {
 
   it("reads nothing more from a client that ignores the 413 and keeps writing, and drops its connection", async () => {
     const { port, connections } = await serve({ maxBytes: 64 * KiB, maxBufferedBytes: 96 * KiB });
-    const started = Date.now();
+    // the client never stops writing: had the server not dropped it, this would not end
     expect(await stubbornPost(port, "Content-Length: 104857600")).toEqual({
       statusLine: "HTTP/1.1 413 Payload Too Large",
     });
     expect(await stubbornPost(port, "Transfer-Encoding: chunked")).toEqual({
       statusLine: "HTTP/1.1 413 Payload Too Large",
     });
-    expect(Date.now() - started).toBeLessThan(10_000); // dropped a moment after answering, not when the client gives up
     const [declared, chunked] = connections;
     expect(declared!.bytesRead).toBeLessThan(256 * KiB); // its body was never read: what came in is the headers and what filled the paused stream
     expect(chunked!.bytesRead).toBeLessThan(64 * KiB + 256 * KiB); // read up to the cap, then no more
