@@ -1,0 +1,20 @@
+import type { RepoConfig } from "../../config/repo-config.js";
+
+export interface TurnRequest {
+  /** What started the turn: opened, push, command, auto-fix, rerequested, ... */
+  trigger: string;
+  headSha: string;
+  prompt: string;
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Start a new session even when one is stored (review --full, `review.session: cold`). */
+  fresh?: boolean;
+  /** The PR's limits: the model proxy stops the turn once the run's spend reaches them; absent = unbounded. */
+  limits?: RepoConfig;
+  /**
+   * The prompt for a new session (first turn, `fresh`, cold, a fallback, a rollover): it must stand alone.
+   * `prompt` is then what a resumed session is told. Absent: `prompt` serves both.
+   */
+  freshPrompt?: string;
+}
