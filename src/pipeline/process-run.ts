@@ -1,4 +1,3 @@
-import { isConversation, type Command, type ConversationCommand } from "../domain/command.js";
 import { finishRunCommand, listPendingCommands } from "../db/run-commands.js";
 import { getRun } from "../db/runs.js";
 import { listFindings } from "../db/findings.js";
@@ -20,12 +19,12 @@ import { ensureCheckRun } from "./publish/ensure-check-run.js";
 import { reportJobFailure } from "./report-job-failure.js";
 import { watchGitHub } from "./watch-github.js";
 import { confirmByReactions } from "./conversation/confirm-by-reactions.js";
-import { runConversation } from "./conversation/run-conversation.js";
 import { codeBlock } from "./render/code-block.js";
 import { repoRef } from "./job/repo-ref.js";
 import { loadRunContext } from "./job/run-context.js";
 import { runFix } from "./fix/run-fix.js";
 import { runReview } from "./review/run-review.js";
+import { runCommand } from "./run-command.js";
 import type { PipelineDeps } from "./job/pipeline-deps.js";
 
 /**
@@ -104,43 +103,7 @@ async function processRunSteps(
 
   // 1. Commands.
   await confirmByReactions(deps, ctx);
-  for (const pending of pendings) {
-    const command = pending.command as Command | ConversationCommand;
-    try {
-      if (isConversation(command)) {
-        await runConversation(deps, ctx, pending, signal);
-      } else if (command.kind === "fix") {
-        await runFix(
-          deps,
-          ctx,
-          {
-            trigger: "command",
-            findings: command.findings,
-            note: command.note,
-            requestedBy: pending.author,
-          },
-          signal,
-        );
-      } else if (command.kind === "review") {
-        await runReview(deps, ctx, { ...job, trigger: "command", full: command.full }, signal, attempt);
-      }
-      await finishRunCommand(deps.db, pending.id, "done");
-    } catch (error) {
-      const decision = classifyFailure(error);
-      if (decision.retry && !attempt.last) throw error; // the command stays pending for the retry
-      await finishRunCommand(deps.db, pending.id, "failed");
-      log.warn({ err: error, command: command.kind }, "command failed");
-      const what =
-        command.kind === "argue" || command.kind === "confirm"
-          ? `your reply in NM-${command.finding}'s thread could not be answered`
-          : `\`/no-mistakes ${command.kind}\` failed`;
-      await ctx.github.createIssueComment(
-        ctx.ref,
-        ctx.run.prNumber,
-        `@${pending.author} ${what}: ${decision.title}.\n\n${codeBlock(decision.detail)}`,
-      );
-    }
-  }
+  for (const pending of pendings) await runCommand(deps, ctx, job, pending, signal, attempt, log);
 
   // 2. The automatic review (a command-only job reviews only if the head moved meanwhile).
   const reviewed = await runReview(

@@ -1,5 +1,5 @@
 import type { GitWorkspace } from "../../git/git-workspace.js";
-import type { ReportedFinding } from "./reconcile-findings.js";
+import type { ReportedFinding } from "./reported-finding.js";
 import { mapRenamedLine } from "./map-renamed-line.js";
 
 /**

@@ -1,21 +1,11 @@
 import type { NewFinding } from "../../db/findings.js";
 import type { Finding } from "../../db/schema.js";
 import { parseFindingId } from "../../domain/finding-id.js";
+import { admitNewFinding } from "./admit-new-finding.js";
 import type { RaiseCandidate } from "./raise-or-note.js";
+import type { ReportedFinding } from "./reported-finding.js";
 
-export interface ReportedFinding {
-  id?: string;
-  path: string;
-  line?: number;
-  end_line?: number;
-  severity: "error" | "warning" | "info";
-  action: "auto-fix" | "ask-user" | "no-op";
-  title: string;
-  body: string;
-  suggestion?: string;
-  /** The changed line the reviewer says breaks this code; its path already repository-relative. */
-  broken_by?: { path: string; line: number };
-}
+export type { ReportedFinding } from "./reported-finding.js";
 
 export interface Reconciliation {
   /** Findings never seen in this run: to insert and post. */
@@ -71,13 +61,7 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
   const raise = (path: string, reported: ReportedFinding, line = reported.line, endLine = reported.end_line) =>
     input.raise?.({ path, line, endLine, severity: reported.severity, brokenBy: reported.broken_by }) ?? true;
   const seen = new Set<string>();
-
-  const resolvedNumbers = new Set<number>();
-  for (const id of input.resolvedIds) {
-    const number = parseFindingId(id);
-    const known = number === undefined ? undefined : byNumber.get(number);
-    if (known && (known.status === "open" || known.status === "fix-pushed")) resolvedNumbers.add(known.number);
-  }
+  const resolvedNumbers = resolvedNumbersOf(input.resolvedIds, byNumber);
 
   for (const reported of input.reported) {
     const path = input.normalizePath(reported.path);
@@ -91,59 +75,51 @@ export function reconcileFindings(input: ReconcileInput): Reconciliation {
     if (known) {
       if (seen.has(`#${known.number}`)) continue;
       seen.add(`#${known.number}`);
-      if (known.status === "dismissed" || known.status === "withdrawn" || resolvedNumbers.has(known.number)) continue;
-      if (known.status === "fixed" || known.status === "outdated")
-        (raise(path, reported) ? out.reopened : out.notReopened).push(known.number);
-      else if (known.status === "note" && raise(path, reported)) out.promoted.push(known.number);
-      else out.restated.push(known.number);
+      const list = restatementOf(known, resolvedNumbers, () => raise(path, reported));
+      if (list) out[list].push(known.number);
       continue;
     }
     if (seen.has(fp)) continue;
     seen.add(fp);
 
-    const lines = input.lineCount(path);
-    if (lines === undefined) {
-      out.dropped.push({
-        title: reported.title,
-        path,
-        reason: "the file exists nowhere in the pull request (neither at its head nor at its base)",
-      });
-      continue;
-    }
-    if (reported.line !== undefined && reported.line > lines) {
-      out.dropped.push({
-        title: reported.title,
-        path,
-        reason: `line ${reported.line} is outside the file (${lines} lines)`,
-      });
-      continue;
-    }
-    let endLine =
-      reported.end_line !== undefined && reported.line !== undefined && reported.end_line > reported.line
-        ? reported.end_line
-        : undefined;
-    let suggestion = reported.suggestion;
-    if (endLine !== undefined && endLine > lines) {
-      endLine = lines;
-      suggestion = undefined; // the replacement was written for lines that do not exist
-    }
-    if (reported.line === undefined) suggestion = undefined;
-    out.added.push({
-      fingerprint: fp,
+    const admitted = admitNewFinding({
+      reported,
       path,
-      line: reported.line ?? null,
-      endLine: endLine ?? null,
-      severity: reported.severity,
-      action: reported.action,
-      title: reported.title,
-      body: reported.broken_by
-        ? `${reported.body}\n\nBroken by the change at \`${reported.broken_by.path}:${reported.broken_by.line}\`.`
-        : reported.body,
-      suggestion: suggestion ?? null,
-      status: raise(path, reported, reported.line, endLine) ? "open" : "note",
-      introducedTurnId: input.turnId ?? null,
+      fingerprint: fp,
+      lines: input.lineCount(path),
+      raise: (line, endLine) => raise(path, reported, line, endLine),
+      turnId: input.turnId,
     });
+    if ("added" in admitted) out.added.push(admitted.added);
+    else out.dropped.push(admitted.dropped);
   }
   out.resolved = [...resolvedNumbers];
   return out;
+}
+
+/** The findings the reviewer says are resolved that are open (or have a fix pushed): only those resolve. */
+function resolvedNumbersOf(resolvedIds: string[], byNumber: ReadonlyMap<number, Finding>): Set<number> {
+  const resolvedNumbers = new Set<number>();
+  for (const id of resolvedIds) {
+    const number = parseFindingId(id);
+    const known = number === undefined ? undefined : byNumber.get(number);
+    if (known && (known.status === "open" || known.status === "fix-pushed")) resolvedNumbers.add(known.number);
+  }
+  return resolvedNumbers;
+}
+
+/**
+ * Where a known finding reported again goes; undefined when it stays as it is (dismissed, withdrawn, or
+ * resolved in this same answer). `raised` is asked only of fixed and outdated findings and of notes.
+ */
+function restatementOf(
+  known: Finding,
+  resolvedNumbers: ReadonlySet<number>,
+  raised: () => boolean,
+): "restated" | "reopened" | "promoted" | "notReopened" | undefined {
+  if (known.status === "dismissed" || known.status === "withdrawn" || resolvedNumbers.has(known.number))
+    return undefined;
+  if (known.status === "fixed" || known.status === "outdated") return raised() ? "reopened" : "notReopened";
+  if (known.status === "note" && raised()) return "promoted";
+  return "restated";
 }
