@@ -1,7 +1,8 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { buildReviewPrompt, type LedgerEntry, type ReviewPromptInput } from "./build-review-prompt.js";
+import { buildReviewPrompt } from "./build-review-prompt.js";
+import type { LedgerEntry, ReviewPromptInput } from "./review-prompt-input.js";
 import { fitReviewDiff } from "./fit-review-diff.js";
 import { readReviewerMemory } from "./reviewer-memory.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
