@@ -10,9 +10,9 @@ import { shortSha } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import { replyOnce } from "../publish/reply-once.js";
 import { resolveFindingThreads } from "../publish/resolve-finding-threads.js";
-import type { RunSessions } from "../sessions/run-sessions.js";
+import type { RunSessions, TurnOutcome } from "../sessions/run-sessions.js";
 import { buildVerifyPrompt } from "./build-verify-prompt.js";
-import { parseVerifierAnswer } from "./parse-verifier-answer.js";
+import { parseVerifierAnswer, type Verdict } from "./parse-verifier-answer.js";
 
 export interface VerifyFixInput {
   db: Database;
@@ -30,6 +30,11 @@ export interface VerifyFixInput {
   log: Logger;
 }
 
+interface Ruled {
+  confirmed: number[];
+  refuted: number[];
+}
+
 /**
  * The fixer's claims, checked by someone else: a verifier turn in a fresh session (never resumed, so
  * it cannot certify a fix it prescribed) reads the fix's diff and rules on each claimed finding.
@@ -38,12 +43,37 @@ export interface VerifyFixInput {
  * unverified, and keeps counting. Returns what was ruled.
  */
 export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: number[]; refuted: number[] }> {
-  const { run, github, ref, log } = input;
-  const ruled = { confirmed: [] as number[], refuted: [] as number[] };
-  let outcome;
+  const { log } = input;
+  const ruled: Ruled = { confirmed: [], refuted: [] };
+  const outcome = await askVerifier(input);
+  if (!outcome) return ruled;
+  const verdicts = parseVerifierAnswer(outcome.result.json);
+  if (!verdicts) {
+    log.warn({ answer: outcome.result.text.slice(0, 500) }, "verifier answer unreadable; the fix stays unverified");
+    return ruled;
+  }
+  for (const finding of input.claimed) {
+    const verdict = verdicts.find((v) => v.number === finding.number);
+    if (!verdict) continue;
+    await applyVerdict(input, finding, verdict, outcome.turnId ?? null, ruled);
+  }
+  log.info(
+    {
+      confirmed: ruled.confirmed,
+      refuted: ruled.refuted,
+      unruled: input.claimed.length - ruled.confirmed.length - ruled.refuted.length,
+    },
+    "fix verified",
+  );
+  return ruled;
+}
+
+/** The verifier's turn on the fix's diff; undefined when it failed (unless the job was cancelled: that is thrown). */
+async function askVerifier(input: VerifyFixInput): Promise<TurnOutcome | undefined> {
+  const { run } = input;
   try {
     const diff = await input.workspace.diff(input.from, input.sha);
-    outcome = await input.verifier.run(run.id, "verifier", {
+    return await input.verifier.run(run.id, "verifier", {
       trigger: "verify",
       headSha: input.sha,
       prompt: buildVerifyPrompt({
@@ -61,55 +91,48 @@ export async function verifyFix(input: VerifyFixInput): Promise<{ confirmed: num
     });
   } catch (error) {
     if (input.signal.aborted) throw error;
-    log.warn({ err: toAgentError(error) }, "verifier turn failed; the fix stays unverified");
-    return ruled;
+    input.log.warn({ err: toAgentError(error) }, "verifier turn failed; the fix stays unverified");
+    return undefined;
   }
-  const verdicts = parseVerifierAnswer(outcome.result.json);
-  if (!verdicts) {
-    log.warn({ answer: outcome.result.text.slice(0, 500) }, "verifier answer unreadable; the fix stays unverified");
-    return ruled;
-  }
-  for (const finding of input.claimed) {
-    const verdict = verdicts.find((v) => v.number === finding.number);
-    if (!verdict) continue;
-    const reason = sanitizeMarkdown(verdict.reason) || "no reason given";
-    if (verdict.fixed) {
-      ruled.confirmed.push(finding.number);
-      await updateFinding(input.db, run.id, finding.number, {
-        status: "fixed",
-        verification: "confirmed",
-        resolvedTurnId: outcome.turnId ?? null,
-      });
-      await resolveFindingThreads(
+}
+
+/** One ruling, in the ledger and in the finding's thread; `ruled` gains the finding's number. */
+async function applyVerdict(
+  input: VerifyFixInput,
+  finding: Finding,
+  verdict: Verdict,
+  turnId: number | null,
+  ruled: Ruled,
+): Promise<void> {
+  const { run, github, ref, log } = input;
+  const reason = sanitizeMarkdown(verdict.reason) || "no reason given";
+  if (verdict.fixed) {
+    ruled.confirmed.push(finding.number);
+    await updateFinding(input.db, run.id, finding.number, {
+      status: "fixed",
+      verification: "confirmed",
+      resolvedTurnId: turnId,
+    });
+    await resolveFindingThreads(
+      github,
+      ref,
+      run.prNumber,
+      input.sha,
+      [finding],
+      log,
+      `Confirmed by an independent check: ${reason}`,
+    );
+  } else {
+    ruled.refuted.push(finding.number);
+    await updateFinding(input.db, run.id, finding.number, { status: "open", verification: "refuted" });
+    if (finding.commentId !== null) {
+      await replyOnce(
         github,
         ref,
         run.prNumber,
-        input.sha,
-        [finding],
-        log,
-        `Confirmed by an independent check: ${reason}`,
+        finding.commentId,
+        `The fix in ${shortSha(input.sha)} does not resolve ${findingId(finding.number)}, by an independent check: ${reason}`,
       );
-    } else {
-      ruled.refuted.push(finding.number);
-      await updateFinding(input.db, run.id, finding.number, { status: "open", verification: "refuted" });
-      if (finding.commentId !== null) {
-        await replyOnce(
-          github,
-          ref,
-          run.prNumber,
-          finding.commentId,
-          `The fix in ${shortSha(input.sha)} does not resolve ${findingId(finding.number)}, by an independent check: ${reason}`,
-        );
-      }
     }
   }
-  log.info(
-    {
-      confirmed: ruled.confirmed,
-      refuted: ruled.refuted,
-      unruled: input.claimed.length - ruled.confirmed.length - ruled.refuted.length,
-    },
-    "fix verified",
-  );
-  return ruled;
 }

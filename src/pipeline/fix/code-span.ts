@@ -1,0 +1,6 @@
+import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+
+/** A path (or link target) as a code span in a reply. */
+export function codeSpan(text: string): string {
+  return `\`${sanitizeMarkdown(text).replace(/`/g, "'")}\``;
+}

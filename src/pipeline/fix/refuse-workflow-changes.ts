@@ -1,0 +1,34 @@
+import type { PipelineDeps } from "../job/pipeline-deps.js";
+import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { countRefusedPush } from "./count-refused-push.js";
+import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";
+import { isWorkflowPath } from "./push-target.js";
+import { replyWithPatch } from "./reply-with-patch.js";
+
+/**
+ * No change to workflow files, which GitHub refuses from this App. True when the fix touches one: it is
+ * not pushed, and the reply carries the change as a patch.
+ */
+export async function refuseWorkflowChanges(
+  deps: PipelineDeps,
+  turn: FixTurn,
+  findings: ChosenFindings,
+  tip: BranchTip,
+  commit: FixCommit,
+): Promise<boolean> {
+  const { sha } = commit;
+  const workflows = (await tip.workspace.changedFiles(tip.startSha, sha))
+    .flatMap((f) => [f.path, f.oldPath ?? f.path])
+    .filter(isWorkflowPath);
+  if (workflows.length === 0) return false;
+  turn.log.warn({ sha, workflows }, "fix not pushed: it changes workflow files");
+  countRefusedPush(deps, "workflow_files");
+  await replyWithPatch(
+    turn,
+    findings,
+    tip,
+    sha,
+    `it changes workflow files (${[...new Set(workflows)].map((p) => `\`${sanitizeMarkdown(p).replace(/`/g, "'")}\``).join(", ")}), which GitHub only accepts from an App with the \`workflows\` permission — no-mistakes does not ask for it, so a change to CI stays with a person.`,
+  );
+  return true;
+}
