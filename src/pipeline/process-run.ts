@@ -1,3 +1,7 @@
+// The job entry: a run's queue job starts here (processRun) and runs its commands (run-command), the
+// review and auto-fix in order; a failure is reported once (report-job-failure), and every GitHub call the
+// job makes is watched for auth failures (watch-github). It may import every room below.
+
 import { finishRunCommand, listPendingCommands } from "../db/run-commands.js";
 import { getRun } from "../db/runs.js";
 import { listFindings } from "../db/findings.js";

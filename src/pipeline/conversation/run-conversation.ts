@@ -1,3 +1,7 @@
+// The conversation room: a finding's thread argued (argue, with its ruling), a question asked (ask),
+// rulings confirmed by a writer's reaction (confirm-by-reactions), and the agent's answers posted. It
+// imports the rooms below: publish, render, ledger, workspace, job, sessions.
+
 import type { Logger } from "pino";
 import type { ConversationCommand } from "../../domain/command.js";
 import type { RepoConfig } from "../../config/repo-config.js";

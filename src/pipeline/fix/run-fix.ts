@@ -1,3 +1,7 @@
+// The fix room: the fix job as a step list (this file), each step in its own file sharing a FixTurn, the
+// fixer's and verifier's prompts and answers, and verify-fix. It imports the rooms below: publish,
+// render, ledger, workspace, job, sessions — never the review or the conversation.
+
 import type { Logger } from "pino";
 import type { RunContext } from "../job/run-context.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";

@@ -1,3 +1,7 @@
+// The job room: what every job is handed and carries — PipelineDeps (this file, from the wiring; it
+// imports no step), the run's context loaded once per job (run-context), the repository ref (repo-ref) and
+// how a failure is classified (classify-failure). It imports nothing of the pipeline but sessions' types.
+
 import type { Logger } from "pino";
 import type { Database } from "../../db/database.js";
 import type { Run } from "../../db/schema.js";

@@ -1,3 +1,9 @@
+// The ledger room: the rules of the findings' ledger — how a review's findings are reconciled with the
+// known ones (this file, admit-new-finding), raised or kept as notes (raise-or-note), located after
+// renames (follow-rename, map-renamed-line, normalize-path, fingerprint), resolved only with evidence
+// (resolution-evidence, touches-lines), ruled on (ruling-state, standing) and counted for the check
+// (blocking-findings). It imports workspace, job and sessions.
+
 import type { NewFinding } from "../../db/findings.js";
 import type { Finding } from "../../db/schema.js";
 import { parseFindingId } from "../../domain/finding-id.js";

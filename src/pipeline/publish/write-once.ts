@@ -1,3 +1,8 @@
+// The publish room: every GitHub write the pipeline makes, each exactly once — the review and its inline
+// comments (post-review, plan-review, create-review-once), the summary comment, the check run, replies and
+// thread resolution — found again by the bot's own markers on its own comments (this file, ours) before
+// anything is written twice. It imports render, ledger, workspace, job and sessions.
+
 import { GitHubError } from "../../github/github-error.js";
 
 /**

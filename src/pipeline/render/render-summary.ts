@@ -1,3 +1,8 @@
+// The render room: the Markdown the bot writes — the summary (this file), the check run's output, the
+// review body, finding comments, labels — and the rules that make untrusted text inert
+// (sanitize-markdown). Pure functions of the ledger's rows; it imports ledger, workspace, job and
+// sessions, and writes nothing.
+
 import type { Finding, Turn } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { rulingNote } from "../ledger/ruling-state.js";

@@ -1,3 +1,9 @@
+// The review room: the review job as a step list (this file) — checkOutHead, stopAtBudget,
+// gatherReviewInput, askReviewer, recordFindings, publishReview, resolveFindingThreads, finishReview —
+// each step in its own file sharing a ReviewTurn, and the reviewer's prompt (build-review-prompt and its
+// sections), memory and answer format. It imports the rooms below: publish, render, ledger, workspace,
+// job, sessions.
+
 import type { RepoConfig } from "../../config/repo-config.js";
 import type { Run } from "../../db/schema.js";
 import type { JobAttempt } from "../../domain/job-attempt.js";

@@ -1,3 +1,8 @@
+// The workspace room: the run's checkout made ready for an agent — the PR fetched and checked out with
+// the review range decided (this file), the PR's own changes (pr-own-changes), changed lines
+// (changed-lines), diffs cut to a limit (limit-diff) and prompt tags escaped (escape-tags). It imports
+// job and sessions.
+
 import type { Logger } from "pino";
 import type { Run } from "../../db/schema.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
