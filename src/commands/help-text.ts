@@ -16,9 +16,11 @@ export function helpText(unknown?: string): string {
     "| `/no-mistakes pause` / `resume` | stop / restart automatic reviews on push |",
     "| `/no-mistakes ask <question>` | the reviewer answers in a reply (read-only; counts against the PR's turn and cost limits) |",
     "| `/no-mistakes status` | open findings, sessions, turns and spend |",
+    "| `/no-mistakes config` | the repository's settings in effect, each with where it came from (default, organisation, `_extends`, this repository) |",
+    "| `/no-mistakes learn` | propose the team's recent decisions (dismissals with a reason, withdrawals, upheld rulings) as a pull request to the learnings file |",
     "| `/no-mistakes help` | this list |",
     "",
-    "Every command except `status`, `help` and `ask` needs write access to the repository; `ask` is for the PR's author and writers.",
+    "Every command except `status`, `config`, `help` and `ask` needs write access to the repository; `ask` is for the PR's author and writers.",
     "",
     "To argue a finding, reply in its thread: the reviewer answers there and rules on it (upheld, withdrawn or deferred). A withdrawal the PR's author asked for on a finding that fails the check counts once someone with write access confirms it (👍 on the ruling, or a reply saying `confirm`).",
   ].join("\n");

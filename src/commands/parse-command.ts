@@ -40,9 +40,11 @@ export function parseCommand(body: string): Command | undefined {
     case "pause":
     case "resume":
     case "status":
+    case "config":
+    case "learn":
     case "help":
       return args.length === 0
-        ? { kind: verb.toLowerCase() as "pause" | "resume" | "status" | "help" }
+        ? { kind: verb.toLowerCase() as "pause" | "resume" | "status" | "config" | "learn" | "help" }
         : { kind: "unknown", text: rest };
     case "":
       return { kind: "help" };

@@ -5,6 +5,38 @@ export const REPO_CONFIG_PATH = ".github/no-mistakes.yml";
 
 const severity = z.enum(["error", "warning", "info"]);
 
+/** Lockfiles and generated files: left out of every review unless `ignore.paths` says otherwise. */
+export const DEFAULT_IGNORED_PATHS = [
+  "**/package-lock.json",
+  "**/yarn.lock",
+  "**/pnpm-lock.yaml",
+  "**/Cargo.lock",
+  "**/poetry.lock",
+  "**/go.sum",
+  "**/composer.lock",
+  "**/Gemfile.lock",
+  "**/*.min.js",
+  "**/*.min.css",
+  "**/*.map",
+  "**/*.snap",
+  "**/dist/**",
+  "**/vendor/**",
+  "**/*.generated.*",
+  "**/*.pb.go",
+];
+
+/** Guideline files read from the default branch, in this order; globs allowed (`*.instructions.md`). */
+export const DEFAULT_GUIDELINE_FILES = [
+  "AGENTS.md",
+  "CLAUDE.md",
+  ".github/copilot-instructions.md",
+  ".github/instructions/*.instructions.md",
+  ".cursor/rules/*.mdc",
+  ".github/no-mistakes/learnings.md",
+];
+
+export const DEFAULT_LEARNINGS_PATH = ".github/no-mistakes/learnings.md";
+
 const repoConfigSchema = z
   .object({
     review: z
@@ -15,10 +47,8 @@ const repoConfigSchema = z
         drafts: z.boolean().default(false),
         /** Review pushes made by other bots (this app's own fixer pushes are always reviewed). */
         bots: z.boolean().default(false),
-        /** Globs of paths left out of the review. */
-        ignore: z
-          .array(z.string().min(1))
-          .default(["**/package-lock.json", "**/yarn.lock", "**/pnpm-lock.yaml", "**/*.min.js"]),
+        /** Globs of paths left out of the review (kept for older files; `ignore.paths` is the place). */
+        ignore: z.array(z.string().min(1)).optional(),
         /** Extra instructions for the reviewer. */
         instructions: z.string().max(8000).optional(),
         /** resume: later pushes continue the reviewer's session; cold: every review starts fresh. */
@@ -39,6 +69,46 @@ const repoConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The maintainers' rule files, from the default branch only, given to the reviewer and the fixer. */
+    guidelines: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Paths or globs; a file named AGENTS.md or CLAUDE.md applies to the paths under its folder (the nearest wins). */
+        files: z.array(z.string().min(1)).default(DEFAULT_GUIDELINE_FILES),
+        /** Bytes of guidelines a prompt gets, most specific first; what is cut is said. */
+        max_bytes: z.number().int().min(0).max(200_000).default(16_000),
+      })
+      .strict()
+      .prefault({}),
+    /** Instructions for the paths a glob matches (`src/db/**`), given with the guidelines. */
+    path_instructions: z
+      .array(z.object({ path: z.string().min(1), instructions: z.string().min(1).max(8000) }).strict())
+      .default([]),
+    /** What is not reviewed automatically (an explicit `/no-mistakes review` still is), and what is left out. */
+    ignore: z
+      .object({
+        /** Globs of paths left out of the review and of inline placement. */
+        paths: z.array(z.string().min(1)).default(DEFAULT_IGNORED_PATHS),
+        /** Logins whose PRs are not reviewed automatically. */
+        authors: z.array(z.string().min(1)).default([]),
+        /** Labels that keep a PR from automatic review. */
+        labels: z.array(z.string().min(1)).default([]),
+        /** Title patterns (text, case-insensitive; `/regex/` for a regular expression), e.g. `WIP`, `[skip review]`. */
+        title: z.array(z.string().min(1)).default([]),
+        /** Globs of base branches whose PRs are not reviewed automatically. */
+        base_branches: z.array(z.string().min(1)).default([]),
+        /** Globs of head branches whose PRs are not reviewed automatically. */
+        head_branches: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .prefault({}),
+    /** Where `/no-mistakes learn` proposes the team's decisions, as a pull request. */
+    learnings: z
+      .object({ path: z.string().min(1).default(DEFAULT_LEARNINGS_PATH) })
+      .strict()
+      .prefault({}),
+    /** Settings inherited from another repository's file (`repo`, `owner/repo`, `owner/repo:path`), as in Probot. */
+    _extends: z.string().min(1).optional(),
     /**
      * Bounded by default: any push of any fork PR starts a paid review, so a PR gets at most this many
      * agent turns and this much spend (Codex reports no cost: its turns are bounded by max_turns).
@@ -51,7 +121,14 @@ const repoConfigSchema = z
       .strict()
       .prefault({}),
   })
-  .strict();
+  .strict()
+  .transform((config) => {
+    // `review.ignore`, where older files put the globs, still counts: it replaces the defaults, as it did
+    if (!config.review.ignore) return config;
+    const defaults = JSON.stringify(config.ignore.paths) === JSON.stringify(DEFAULT_IGNORED_PATHS);
+    const paths = [...(defaults ? [] : config.ignore.paths), ...config.review.ignore];
+    return { ...config, ignore: { ...config.ignore, paths } };
+  });
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;
 

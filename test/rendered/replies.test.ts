@@ -81,7 +81,7 @@ describe("command replies without a run", () => {
     expect(posts[0]!.body.startsWith("@dev-dana Commands (comment on the pull request):\n")).toBe(true);
     // every row of the command table has its two cells (escaped pipes inside a cell do not split it)
     const rows = posts[0]!.body.split("\n").filter((l) => l.startsWith("| `/no-mistakes"));
-    expect(rows).toHaveLength(8);
+    expect(rows).toHaveLength(10);
     for (const row of rows) expect(row.replace(/\\\|/g, "").split("|")).toHaveLength(4);
   });
 

@@ -27,7 +27,7 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
     // after a base merge or rebase, only the files the PR's own changes touched (none: nothing to diff)
     ws.paths?.length === 0
       ? { text: "", leftOut: [] }
-      : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.review.ignore, paths: ws.paths }),
+      : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.ignore.paths, paths: ws.paths }),
     // the PR's own commits: not those a merge of the base brought in
     workspace.commits(ws.from, ws.headSha, { notIn: ws.mergeBase }),
   ]);

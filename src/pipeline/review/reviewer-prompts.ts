@@ -112,7 +112,7 @@ async function wholePullRequest(
   input: ReviewInput,
 ): Promise<{ diff: string; omittedFiles: string[] }> {
   if (ws.from === ws.mergeBase && ws.paths === undefined) return input.diff;
-  const read = await workspace.diff(ws.mergeBase, ws.headSha, { excludeGlobs: config.review.ignore });
+  const read = await workspace.diff(ws.mergeBase, ws.headSha, { excludeGlobs: config.ignore.paths });
   const { diff, omittedFiles } = fitReviewDiff(read, config.review.max_diff_bytes);
   return { diff, omittedFiles };
 }
