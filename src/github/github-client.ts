@@ -106,4 +106,31 @@ export interface GitHubClient {
   listIssueComments(ref: RepoRef, issue: number): Promise<IssueComment[]>;
   createIssueComment(ref: RepoRef, issue: number, body: string): Promise<number>;
   updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void>;
+
+  // learnings (issue 28)
+  /** The default branch (its name and head commit) and the repository's web address (github.com or the Enterprise host's). */
+  getDefaultBranch(ref: RepoRef): Promise<{ name: string; sha: string; htmlUrl: string }>;
+  /** A branch's head commit; undefined when there is no such branch. */
+  getBranchSha(ref: RepoRef, branch: string): Promise<string | undefined>;
+  /** A file's text and blob sha on a branch; undefined when it does not exist there. */
+  readBranchFile(ref: RepoRef, branch: string, path: string): Promise<{ text: string; sha: string } | undefined>;
+  /** Creates the branch at `sha`. */
+  createBranch(ref: RepoRef, branch: string, sha: string): Promise<void>;
+  /** Moves the branch to `sha`, also when `sha` does not descend from its head. */
+  moveBranch(ref: RepoRef, branch: string, sha: string): Promise<void>;
+  /**
+   * Writes one file on a branch through the contents API (a commit of its own); `blobSha` is the file's
+   * current blob on that branch when it exists. Returns the new commit's sha.
+   */
+  putBranchFile(
+    ref: RepoRef,
+    change: { branch: string; path: string; text: string; message: string; blobSha?: string },
+  ): Promise<string>;
+  /** The open pull request whose head is `branch` of this repository, if any. */
+  findOpenPullByHead(ref: RepoRef, branch: string): Promise<{ number: number; htmlUrl: string } | undefined>;
+  createPullRequest(
+    ref: RepoRef,
+    pull: { head: string; base: string; title: string; body: string },
+  ): Promise<{ number: number; htmlUrl: string }>;
+  updatePullRequestBody(ref: RepoRef, pr: number, body: string): Promise<void>;
 }

@@ -11,7 +11,7 @@ import type {
 } from "./github-client.js";
 import { callGitHub } from "./call-github.js";
 import { fitBody } from "./fit-body.js";
-import { toGitHubError } from "./github-error.js";
+import { GitHubError, toGitHubError } from "./github-error.js";
 import { readPullRequest, type PullRequestInfo } from "../domain/pull-request.js";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
@@ -278,6 +278,94 @@ export class OctokitGitHubClient implements GitHubClient {
       this.octokit.rest.issues.updateComment({ ...ref, comment_id: commentId, body: fitBody(body) }),
     );
   }
+
+  // learnings (issue 28)
+  async getDefaultBranch(ref: RepoRef): Promise<{ name: string; sha: string; htmlUrl: string }> {
+    const { data } = await call("get repository", () => this.octokit.rest.repos.get({ ...ref }));
+    const sha = await this.getBranchSha(ref, data.default_branch);
+    if (!sha) throw new GitHubError("not-found", 404, `get default branch: ${data.default_branch} has no ref`);
+    return { name: data.default_branch, sha, htmlUrl: data.html_url };
+  }
+
+  async getBranchSha(ref: RepoRef, branch: string): Promise<string | undefined> {
+    try {
+      const { data } = await this.octokit.rest.git.getRef({ ...ref, ref: `heads/${branch}` });
+      return data.object.sha;
+    } catch (error) {
+      const failure = toGitHubError(error, `get branch ${branch}`);
+      if (failure.kind === "not-found") return undefined;
+      throw failure;
+    }
+  }
+
+  async readBranchFile(
+    ref: RepoRef,
+    branch: string,
+    path: string,
+  ): Promise<{ text: string; sha: string } | undefined> {
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({ ...ref, path, ref: branch });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
+      return { text: Buffer.from(data.content, "base64").toString("utf8"), sha: data.sha };
+    } catch (error) {
+      const failure = toGitHubError(error, `read ${path} on ${branch}`);
+      if (failure.kind === "not-found") return undefined;
+      throw failure;
+    }
+  }
+
+  async createBranch(ref: RepoRef, branch: string, sha: string): Promise<void> {
+    await call(`create branch ${branch}`, () =>
+      this.octokit.rest.git.createRef({ ...ref, ref: `refs/heads/${branch}`, sha }),
+    );
+  }
+
+  async moveBranch(ref: RepoRef, branch: string, sha: string): Promise<void> {
+    await call(`move branch ${branch}`, () =>
+      this.octokit.rest.git.updateRef({ ...ref, ref: `heads/${branch}`, sha, force: true }),
+    );
+  }
+
+  async putBranchFile(
+    ref: RepoRef,
+    change: { branch: string; path: string; text: string; message: string; blobSha?: string },
+  ): Promise<string> {
+    const { data } = await call(`write ${change.path} on ${change.branch}`, () =>
+      this.octokit.rest.repos.createOrUpdateFileContents({
+        ...ref,
+        path: change.path,
+        branch: change.branch,
+        message: change.message,
+        content: Buffer.from(change.text, "utf8").toString("base64"),
+        ...(change.blobSha ? { sha: change.blobSha } : {}),
+      }),
+    );
+    return data.commit.sha ?? "";
+  }
+
+  async findOpenPullByHead(ref: RepoRef, branch: string): Promise<{ number: number; htmlUrl: string } | undefined> {
+    const { data } = await call("find pull request by head", () =>
+      this.octokit.rest.pulls.list({ ...ref, head: `${ref.owner}:${branch}`, state: "open", per_page: 10 }),
+    );
+    const pull = data.find((p) => p.head.ref === branch && p.state === "open");
+    return pull ? { number: pull.number, htmlUrl: pull.html_url } : undefined;
+  }
+
+  async createPullRequest(
+    ref: RepoRef,
+    pull: { head: string; base: string; title: string; body: string },
+  ): Promise<{ number: number; htmlUrl: string }> {
+    const { data } = await call("create pull request", () =>
+      this.octokit.rest.pulls.create({ ...ref, ...pull, body: fitBody(pull.body) }),
+    );
+    return { number: data.number, htmlUrl: data.html_url };
+  }
+
+  async updatePullRequestBody(ref: RepoRef, pr: number, body: string): Promise<void> {
+    await call("update pull request", () =>
+      this.octokit.rest.pulls.update({ ...ref, pull_number: pr, body: fitBody(body) }),
+    );
+  }
 }
 
 /**
@@ -292,6 +380,7 @@ export const CREATING_ROUTES: ReadonlySet<string> = new Set([
   "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
   "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
   "/repos/{owner}/{repo}/check-runs",
+  "/repos/{owner}/{repo}/pulls",
 ]);
 
 const unretried = new WeakSet<object>();
