@@ -12,6 +12,7 @@ import { findingId } from "../domain/finding-id.js";
 import { refreshVerdict } from "../pipeline/publish/refresh-verdict.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { CommandDeps } from "./command-deps.js";
+import { handleLearnCommand } from "./handle-learn-command.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
@@ -114,6 +115,8 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
       return reply(
         `@${job.author} Paused: pushes are no longer reviewed automatically. \`/no-mistakes resume\` turns them back on; \`/no-mistakes review\` still works.`,
       );
+    case "learn":
+      return handleLearnCommand(deps, job, github, ref, log.child({ runId: run.id }));
     case "resume":
       await updateRun(deps.db, run.id, { state: "open" });
       await deps.enqueueRun({ runId: run.id, trigger: "synchronize", deliveryId: job.deliveryId });

@@ -298,11 +298,7 @@ export class OctokitGitHubClient implements GitHubClient {
     }
   }
 
-  async readBranchFile(
-    ref: RepoRef,
-    branch: string,
-    path: string,
-  ): Promise<{ text: string; sha: string } | undefined> {
+  async readBranchFile(ref: RepoRef, branch: string, path: string): Promise<{ text: string; sha: string } | undefined> {
     try {
       const { data } = await this.octokit.rest.repos.getContent({ ...ref, path, ref: branch });
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
