@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import nock from "nock";
 
 /** The installation token the stand-in hands out; tests assert it never leaks. */
@@ -82,6 +82,11 @@ export interface StandInOptions {
   permissions?: Record<string, string>;
   /** What GET /pulls/:n answers: the PR as GitHub has it now (a function is asked at every request). */
   pulls?: Record<number, Record<string, unknown>> | ((n: number) => Record<string, unknown> | undefined);
+  /**
+   * Branches and pull requests by head (the learnings pull request): the files on each branch at the
+   * start, for the contents routes that name a `ref`; the default branch is `baseRef`.
+   */
+  branchFiles?: Record<string, Record<string, string>>;
 }
 
 /**
@@ -518,6 +523,8 @@ export class GitHubStandIn {
       }),
     );
 
+    this.installBranchRoutes(api, base, url, guard, record);
+
     // GraphQL: review threads and resolving them
     api.post(prefix ? `${prefix.replace(/\/v3$/, "")}/graphql` : "/graphql").reply(
       guard((uri: string, body: any) => {
@@ -543,6 +550,199 @@ export class GitHubStandIn {
           ];
         }
         return [400, { message: "unexpected query" }];
+      }),
+    );
+  }
+
+  // ---- Branches, files on a branch, pull requests by head (the learnings pull request) ----
+  // Self-contained: the state below and `installBranchRoutes`. The contents routes answer only requests
+  // that name a branch (`?ref=` on GET, `branch` on PUT; a PUT without one is recorded and refused).
+
+  /** Branch → head commit. The default branch (`baseRef`) starts at the bare repository's head of it. */
+  readonly branchHeads = new Map<string, string>();
+  /** Commit → the files at it (path → text), as the contents API sees them. */
+  readonly branchCommits = new Map<string, Map<string, string>>();
+  /** Pull requests opened through POST /pulls. */
+  readonly createdPulls: {
+    number: number;
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+    state: string;
+    html_url: string;
+  }[] = [];
+  /** Every contents PUT, with the branch it targeted (GitHub's default branch when the request named none). */
+  readonly filePuts: { branch: string; path: string; text: string; sha?: string; message: string }[] = [];
+
+  /** The web address of the repository, as `html_url` gives it (the Enterprise host for an /api/v3 root). */
+  get repoHtmlUrl(): string {
+    const api = new URL(this.options.apiUrl ?? "https://api.github.com");
+    const web = api.hostname === "api.github.com" ? "https://github.com" : api.origin;
+    return `${web}/${this.options.owner}/${this.options.repo}`;
+  }
+
+  /** The text of `path` on `branch` now (undefined: no such branch or file). */
+  branchFile(branch: string, path: string): string | undefined {
+    this.seedBranches();
+    const head = this.branchHeads.get(branch);
+    return head ? this.branchCommits.get(head)?.get(path) : undefined;
+  }
+
+  private seedBranches(): void {
+    if (this.branchHeads.size > 0) return;
+    const { baseRef, bareRepo, branchFiles = {} } = this.options;
+    let defaultHead: string;
+    try {
+      defaultHead = execFileSync("git", ["-C", bareRepo, "rev-parse", `refs/heads/${baseRef}`], {
+        encoding: "utf8",
+      }).trim();
+    } catch {
+      defaultHead = createHash("sha1").update(`default ${baseRef}`).digest("hex");
+    }
+    const names = new Set([baseRef, ...Object.keys(branchFiles)]);
+    for (const name of names) {
+      const files = new Map(Object.entries(branchFiles[name] ?? {}));
+      const sha = name === baseRef ? defaultHead : createHash("sha1").update(`branch ${name}`).digest("hex");
+      this.branchHeads.set(name, sha);
+      this.branchCommits.set(sha, files);
+    }
+  }
+
+  private installBranchRoutes(
+    api: nock.Scope,
+    base: string,
+    url: URL,
+    guard: (fn: (uri: string, body: any) => [number, unknown]) => (uri: string, body: any) => any,
+    record: (method: string) => (uri: string, body: any) => RecordedRequest,
+  ): void {
+    const { owner, repo, baseRef } = this.options;
+    const blobSha = (text: string) =>
+      createHash("sha1")
+        .update(`blob ${Buffer.byteLength(text)}\0${text}`)
+        .digest("hex");
+    const notFound: [number, unknown] = [404, { message: "Not Found" }];
+    const pullJson = (p: (typeof this.createdPulls)[number]) => ({
+      ...p,
+      head: { ref: p.head, label: `${owner}:${p.head}`, repo: { full_name: `${owner}/${repo}` } },
+      base: { ref: p.base },
+    });
+
+    api.get(new RegExp(`^${base}$`)).reply(
+      guard((uri) => {
+        record("GET")(uri, undefined);
+        return [200, { full_name: `${owner}/${repo}`, default_branch: baseRef, html_url: this.repoHtmlUrl }];
+      }),
+    );
+    api.get(new RegExp(`^${base}/git/ref/(.+)$`)).reply(
+      guard((uri) => {
+        record("GET")(uri, undefined);
+        this.seedBranches();
+        const name = decodeURIComponent(/git\/ref\/(.+)$/.exec(uri)![1]!).replace(/^heads\//, "");
+        const sha = this.branchHeads.get(name);
+        return sha ? [200, { ref: `refs/heads/${name}`, object: { sha, type: "commit" } }] : notFound;
+      }),
+    );
+    api.post(`${base}/git/refs`).reply(
+      guard((uri, body) => {
+        const r = record("POST")(uri, body);
+        this.seedBranches();
+        const name = String(r.body.ref).replace(/^refs\/heads\//, "");
+        if (this.branchHeads.has(name)) return [422, { message: "Reference already exists" }];
+        if (!this.branchCommits.has(r.body.sha)) return [422, { message: "Object does not exist" }];
+        this.branchHeads.set(name, r.body.sha);
+        return [201, { ref: `refs/heads/${name}`, object: { sha: r.body.sha, type: "commit" } }];
+      }),
+    );
+    api.patch(new RegExp(`^${base}/git/refs/(.+)$`)).reply(
+      guard((uri, body) => {
+        const r = record("PATCH")(uri, body);
+        this.seedBranches();
+        const name = decodeURIComponent(/git\/refs\/(.+)$/.exec(uri)![1]!).replace(/^heads\//, "");
+        if (!this.branchHeads.has(name)) return [422, { message: "Reference does not exist" }];
+        if (!this.branchCommits.has(r.body.sha)) return [422, { message: "Object does not exist" }];
+        if (name === baseRef && r.body.force)
+          return [422, { message: "the stand-in refuses to force the default branch" }];
+        this.branchHeads.set(name, r.body.sha);
+        return [200, { ref: `refs/heads/${name}`, object: { sha: r.body.sha, type: "commit" } }];
+      }),
+    );
+    api.get(new RegExp(`^${base}/contents/([^?]+)\\?(.*&)?ref=([^&]+)`)).reply(
+      guard((uri) => {
+        record("GET")(uri, undefined);
+        this.seedBranches();
+        const path = decodeURIComponent(/contents\/([^?]+)/.exec(uri)![1]!);
+        const branch = decodeURIComponent(/[?&]ref=([^&]+)/.exec(uri)![1]!);
+        const text = this.branchFile(branch, path);
+        if (text === undefined) return notFound;
+        const content = Buffer.from(text).toString("base64");
+        return [200, { type: "file", encoding: "base64", path, sha: blobSha(text), content }];
+      }),
+    );
+    api.put(new RegExp(`^${base}/contents/([^?]+)$`)).reply(
+      guard((uri, body) => {
+        const r = record("PUT")(uri, body);
+        this.seedBranches();
+        const path = decodeURIComponent(/contents\/([^?]+)/.exec(uri)![1]!);
+        const branch: string = r.body.branch ?? baseRef;
+        const text = Buffer.from(String(r.body.content ?? ""), "base64").toString("utf8");
+        this.filePuts.push({ branch, path, text, sha: r.body.sha, message: r.body.message });
+        if (r.body.branch === undefined) return [422, { message: "the stand-in wants every PUT to name its branch" }];
+        const head = this.branchHeads.get(branch);
+        if (!head) return [404, { message: `Branch ${branch} not found` }];
+        const files = this.branchCommits.get(head)!;
+        const current = files.get(path);
+        if (current !== undefined && r.body.sha === undefined)
+          return [422, { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' }];
+        if (current !== undefined && r.body.sha !== blobSha(current))
+          return [409, { message: `${path} does not match ${r.body.sha}` }];
+        const commit = createHash("sha1").update(`${head} ${path} ${text} ${this.nextId++}`).digest("hex");
+        this.branchCommits.set(commit, new Map([...files, [path, text]]));
+        this.branchHeads.set(branch, commit);
+        return [current === undefined ? 201 : 200, { content: { path, sha: blobSha(text) }, commit: { sha: commit } }];
+      }),
+    );
+    api.get(new RegExp(`^${base}/pulls\\?(.*)$`)).reply(
+      guard((uri) => {
+        record("GET")(uri, undefined);
+        const query = new URL(uri, url.origin).searchParams;
+        const head = query.get("head");
+        const state = query.get("state") ?? "open";
+        const listed = this.createdPulls.filter(
+          (p) => (head === null || `${owner}:${p.head}` === head) && (state === "all" || p.state === state),
+        );
+        return [200, listed.map(pullJson)];
+      }),
+    );
+    api.post(`${base}/pulls`).reply(
+      guard((uri, body) => {
+        const r = record("POST")(uri, body);
+        this.seedBranches();
+        if (!this.branchHeads.has(r.body.head)) return [422, { message: "Validation Failed", errors: ["head"] }];
+        if (this.createdPulls.some((p) => p.head === r.body.head && p.base === r.body.base && p.state === "open"))
+          return [422, { message: "Validation Failed", errors: ["A pull request already exists"] }];
+        const number = 7000 + this.createdPulls.length;
+        const pull = {
+          number,
+          head: r.body.head,
+          base: r.body.base,
+          title: r.body.title,
+          body: r.body.body ?? "",
+          state: "open",
+          html_url: `${this.repoHtmlUrl}/pull/${number}`,
+        };
+        this.createdPulls.push(pull);
+        return [201, pullJson(pull)];
+      }),
+    );
+    api.patch(new RegExp(`^${base}/pulls/(\\d+)$`)).reply(
+      guard((uri, body) => {
+        const r = record("PATCH")(uri, body);
+        const pull = this.createdPulls.find((p) => p.number === Number(/pulls\/(\d+)$/.exec(uri)![1]));
+        if (!pull) return notFound;
+        Object.assign(pull, r.body.body !== undefined ? { body: r.body.body } : {});
+        Object.assign(pull, r.body.state !== undefined ? { state: r.body.state } : {});
+        return [200, pullJson(pull)];
       }),
     );
   }

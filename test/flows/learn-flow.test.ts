@@ -1,0 +1,238 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { insertFindings, updateFinding } from "../../src/db/findings.js";
+import { upsertRun } from "../../src/db/runs.js";
+import { findings } from "../../src/db/schema.js";
+import { bugAndNitReview, FlowFixture, OWNER, REPO, REPO_ID } from "../helpers/flow-fixture.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
+
+let fx: FlowFixture;
+const database = useFlowDatabase(() => fx);
+
+const WRITER = { login: "maintainer" };
+const VISITOR = { login: "visitor" };
+const LEARNINGS = ".github/no-mistakes/learnings.md";
+const BRANCH = "no-mistakes/learnings";
+const WEB = `https://github.com/${OWNER}/${REPO}`;
+
+/** Opens the PR and lets the first review land: NM-1 (error) and NM-2 (info), each an inline comment by the bot. */
+async function openReviewed(branchFiles?: Record<string, Record<string, string>>): Promise<void> {
+  fx = await FlowFixture.start(database.handle, {
+    permissions: { maintainer: "write", visitor: "read" },
+    ...(branchFiles ? { branchFiles } : {}),
+  });
+  await fx.openReviewed(bugAndNitReview("ask-user"));
+}
+
+let otherPr = 9100;
+
+/** Another pull request of the same repository (or of another one), its ledger written by the app's db functions. */
+async function otherRun(repositoryId = REPO_ID) {
+  const prNumber = ++otherPr;
+  const run = await upsertRun(database.handle.db, {
+    installationId: 99,
+    repositoryId,
+    repositoryFullName: repositoryId === REPO_ID ? `${OWNER}/${REPO}` : `${OWNER}/elsewhere`,
+    cloneUrl: "https://github.com/x.git",
+    prNumber,
+    baseRef: "main",
+    baseSha: "a".repeat(40),
+    headRef: "topic",
+    headSha: "b".repeat(40),
+  });
+  const finding = (n: number, title: string, commentId: number | null) => ({
+    fingerprint: `fp-${prNumber}-${n}`,
+    path: "src/db/pool.ts",
+    line: n,
+    severity: "warning",
+    action: "ask-user",
+    title,
+    body: "…",
+    commentId,
+    reviewId: 880_000 + prNumber,
+  });
+  await insertFindings(database.handle.db, run.id, [
+    finding(1, "Pool size is hard-coded", 55_501),
+    finding(2, "Missing index on lookups", null),
+    finding(3, "Unused import", 55_503),
+    finding(4, "Still open", 55_504),
+    finding(5, "Ancient dismissal", 55_505),
+  ]);
+  return { run, prNumber };
+}
+
+/** Git's blob id of a text, as the contents API names a file's current version. */
+const gitBlobSha = (t: string) =>
+  createHash("sha1")
+    .update(`blob ${Buffer.byteLength(t)}\0${t}`)
+    .digest("hex");
+const putsOf = () => fx.github.sent("PUT", "/contents/");
+const text = (put: { body: any }) => Buffer.from(put.body.content, "base64").toString("utf8");
+
+describe("/no-mistakes learn", () => {
+  it("proposes the repository's decisions as a pull request from the bot's branch, each line linking its thread; a second learn adds to the same pull request; then there is nothing new", async () => {
+    await openReviewed();
+    // NM-1 withdrawn by the reviewer after a writer argued in its thread (a real ruling)
+    const nm1 = fx.findingComment("NM-1");
+    fx.app.scenario([
+      {
+        role: "reviewer",
+        match: "NM-1",
+        answer: {
+          ruling: "withdrawn",
+          reason: "Callers pass n - 1 @octo-org/core [see](https://evil.example/x) ![i](https://evil.example/p.png)",
+          reply: "You are right.",
+        },
+      },
+    ]);
+    await fx.replyInThread(WRITER, nm1.id, "All callers pass n - 1.");
+    // NM-2 dismissed with a reason by a writer
+    await fx.comment("/no-mistakes dismiss NM-2 we name things like this, fixes #3 cc @dev-team", WRITER);
+    const nm2 = fx.findingComment("NM-2");
+    expect((await fx.findings()).map((f) => [f.number, f.status])).toEqual([
+      [1, "withdrawn"],
+      [2, "dismissed"],
+    ]);
+
+    // Another PR of the repository: an upheld ruling (inline), a dismissal in a review's body, one without a
+    // reason, one still open, one decided long ago; and a PR of another repository.
+    const other = await otherRun();
+    const db = database.handle.db;
+    await updateFinding(db, other.run.id, 1, { ruling: "upheld", rulingReason: "The pool size is a deploy setting." });
+    await updateFinding(db, other.run.id, 2, { status: "dismissed", dismissReason: "Lookups are on the primary key." });
+    await updateFinding(db, other.run.id, 3, { status: "dismissed", dismissReason: null });
+    await updateFinding(db, other.run.id, 5, { status: "dismissed", dismissReason: "Long ago." });
+    const [old] = await db
+      .select()
+      .from(findings)
+      .where(eq(findings.fingerprint, `fp-${other.prNumber}-5`));
+    await db
+      .update(findings)
+      .set({ updatedAt: new Date(Date.now() - 120 * 24 * 3600_000) })
+      .where(eq(findings.id, old!.id));
+    const elsewhere = await otherRun(REPO_ID + 1);
+    await updateFinding(db, elsewhere.run.id, 1, { status: "dismissed", dismissReason: "Another repository." });
+
+    await fx.comment("/no-mistakes learn", WRITER);
+
+    // the bot's branch, made from the default branch's head
+    expect(fx.github.sent("POST", "/git/refs").map((r) => r.body)).toEqual([
+      { ref: `refs/heads/${BRANCH}`, sha: fx.baseSha },
+    ]);
+    // one file written, on the bot's branch, never on the default branch
+    const [put, ...morePuts] = putsOf();
+    expect(morePuts).toEqual([]);
+    expect(put!.path).toContain(`/repos/${OWNER}/${REPO}/contents/`);
+    expect(decodeURIComponent(put!.path)).toContain(LEARNINGS);
+    expect(put!.body.branch).toBe(BRANCH);
+    expect(put!.body.sha).toBeUndefined(); // a new file
+    const file = text(put!);
+    const lines = file.split("\n").filter((l) => l.startsWith("- "));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^- Withdrawn by the reviewer: Callers pass n - 1 .*"Off-by-one in loop bound" \\(error, \`src/app.ts\`\\) — \\[#${fx.pr} NM-1\\]\\(${WEB}/pull/${fx.pr}#discussion_r${nm1.id}\\)$`,
+        ),
+      ),
+      `- Dismissed: we name things like this, fixes issue 3 cc dev-team — "Naming nit" (info, \`src/app.ts\`) — [#${fx.pr} NM-2](${WEB}/pull/${fx.pr}#discussion_r${nm2.id})`,
+      `- Upheld after discussion: The pool size is a deploy setting. — "Pool size is hard-coded" (warning, \`src/db/pool.ts\`) — [#${other.prNumber} NM-1](${WEB}/pull/${other.prNumber}#discussion_r55501)`,
+      `- Dismissed: Lookups are on the primary key. — "Missing index on lookups" (warning, \`src/db/pool.ts\`) — [#${other.prNumber} NM-2](${WEB}/pull/${other.prNumber}#pullrequestreview-${880_000 + other.prNumber})`,
+    ]);
+    // the model's reason is made inert: no mention, no link, no image
+    expect(lines[0]).not.toMatch(/@octo-org|\]\(https:\/\/evil|!\[/);
+    expect(lines[0]).toContain("octo-org/core \\[see\\]\\(https://evil.example/x\\)");
+    expect(file).not.toContain("Another repository");
+    expect(file).not.toContain("Long ago");
+    expect(file).not.toContain("Unused import");
+    expect(file).not.toContain("Still open");
+    expect(file.startsWith("# Learnings\n")).toBe(true);
+
+    // the pull request: from the bot's branch to the default branch, its body listing the lines
+    const [pull, ...morePulls] = fx.github.sent("POST", /\/pulls$/);
+    expect(morePulls).toEqual([]);
+    expect(pull!.body).toMatchObject({ head: BRANCH, base: "main" });
+    for (const line of lines) expect(pull!.body.body).toContain(line);
+    const learnPr = fx.github.createdPulls[0]!;
+    expect(fx.replies().at(-1)).toBe(
+      `@maintainer Proposed 4 learnings in ${learnPr.html_url} (\`${LEARNINGS}\`, decisions since ${new Date(Date.now() - 90 * 24 * 3600_000).toISOString().slice(0, 10)}). Merge it to make them guidelines; edit or delete lines first as you see fit.`,
+    );
+    expect(fx.github.branchFile(BRANCH, LEARNINGS)).toBe(file);
+    expect(fx.github.branchFile("main", LEARNINGS)).toBeUndefined();
+
+    // A new decision, then learn again: one more commit on the same branch, the same pull request
+    await updateFinding(db, other.run.id, 4, {
+      status: "withdrawn",
+      ruling: "withdrawn",
+      rulingReason: "Handled upstream.",
+    });
+    await fx.comment("/no-mistakes learn", WRITER);
+    expect(fx.github.sent("POST", /\/pulls$/)).toHaveLength(1);
+    expect(fx.github.sent("POST", "/git/refs")).toHaveLength(1);
+    expect(fx.github.sent("PATCH", "/git/refs")).toHaveLength(0);
+    const second = putsOf()[1]!;
+    expect(second.body.branch).toBe(BRANCH);
+    expect(second.body.sha).toBe(gitBlobSha(file)); // the file as the branch holds it
+    const updated = text(second);
+    expect(updated.startsWith(file.split("<!--")[0]!)).toBe(true);
+    const updatedLines = updated.split("\n").filter((l) => l.startsWith("- "));
+    expect(updatedLines.slice(0, 4)).toEqual(lines);
+    expect(updatedLines.slice(4)).toEqual([
+      `- Withdrawn by the reviewer: Handled upstream. — "Still open" (warning, \`src/db/pool.ts\`) — [#${other.prNumber} NM-4](${WEB}/pull/${other.prNumber}#discussion_r55504)`,
+    ]);
+    const [patched] = fx.github.sent("PATCH", `/pulls/${learnPr.number}`);
+    for (const line of updatedLines) expect(patched!.body.body).toContain(line);
+    expect(fx.replies().at(-1)).toMatch(new RegExp(`^@maintainer Added 1 learning in ${learnPr.html_url} `));
+
+    // Nothing new: a reply saying so, nothing written
+    await fx.comment("/no-mistakes learn", WRITER);
+    expect(putsOf()).toHaveLength(2);
+    expect(fx.replies().at(-1)).toMatch(
+      new RegExp(`^@maintainer Nothing new to learn: .* The open learnings pull request is ${learnPr.html_url}\\.$`),
+    );
+
+    // never a write to the default branch
+    expect(fx.github.filePuts.map((p) => p.branch)).toEqual([BRANCH, BRANCH]);
+    expect(fx.github.sent("PATCH", "/git/refs/heads%2Fmain")).toEqual([]);
+  });
+
+  it("decisions already in the default branch's file are not proposed again: nothing to learn, nothing written", async () => {
+    const since = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" } });
+    const pr = fx.pr;
+    fx.replaceStandIn({
+      permissions: { maintainer: "write" },
+      branchFiles: {
+        main: {
+          [LEARNINGS]: `# Learnings\n\n<!-- no-mistakes learned up to ${since.toISOString()} -->\n\n- Dismissed: merged earlier — [#${pr} NM-2](${WEB}/pull/${pr}#discussion_r1)\n`,
+        },
+      },
+    });
+    await fx.openReviewed(bugAndNitReview("ask-user"));
+    await fx.comment("/no-mistakes dismiss NM-2 already learnt", WRITER);
+
+    await fx.comment("/no-mistakes learn", WRITER);
+
+    expect(fx.replies().at(-1)).toBe(
+      `@maintainer Nothing new to learn: every decision since ${since.toISOString().slice(0, 10)} is already in \`${LEARNINGS}\`.`,
+    );
+    expect(putsOf()).toEqual([]);
+    expect(fx.github.sent("POST", /\/pulls$/)).toEqual([]);
+    expect(fx.github.sent("POST", "/git/refs")).toEqual([]);
+  });
+
+  it("is for writers only: a reader is refused and nothing is read or written", async () => {
+    await openReviewed();
+    await fx.comment("/no-mistakes dismiss NM-2 a reason", WRITER);
+
+    await fx.comment("/no-mistakes learn", VISITOR);
+
+    expect(fx.replies().at(-1)).toBe(
+      "@visitor `/no-mistakes learn` needs write access to this repository (yours: read). Anyone can use `status` and `help`.",
+    );
+    expect(fx.github.sent("GET", /contents\/.*ref=/)).toEqual([]);
+    expect(putsOf()).toEqual([]);
+    expect(fx.github.sent("POST", /\/pulls$/)).toEqual([]);
+  });
+});
