@@ -222,6 +222,37 @@ describe("/no-mistakes learn", () => {
     expect(fx.github.sent("POST", "/git/refs")).toEqual([]);
   });
 
+  it("on GitHub Enterprise Server the lines link the threads on the Enterprise host (the repository's html_url)", async () => {
+    const since = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    fx = await FlowFixture.start(
+      database.handle,
+      {
+        apiUrl: "http://ghe.example.test/api/v3",
+        permissions: { maintainer: "write" },
+        branchFiles: { main: { [LEARNINGS]: `<!-- no-mistakes learned up to ${since.toISOString()} -->\n` } },
+      },
+      { env: { GHE_HOST: "ghe.example.test", GHE_PROTOCOL: "http" } },
+    );
+    const other = await otherRun();
+    await updateFinding(database.handle.db, other.run.id, 1, { status: "dismissed", dismissReason: "By design." });
+
+    await fx.comment("/no-mistakes learn", WRITER);
+
+    const [put, ...more] = putsOf();
+    expect(more).toEqual([]);
+    expect(put!.body.branch).toBe(BRANCH);
+    expect(put!.body.sha).toBe(gitBlobSha(`<!-- no-mistakes learned up to ${since.toISOString()} -->\n`));
+    expect(
+      text(put!)
+        .split("\n")
+        .filter((l) => l.startsWith("- ")),
+    ).toEqual([
+      `- Dismissed: By design. — "Pool size is hard-coded" (warning, \`src/db/pool.ts\`) — [#${other.prNumber} NM-1](http://ghe.example.test/${OWNER}/${REPO}/pull/${other.prNumber}#discussion_r55501)`,
+    ]);
+    expect(fx.replies().at(-1)).toContain(`http://ghe.example.test/${OWNER}/${REPO}/pull/7000`);
+  });
+
   it("is for writers only: a reader is refused and nothing is read or written", async () => {
     await openReviewed();
     await fx.comment("/no-mistakes dismiss NM-2 a reason", WRITER);
