@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { listRepositoryDecisions } from "../db/repository-decisions.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import { GitHubError } from "../github/github-error.js";
 import { readRepoConfig } from "../pipeline/job/run-context.js";
 import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
 import type { CommandDeps } from "./command-deps.js";
@@ -52,7 +53,14 @@ export async function handleLearnCommand(
     return;
   }
   const newest = decisions.reduce((at, d) => (d.decidedAt > at ? d.decidedAt : at), since);
-  const pull = await propose(github, ref, place, fresh, newest);
+  const pull = await propose(github, ref, place, fresh, newest).catch(async (error: unknown) => {
+    // Refused for good (a permission, a branch rule): said on the PR, then failed as any command's failure.
+    if (error instanceof GitHubError && !error.transient) {
+      const needs = error.permission ? ` (the App needs ${inlineCode(error.permission)})` : "";
+      await reply(`I could not propose the learnings: GitHub refused ${inlineCode(error.message)}${needs}.`);
+    }
+    throw error;
+  });
   await reply(
     `${place.open ? "Added" : "Proposed"} ${fresh.length} learning${fresh.length === 1 ? "" : "s"} in ${pull.htmlUrl} (${inlineCode(place.path)}, decisions since ${since.toISOString().slice(0, 10)}). Merge it to make them guidelines; edit or delete lines first as you see fit.`,
   );

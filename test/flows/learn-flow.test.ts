@@ -253,6 +253,34 @@ describe("/no-mistakes learn", () => {
     expect(fx.replies().at(-1)).toContain(`http://ghe.example.test/${OWNER}/${REPO}/pull/7000`);
   });
 
+  it("GitHub refusing the bot's branch (a permission): a reply says so; no pull request, nothing on the default branch", async () => {
+    const since = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    fx = await FlowFixture.start(database.handle, {
+      permissions: { maintainer: "write" },
+      branchFiles: { main: { [LEARNINGS]: `<!-- no-mistakes learned up to ${since.toISOString()} -->\n` } },
+      failOnce: [
+        {
+          request: "POST /git/refs",
+          status: 403,
+          message: "Resource not accessible by integration",
+          headers: { "x-accepted-github-permissions": "contents=write" },
+        },
+      ],
+    });
+    const other = await otherRun();
+    await updateFinding(database.handle.db, other.run.id, 1, { status: "dismissed", dismissReason: "By design." });
+
+    await fx.comment("/no-mistakes learn", WRITER);
+
+    expect(fx.replies().at(-1)).toMatch(
+      /^@maintainer I could not propose the learnings: GitHub refused `create branch no-mistakes\/learnings: 403 Resource not accessible by integration` \(the App needs `contents=write`\)\.$/,
+    );
+    expect(fx.github.sent("POST", "/git/refs")).toHaveLength(1);
+    expect(putsOf()).toEqual([]);
+    expect(fx.github.sent("POST", /\/pulls$/)).toEqual([]);
+  });
+
   it("is for writers only: a reader is refused and nothing is read or written", async () => {
     await openReviewed();
     await fx.comment("/no-mistakes dismiss NM-2 a reason", WRITER);
