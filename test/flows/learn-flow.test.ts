@@ -191,8 +191,28 @@ describe("/no-mistakes learn", () => {
       new RegExp(`^@maintainer Nothing new to learn: .* The open learnings pull request is ${learnPr.html_url}\\.$`),
     );
 
+    // The learnings pull request closed unmerged: the next learn starts the bot's branch again from the
+    // default branch's head and opens a new pull request (what was not merged is proposed again)
+    fx.github.createdPulls[0]!.state = "closed";
+    await fx.comment("/no-mistakes learn", WRITER);
+    expect(fx.github.sent("PATCH", "/git/refs/").map((r) => [decodeURIComponent(r.path), r.body])).toEqual([
+      [`/repos/${OWNER}/${REPO}/git/refs/heads/${BRANCH}`, { sha: fx.baseSha, force: true }],
+    ]);
+    const third = putsOf()[2]!;
+    expect(third.body).toMatchObject({ branch: BRANCH });
+    expect(third.body.sha).toBeUndefined();
+    expect(
+      text(third)
+        .split("\n")
+        .filter((l) => l.startsWith("- ")),
+    ).toEqual(updatedLines);
+    expect(fx.github.createdPulls.map((p) => [p.number, p.state, p.head, p.base])).toEqual([
+      [learnPr.number, "closed", BRANCH, "main"],
+      [learnPr.number + 1, "open", BRANCH, "main"],
+    ]);
+
     // never a write to the default branch
-    expect(fx.github.filePuts.map((p) => p.branch)).toEqual([BRANCH, BRANCH]);
+    expect(fx.github.filePuts.map((p) => p.branch)).toEqual([BRANCH, BRANCH, BRANCH]);
     expect(fx.github.sent("PATCH", "/git/refs/heads%2Fmain")).toEqual([]);
   });
 
