@@ -122,6 +122,7 @@ describe("ignore: rules keep a PR from automatic review, with the reason on a ne
       "the push is by another bot, `dependabot[bot]` (`review.bots` is off)",
     );
     expect(fx.app.agentCalls()).toHaveLength(0);
+    expect(fx.github.sent("POST", "/check-runs")).toHaveLength(1); // the head's one check run, updated
     await fx.pullRequest("synchronize", head, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
     expect(fx.app.agentCalls()).toHaveLength(1);
     expect(checkRunBodies().at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
