@@ -28,7 +28,14 @@ export function createApp(deps: AppDependencies): ApplicationFunction {
       );
     const { events } = app;
     events.on(
-      ["pull_request.opened", "pull_request.reopened", "pull_request.ready_for_review", "pull_request.synchronize"],
+      [
+        "pull_request.opened",
+        "pull_request.reopened",
+        "pull_request.ready_for_review",
+        "pull_request.synchronize",
+        "pull_request.labeled",
+        "pull_request.unlabeled",
+      ],
       async (event) => onPullRequest(event, intake, log),
     );
     events.on("pull_request.closed", async (event) => onPullRequestClosed(event, intake, log));

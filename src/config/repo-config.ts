@@ -1,5 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { titlePatternProblem } from "./title-pattern.js";
 
 export const REPO_CONFIG_PATH = ".github/no-mistakes.yml";
 
@@ -94,7 +95,18 @@ const repoConfigSchema = z
         /** Labels that keep a PR from automatic review. */
         labels: z.array(z.string().min(1)).default([]),
         /** Title patterns (text, case-insensitive; `/regex/` for a regular expression), e.g. `WIP`, `[skip review]`. */
-        title: z.array(z.string().min(1)).default([]),
+        title: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .max(1000)
+              .superRefine((pattern, ctx) => {
+                const problem = titlePatternProblem(pattern);
+                if (problem) ctx.addIssue({ code: "custom", message: problem });
+              }),
+          )
+          .default([]),
         /** Globs of base branches whose PRs are not reviewed automatically. */
         base_branches: z.array(z.string().min(1)).default([]),
         /** Globs of head branches whose PRs are not reviewed automatically. */

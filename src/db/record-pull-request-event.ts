@@ -19,6 +19,8 @@ export interface PullRequestEvent {
   action: string;
   sender: { login: string; type: string };
   run: PullRequestRunFields;
+  /** False: the event only refreshes the run (a label added) and queues nothing. */
+  queue?: boolean;
 }
 
 /** What one event did: null when its delivery id was seen before (a redelivery: nothing changed). */
@@ -29,7 +31,8 @@ export type PullRequestEventOutcome = { runId: number; jobId: string | null } | 
 // 1. the delivery ids (a redelivered id stops everything below for its event: each step reads the one before);
 // 2. each event's run created or refreshed — never by an event older than the newest one applied (GitHub
 //    does not promise delivery order); an older event leaves the run as it is but still queues a look at it;
-// 3. the review jobs, written by SQL the queue module supplies (see RunJobInsert).
+// 3. the review jobs of the events that ask for one (not `queue: false`), written by SQL the queue module
+//    supplies (see RunJobInsert).
 // Events of one call name distinct deliveries and distinct pull requests (recordPullRequestEvents checks):
 // they touch distinct rows, so applying them together is applying them one after the other.
 const statements = new Map<string, string>();
@@ -51,18 +54,19 @@ WITH e AS (
   SELECT e.* FROM e JOIN delivery ON delivery.delivery_id = e.j ->> 'deliveryId'
 ), upserted AS (
   INSERT INTO runs AS run (installation_id, repository_id, repository_full_name, clone_url, pr_number, title, body, author_login,
-    base_ref, base_sha, head_ref, head_sha, head_repo_full_name, head_clone_url, maintainer_can_modify, draft, pr_updated_at)
+    base_ref, base_sha, head_ref, head_sha, head_repo_full_name, head_clone_url, maintainer_can_modify, draft, labels, pr_updated_at)
   SELECT (r ->> 'installationId')::bigint, repository_id, r ->> 'repositoryFullName', r ->> 'cloneUrl',
     pr_number, r ->> 'title', r ->> 'body', r ->> 'authorLogin', r ->> 'baseRef', r ->> 'baseSha',
     r ->> 'headRef', r ->> 'headSha', r ->> 'headRepoFullName', r ->> 'headCloneUrl', (r ->> 'maintainerCanModify')::boolean,
-    (r ->> 'draft')::boolean, (r ->> 'prUpdatedAt')::timestamptz
+    (r ->> 'draft')::boolean, COALESCE(r -> 'labels', '[]'::jsonb), (r ->> 'prUpdatedAt')::timestamptz
   FROM fresh ORDER BY ord
   ON CONFLICT (repository_id, pr_number) DO UPDATE SET
     installation_id = excluded.installation_id, repository_full_name = excluded.repository_full_name, clone_url = excluded.clone_url,
     title = excluded.title, body = excluded.body, author_login = excluded.author_login,
     base_ref = excluded.base_ref, base_sha = excluded.base_sha, head_ref = excluded.head_ref, head_sha = excluded.head_sha,
     head_repo_full_name = excluded.head_repo_full_name, head_clone_url = excluded.head_clone_url,
-    maintainer_can_modify = excluded.maintainer_can_modify, draft = excluded.draft, pr_updated_at = excluded.pr_updated_at,
+    maintainer_can_modify = excluded.maintainer_can_modify, draft = excluded.draft, labels = excluded.labels,
+    pr_updated_at = excluded.pr_updated_at,
     state = CASE
       WHEN run.state = 'closed' AND EXISTS (SELECT 1 FROM fresh WHERE fresh.repository_id = excluded.repository_id
         AND fresh.pr_number = excluded.pr_number AND fresh.j ->> 'action' = 'reopened') THEN 'open'
@@ -70,18 +74,20 @@ WITH e AS (
     updated_at = now()
   WHERE run.pr_updated_at IS NULL OR excluded.pr_updated_at IS NULL OR excluded.pr_updated_at >= run.pr_updated_at
   RETURNING id, repository_id, pr_number
-), run AS (
+), touched AS (
   SELECT upserted.id, fresh.j FROM upserted JOIN fresh USING (repository_id, pr_number)
   UNION ALL
   SELECT runs.id, fresh.j FROM runs JOIN fresh USING (repository_id, pr_number)
   WHERE NOT EXISTS (SELECT 1 FROM upserted WHERE upserted.repository_id = runs.repository_id AND upserted.pr_number = runs.pr_number)
+), run AS (
+  SELECT id, j FROM touched WHERE (j ->> 'queue')::boolean IS DISTINCT FROM false
 ), ${job.ctes}
-SELECT e.ord, fresh.ord IS NOT NULL AS fresh, run.id AS run_id, job.id::text AS job_id,
+SELECT e.ord, fresh.ord IS NOT NULL AS fresh, touched.id AS run_id, job.id::text AS job_id,
   (SELECT present FROM queue_present) AS queue_exists
 FROM e
   LEFT JOIN fresh ON fresh.ord = e.ord
-  LEFT JOIN run ON fresh.ord IS NOT NULL AND run.j ->> 'deliveryId' = e.j ->> 'deliveryId'
-  LEFT JOIN job ON job.singleton_key = run.id::text
+  LEFT JOIN touched ON fresh.ord IS NOT NULL AND touched.j ->> 'deliveryId' = e.j ->> 'deliveryId'
+  LEFT JOIN job ON job.singleton_key = touched.id::text
 ORDER BY e.ord`;
 
 /** Which pull request an event is about, as the statement tells them apart (events of one call differ in it). */

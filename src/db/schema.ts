@@ -48,6 +48,8 @@ export const runs = pgTable(
     headCloneUrl: text("head_clone_url"),
     maintainerCanModify: boolean("maintainer_can_modify").notNull().default(false),
     draft: boolean("draft").notNull().default(false),
+    /** The PR's label names, as the newest pull_request event applied says. */
+    labels: jsonb("labels").$type<string[]>().notNull().default([]),
     lastReviewedSha: text("last_reviewed_sha"),
     summaryCommentId: bigint("summary_comment_id", { mode: "number" }),
     /** open | closed | paused */

@@ -20,6 +20,8 @@ export interface PullRequestInfo {
   maintainerCanModify: boolean;
   /** ISO time of GitHub's `updated_at` (kept as text: a JSON journal line keeps no Date). */
   updatedAt: string | null;
+  /** The names of the PR's labels (`ignore.labels` keeps a labelled PR from automatic review). */
+  labels: string[];
 }
 
 /** The subset of GitHub's pull request JSON (webhook payload or REST response) the mapper reads. */
@@ -34,6 +36,7 @@ export interface GitHubPullRequestJson {
   head: { ref: string; sha: string; repo?: { full_name: string; clone_url: string } | null };
   maintainer_can_modify?: boolean | null;
   updated_at?: string | null;
+  labels?: { name: string }[] | null;
 }
 
 /** GitHub's pull request JSON → the app's fields (missing optional fields read as GitHub means them). */
@@ -53,6 +56,7 @@ export function readPullRequest(pr: GitHubPullRequestJson): PullRequestInfo {
     headCloneUrl: pr.head.repo?.clone_url ?? null,
     maintainerCanModify: pr.maintainer_can_modify ?? false,
     updatedAt: pr.updated_at ?? null,
+    labels: (pr.labels ?? []).map((l) => l.name),
   };
 }
 
@@ -104,6 +108,7 @@ export function runFields(repository: RepositoryFields, pr: PullRequestInfo): Pu
     headCloneUrl: pr.headCloneUrl,
     maintainerCanModify: pr.maintainerCanModify,
     draft: pr.draft,
+    labels: pr.labels,
     prUpdatedAt: pr.updatedAt,
   };
 }

@@ -11,7 +11,14 @@ import type { PullRequestRecord } from "./intake-record.js";
 export async function applyPullRequests(records: readonly PullRequestRecord[], deps: IntakeDeps): Promise<void> {
   const outcomes = await recordPullRequestEvents(
     deps.executeSql,
-    records.map(({ deliveryId, action, sender, run }) => ({ deliveryId, event: "pull_request", action, sender, run })),
+    records.map(({ deliveryId, action, sender, run }) => ({
+      deliveryId,
+      event: "pull_request",
+      action,
+      sender,
+      run,
+      queue: queues(action),
+    })),
     RUN_JOB_INSERT,
   );
   for (const [i, record] of records.entries()) {
@@ -24,9 +31,22 @@ export async function applyPullRequests(records: readonly PullRequestRecord[], d
     }
     const { runId, jobId } = outcome;
     const fields = { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null };
+    if (!queues(action)) {
+      deps.log.debug(fields, "run refreshed; nothing to review");
+      continue;
+    }
     // A push while the run's review waits is folded into it: the usual case on a busy PR, said at debug
     // (one info line per delivery would double what a delivery costs the process that answers webhooks).
     if (jobId) deps.log.info(fields, "review queued");
     else deps.log.debug(fields, "review already waiting; it will take the newest head");
   }
+}
+
+/**
+ * Whether the action asks for a look at the run. A label added only refreshes the run's labels: it never
+ * cancels a review under way, and a review waiting reads them when it starts. A label removed is looked at
+ * (it may have been what skipped the head; the review decides, and a reviewed head is left alone).
+ */
+function queues(action: string): boolean {
+  return action !== "labeled";
 }

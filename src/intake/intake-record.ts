@@ -7,7 +7,7 @@ export interface Sender {
   type: string;
 }
 
-/** A pull request opened, reopened, marked ready or pushed to: refresh the run, queue a review. */
+/** A pull request opened, reopened, marked ready, pushed to or (un)labelled: refresh the run, queue a review. */
 export interface PullRequestRecord {
   kind: "pull_request";
   deliveryId: string;

@@ -6,10 +6,15 @@ import { pullRequestShape } from "./pull-request-shape.js";
 import { readPayload } from "./read-payload.js";
 
 type PullRequestContext = EmitterWebhookEvent<
-  "pull_request.opened" | "pull_request.reopened" | "pull_request.ready_for_review" | "pull_request.synchronize"
+  | "pull_request.opened"
+  | "pull_request.reopened"
+  | "pull_request.ready_for_review"
+  | "pull_request.synchronize"
+  | "pull_request.labeled"
+  | "pull_request.unlabeled"
 >;
 
-/** A PR opened, reopened, marked ready, or pushed to: keep what the run needs and hand it to the intake. */
+/** A PR opened, reopened, marked ready, pushed to or (un)labelled: keep what the run needs and hand it to the intake. */
 export function onPullRequest(context: PullRequestContext, intake: Intake, log: Logger): void {
   const payload = readPayload(pullRequestShape, context, log);
   if (!payload) return;

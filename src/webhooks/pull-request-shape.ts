@@ -3,7 +3,7 @@ import { z } from "zod";
 const user = z.object({ login: z.string() }).nullish();
 const repository = z.object({ id: z.number(), full_name: z.string(), clone_url: z.string() });
 
-/** What onPullRequest reads of a pull_request.{opened,reopened,ready_for_review,synchronize} payload. */
+/** What onPullRequest reads of a pull_request.{opened,reopened,ready_for_review,synchronize,labeled,unlabeled} payload. */
 export const pullRequestShape = z.object({
   action: z.string(),
   installation: z.object({ id: z.number() }),
@@ -25,5 +25,6 @@ export const pullRequestShape = z.object({
     maintainer_can_modify: z.boolean().nullish(),
     draft: z.boolean().nullish(),
     updated_at: z.string().nullish(),
+    labels: z.array(z.object({ name: z.string() })).nullish(),
   }),
 });

@@ -28,6 +28,7 @@ export function pullRequestRecord(
       headCloneUrl: "https://github.com/octo/widgets.git",
       maintainerCanModify: false,
       draft: false,
+      labels: [],
       prUpdatedAt: null,
       ...run,
     },

@@ -17,6 +17,7 @@ export function pullRequestInfo(over: Partial<PullRequestInfo> = {}): PullReques
     headCloneUrl: "https://github.com/octo-org/widgets.git",
     maintainerCanModify: false,
     updatedAt: null,
+    labels: [],
     ...over,
   };
 }

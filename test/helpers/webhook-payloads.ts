@@ -32,6 +32,12 @@ export interface PrShape {
   updatedAt?: string;
   /** synchronize: the head before the push (default: the base). */
   before?: string;
+  /** The PR's label names (default: none). */
+  labels?: string[];
+  /** labeled / unlabeled: the label added or removed. */
+  label?: string;
+  /** The PR's author (default: the example's). */
+  author?: string;
 }
 
 /** A real pull_request payload, pointed at our test repository and commits. */
@@ -41,7 +47,9 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
     shape.action === "opened" ||
     shape.action === "closed" ||
     shape.action === "reopened" ||
-    shape.action === "ready_for_review"
+    shape.action === "ready_for_review" ||
+    shape.action === "labeled" ||
+    shape.action === "unlabeled"
       ? examplePayload("pull_request", shape.action)
       : examplePayload("pull_request", "opened");
   const fullName = shape.fullName ?? "octo-org/widgets";
@@ -70,6 +78,9 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
   pr.head = { ...pr.head, ref: shape.headRef, sha: shape.headSha, repo: headRepo };
   pr.maintainer_can_modify = shape.maintainerCanModify ?? false;
   if (shape.updatedAt) pr.updated_at = shape.updatedAt;
+  const exampleLabel = pr.labels?.[0] ?? base.label;
+  pr.labels = (shape.labels ?? []).map((name, i) => ({ ...exampleLabel, id: 5000 + i, name }));
+  if (shape.author) pr.user = { ...pr.user, login: shape.author };
   return {
     ...base,
     action: shape.action,
@@ -79,5 +90,6 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
     installation: { id: shape.installationId ?? 99, node_id: "inst" },
     sender: { ...base.sender, login: shape.sender?.login ?? "octocat", type: shape.sender?.type ?? "User" },
     ...(shape.action === "synchronize" ? { after: shape.headSha, before: shape.before ?? shape.baseSha } : {}),
+    ...(shape.label !== undefined ? { label: { ...base.label, name: shape.label } } : {}),
   };
 }

@@ -27,7 +27,12 @@ function recordOf(handle: (intake: Intake) => void): IntakeRecord {
   return records[0]!;
 }
 
-function prContext(id: string, action: string, headSha: string): PullRequestContext {
+function prContext(
+  id: string,
+  action: string,
+  headSha: string,
+  extra: { labels?: string[]; label?: string; updatedAt?: string } = {},
+): PullRequestContext {
   const payload = pullRequestPayload({
     action,
     number: PR,
@@ -36,6 +41,7 @@ function prContext(id: string, action: string, headSha: string): PullRequestCont
     headSha,
     cloneUrl: "http://git.test/widgets.git",
     repoId: REPO_ID,
+    ...extra,
   });
   return { id, name: "pull_request", payload } as unknown as PullRequestContext;
 }
@@ -257,5 +263,48 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
     await onIssueComment(context, database.deps); // redelivery
     expect(await deliveries()).toEqual(["cmd-1"]);
     expect(await jobs(COMMAND_QUEUE)).toEqual(["cmd-1"]);
+  });
+
+  it("keeps the run's labels from every event; a label added queues nothing, one removed queues a look", async () => {
+    const head = "1".repeat(40);
+    await onPullRequest(
+      prContext("l-1", "opened", head, { labels: ["bug"], updatedAt: "2026-01-01T00:00:00Z" }),
+      database.deps,
+    );
+    expect((await run())?.labels).toEqual(["bug"]);
+    await sql("truncate pgboss.job"); // the review was taken
+
+    // real labeled / unlabeled payloads (@octokit/webhooks-examples), pointed at this PR
+    await onPullRequest(
+      prContext("l-2", "labeled", head, {
+        labels: ["bug", "no-review"],
+        label: "no-review",
+        updatedAt: "2026-01-01T00:01:00Z",
+      }),
+      database.deps,
+    );
+    expect((await run())?.labels).toEqual(["bug", "no-review"]);
+    expect(await jobs()).toEqual([]);
+    expect(await deliveries()).toContain("l-2");
+
+    await onPullRequest(
+      prContext("l-3", "unlabeled", head, { labels: ["bug"], label: "no-review", updatedAt: "2026-01-01T00:02:00Z" }),
+      database.deps,
+    );
+    expect((await run())?.labels).toEqual(["bug"]);
+    expect(await jobs()).toEqual(["l-3"]);
+    const [job] = await sql("select data->>'trigger' as trigger from pgboss.job");
+    expect(job?.trigger).toBe("unlabeled");
+
+    // a late labeled event (older updated_at) does not move the labels back
+    await onPullRequest(
+      prContext("l-4", "labeled", head, {
+        labels: ["bug", "no-review"],
+        label: "no-review",
+        updatedAt: "2026-01-01T00:01:30Z",
+      }),
+      database.deps,
+    );
+    expect((await run())?.labels).toEqual(["bug"]);
   });
 });

@@ -119,6 +119,7 @@ export function run(overrides: Partial<Run> = {}): Run {
     headCloneUrl: "https://github.com/octo/shop.git",
     maintainerCanModify: false,
     draft: false,
+    labels: [],
     lastReviewedSha: HEAD_SHA,
     summaryCommentId: 700001,
     state: "open",

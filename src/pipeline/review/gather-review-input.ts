@@ -1,5 +1,6 @@
 import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { ensureCheckRun } from "../publish/ensure-check-run.js";
+import { ignoredPathsNote } from "./ignored-paths-note.js";
 import { leftOutNote } from "./left-out-note.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { changedSince } from "./changed-since.js";
@@ -17,8 +18,8 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
   const notes = turn.ctx.configProblems.map(
     (p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`,
   );
-  // The check run, the diff and the range's authors, at once.
-  const [checkRunId, read, commits] = await Promise.all([
+  // The check run, the diff, the range's authors and the files ignore.paths leaves out, at once.
+  const [checkRunId, read, commits, ignored] = await Promise.all([
     ensureCheckRun(github, ref, ws.headSha, {
       status: "in_progress",
       title: "Reviewing",
@@ -30,8 +31,10 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
       : workspace.diff(ws.from, ws.headSha, { excludeGlobs: config.ignore.paths, paths: ws.paths }),
     // the PR's own commits: not those a merge of the base brought in
     workspace.commits(ws.from, ws.headSha, { notIn: ws.mergeBase }),
+    ignoredPathsNote(workspace, ws, config.ignore.paths),
   ]);
   turn.checkRunId = checkRunId;
+  if (ignored) notes.push(ignored);
   if (read.leftOut.length > 0) notes.push(leftOutNote(read.leftOut));
   const { overBudget, ...diff } = fitReviewDiff(read, config.review.max_diff_bytes);
   if (overBudget.length > 0) {

@@ -46,7 +46,7 @@ export async function publishReview(
     pr: run.prNumber,
     headSha: ws.headSha,
     findings: toPost,
-    diff: await placementDiff(workspace, ws, input.diff.diff, toPost, recorded.renames),
+    diff: await placementDiff(workspace, ws, input.diff.diff, toPost, recorded.renames, config.ignore.paths),
     maxComments: config.review.max_comments,
     log,
     renderBody: (inBody) =>

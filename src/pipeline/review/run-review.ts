@@ -4,8 +4,6 @@
 // sections), memory and answer format. It imports the rooms below: publish, render, ledger, workspace,
 // job, sessions.
 
-import type { RepoConfig } from "../../config/repo-config.js";
-import type { Run } from "../../db/schema.js";
 import type { JobAttempt } from "../../domain/job-attempt.js";
 import type { RunJob } from "../../domain/run-job.js";
 import { classifyFailure } from "../job/classify-failure.js";
@@ -13,12 +11,14 @@ import { ensureCheckRun } from "../publish/ensure-check-run.js";
 import { codeBlock } from "../render/code-block.js";
 import { resolveFindingThreads } from "../publish/resolve-finding-threads.js";
 import { askReviewer } from "./ask-reviewer.js";
-import { checkOutHead, EXPLICIT_TRIGGERS } from "./check-out-head.js";
+import { checkOutHead } from "./check-out-head.js";
 import { finishReview } from "./finish-review.js";
 import { gatherReviewInput } from "./gather-review-input.js";
 import { publishReview } from "./publish-review.js";
 import { recordFindings } from "./record-findings.js";
+import { reportSkip } from "./report-skip.js";
 import type { ReviewTurn } from "./review-turn.js";
+import { skipReason } from "./skip-reason.js";
 import { stopAtBudget } from "./stop-at-budget.js";
 import type { RunContext } from "../job/run-context.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
@@ -41,9 +41,14 @@ export async function runReview(
     log.info({ state: run?.state }, "run closed; nothing to review");
     return false;
   }
+  // a label removed from a PR whose head was reviewed already changes nothing
+  if (job.trigger === "unlabeled" && run.lastReviewedSha === run.headSha) {
+    log.info({ headSha: run.headSha }, "label removed; this head was reviewed already");
+    return false;
+  }
   const skip = await skipReason(deps, run, job, ctx.config);
   if (skip) {
-    log.info({ reason: skip }, "review skipped");
+    await reportSkip(ctx, run, skip, log);
     return false;
   }
   const turn: ReviewTurn = { ctx, run, job, signal, log, retry: attempt.retry };
@@ -100,15 +105,4 @@ async function reportFailure(turn: ReviewTurn, error: unknown, lastAttempt: bool
     title: decision.title,
     summary: `The review could not be completed.\n\n${codeBlock(decision.detail)}`,
   });
-}
-
-async function skipReason(deps: PipelineDeps, run: Run, job: RunJob, config: RepoConfig): Promise<string | undefined> {
-  if (EXPLICIT_TRIGGERS.has(job.trigger)) return undefined;
-  if (run.state === "paused") return "automatic reviews are paused on this PR";
-  if (!config.review.auto) return "review.auto is off";
-  if (run.draft && !config.review.drafts) return "draft PR (review.drafts is off)";
-  if (job.senderType === "Bot" && job.senderLogin && !config.review.bots && !(await deps.isOwnBot(job.senderLogin))) {
-    return `push by another bot (${job.senderLogin}; review.bots is off)`;
-  }
-  return undefined;
 }

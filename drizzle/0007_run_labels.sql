@@ -1,0 +1,1 @@
+ALTER TABLE "runs" ADD COLUMN "labels" jsonb DEFAULT '[]'::jsonb NOT NULL;
