@@ -68,9 +68,7 @@ export function renderSummary(input: SummaryInput): string {
       );
     if (kept.length > NOTES_SHOWN) lines.push(`- … and ${kept.length - NOTES_SHOWN} more`);
   }
-  const guidelines = guidelinesLine(input.guidelines);
-  if (guidelines) lines.push("", guidelines);
-  for (const note of input.notes ?? []) lines.push("", `> ${tableCell(note, 500)}`);
+  lines.push(...guidelinesAndNotes(input));
   if (input.turns.length > 0) {
     const tokens = input.turns.reduce((sum, t) => sum + t.tokensIn + t.tokensOut, 0);
     const tokensIn = input.turns.reduce((sum, t) => sum + t.tokensIn, 0);
@@ -95,6 +93,13 @@ export function renderSummary(input: SummaryInput): string {
   }
   lines.push("", "<sub>Comment `/no-mistakes help` for commands.</sub>");
   return lines.join("\n");
+}
+
+/** The guidelines line (when any applied) and the notes, each after a blank line. */
+function guidelinesAndNotes(input: SummaryInput): string[] {
+  const guidelines = guidelinesLine(input.guidelines);
+  const notes = (input.notes ?? []).map((note) => `> ${tableCell(note, 500)}`);
+  return [...(guidelines ? [guidelines] : []), ...notes].flatMap((line) => ["", line]);
 }
 
 /** "Guidelines from the base branch: `AGENTS.md`, … · path instructions for `src/db/**` · left out …", or nothing. */
