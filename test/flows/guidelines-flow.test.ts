@@ -78,7 +78,9 @@ describe("guidelines from the base branch", () => {
     expect(rest).not.toContain("WEB");
     expect(first.prompt).toContain("as merged on its base branch");
     // stable text before the per-push text: the block sits before the PR's content and the diff
-    expect(first.prompt.indexOf("<maintainer-guidelines>")).toBeLessThan(first.prompt.indexOf("<untrusted-pr-content>"));
+    expect(first.prompt.indexOf("<maintainer-guidelines>")).toBeLessThan(
+      first.prompt.indexOf("<untrusted-pr-content>"),
+    );
     expect(fx.summary()).toContain(
       "**Guidelines** from the base branch: `src/AGENTS.md`, `AGENTS.md` · path instructions for `src/**`",
     );

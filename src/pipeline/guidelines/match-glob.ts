@@ -34,7 +34,10 @@ function toRegex(glob: string): string {
       const end = glob.indexOf("]", i + 2);
       if (end === -1) out += "\\[";
       else {
-        const inner = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        const inner = glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\");
         out += `[${inner}]`;
         i = end;
       }

@@ -46,7 +46,9 @@ describe("matchGlob", () => {
 
 describe("splitFrontMatter", () => {
   it("reads Cursor's unquoted globs, lists and flags, and strips the front matter", () => {
-    const { fields, body } = splitFrontMatter("---\nglobs: *.ts, src/**\nalwaysApply: false\ntags:\n  - a\n  - 'b'\n---\nRule text\n");
+    const { fields, body } = splitFrontMatter(
+      "---\nglobs: *.ts, src/**\nalwaysApply: false\ntags:\n  - a\n  - 'b'\n---\nRule text\n",
+    );
     expect(fields).toEqual({ globs: "*.ts, src/**", alwaysApply: "false", tags: ["a", "b"] });
     expect(body).toBe("Rule text\n");
   });
@@ -117,7 +119,11 @@ describe("applicableGuidelines (read from a real commit)", () => {
       { path: "web/**", instructions: "Not this one." },
     ];
     const list = await applicableGuidelines(ws, sha, ["src/db/a.ts"], config({ path_instructions }));
-    expect(list[0]).toMatchObject({ kind: "path_instructions", name: "src/db/**", text: "Every query is parameterised." });
+    expect(list[0]).toMatchObject({
+      kind: "path_instructions",
+      name: "src/db/**",
+      text: "Every query is parameterised.",
+    });
     expect(names(list)).not.toContain("web/**");
     const off = config({ path_instructions, guidelines: { ...DEFAULT_REPO_CONFIG.guidelines, enabled: false } });
     expect(names(await applicableGuidelines(ws, sha, ["src/db/a.ts"], off))).toEqual(["src/db/**"]);
@@ -151,7 +157,9 @@ describe("renderGuidelinesBlock", () => {
     const { block, given, cut } = renderGuidelinesBlock(list, { maxBytes: 1000 });
     expect(names(given)).toEqual(["pkg/AGENTS.md", ".github/copilot-instructions.md"]);
     expect(names(cut)).toEqual(["AGENTS.md"]);
-    expect(block).toContain("<maintainer-guidelines>\n## pkg/AGENTS.md (applies to changed files under `pkg/`)\n" + "P".repeat(300));
+    expect(block).toContain(
+      "<maintainer-guidelines>\n## pkg/AGENTS.md (applies to changed files under `pkg/`)\n" + "P".repeat(300),
+    );
     expect(block).not.toContain("RRRR");
     expect(block).toContain("Left out, over guidelines.max_bytes (1000 bytes): `AGENTS.md` (5000 bytes).");
   });
