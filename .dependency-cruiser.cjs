@@ -8,11 +8,12 @@ const ROOMS = {
   sessions: [],
   job: ["sessions"],
   workspace: ["job", "sessions"],
+  guidelines: ["job", "sessions", "workspace"],
   ledger: ["job", "sessions", "workspace"],
   render: ["job", "sessions", "workspace", "ledger"],
   publish: ["job", "sessions", "workspace", "ledger", "render"],
-  review: ["job", "sessions", "workspace", "ledger", "render", "publish"],
-  fix: ["job", "sessions", "workspace", "ledger", "render", "publish"],
+  review: ["job", "sessions", "workspace", "guidelines", "ledger", "render", "publish"],
+  fix: ["job", "sessions", "workspace", "guidelines", "ledger", "render", "publish"],
   conversation: ["job", "sessions", "workspace", "ledger", "render", "publish"],
 };
 const roomRules = Object.entries(ROOMS).map(([room, below]) => ({

@@ -160,6 +160,21 @@ export class GitWorkspace {
     return bytes;
   }
 
+  /** Every regular file of commit `sha` with its size in bytes; symbolic links and submodules are left out. */
+  async listFiles(sha: string): Promise<{ path: string; size: number }[]> {
+    assertArgument("commit", sha);
+    const { stdout } = await this.git(["ls-tree", "-r", "-l", "-z", "--full-tree", sha]);
+    const files: { path: string; size: number }[] = [];
+    for (const entry of stdout.split("\0")) {
+      // "<mode> <type> <object> <size>\t<path>"
+      const tab = entry.indexOf("\t");
+      const [mode, type, , size] = entry.slice(0, tab).split(/ +/);
+      if (type === "blob" && (mode === "100644" || mode === "100755"))
+        files.push({ path: entry.slice(tab + 1), size: Number(size) });
+    }
+    return files;
+  }
+
   /** The commit `ref` names; throws GitError `not-found` when there is none. */
   async revParse(ref: string): Promise<string> {
     assertArgument("ref", ref);

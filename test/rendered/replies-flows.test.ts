@@ -105,6 +105,7 @@ function workspace(options: { push?: () => Promise<void>; patch?: string; commit
     treeChanges: async () => [],
     symlinksAt: async () => new Map(),
     changedFiles: async () => [{ path: "src/billing/invoice.ts" }],
+    listFiles: async () => [],
     formatPatch: async () => options.patch ?? "",
     push: options.push ?? (async () => {}),
     diff: async () => ({ text: "diff --git a/src/billing/invoice.ts b/src/billing/invoice.ts\n", leftOut: [] }),

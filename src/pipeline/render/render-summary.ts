@@ -9,7 +9,7 @@ import { rulingNote } from "../ledger/ruling-state.js";
 import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "./labels.js";
 import type { FailOn } from "../ledger/blocking-findings.js";
 import { reviewState, stateLine } from "./review-state.js";
-import { tableCell } from "./sanitize-markdown.js";
+import { inlineCode, tableCell } from "./sanitize-markdown.js";
 
 export interface SummaryInput {
   findings: Finding[];
@@ -20,7 +20,15 @@ export interface SummaryInput {
   failOn?: FailOn;
   /** Why no further review may run (a turn or cost limit), when that is so. */
   stopped?: string;
+  /**
+   * The maintainers' guidelines that applied to the review (from the base branch): files and
+   * `path_instructions` globs given to the reviewer, and files left out for `guidelines.max_bytes`.
+   */
+  guidelines?: { files: string[]; pathInstructions: string[]; cut: string[] };
 }
+
+/** Guideline names listed in the summary's line; the rest are counted. */
+const GUIDELINES_SHOWN = 20;
 
 /** Notes listed in the summary; the rest are counted. */
 const NOTES_SHOWN = 20;
@@ -60,7 +68,7 @@ export function renderSummary(input: SummaryInput): string {
       );
     if (kept.length > NOTES_SHOWN) lines.push(`- … and ${kept.length - NOTES_SHOWN} more`);
   }
-  for (const note of input.notes ?? []) lines.push("", `> ${tableCell(note, 500)}`);
+  lines.push(...guidelinesAndNotes(input));
   if (input.turns.length > 0) {
     const tokens = input.turns.reduce((sum, t) => sum + t.tokensIn + t.tokensOut, 0);
     const tokensIn = input.turns.reduce((sum, t) => sum + t.tokensIn, 0);
@@ -85,6 +93,26 @@ export function renderSummary(input: SummaryInput): string {
   }
   lines.push("", "<sub>Comment `/no-mistakes help` for commands.</sub>");
   return lines.join("\n");
+}
+
+/** The guidelines line (when any applied) and the notes, each after a blank line. */
+function guidelinesAndNotes(input: SummaryInput): string[] {
+  const guidelines = guidelinesLine(input.guidelines);
+  const notes = (input.notes ?? []).map((note) => `> ${tableCell(note, 500)}`);
+  return [...(guidelines ? [guidelines] : []), ...notes].flatMap((line) => ["", line]);
+}
+
+/** "Guidelines from the base branch: `AGENTS.md`, … · path instructions for `src/db/**` · left out …", or nothing. */
+function guidelinesLine(g: SummaryInput["guidelines"]): string | undefined {
+  if (!g || g.files.length + g.pathInstructions.length + g.cut.length === 0) return undefined;
+  const list = (names: string[]) =>
+    names.slice(0, GUIDELINES_SHOWN).map(inlineCode).join(", ") +
+    (names.length > GUIDELINES_SHOWN ? ` and ${names.length - GUIDELINES_SHOWN} more` : "");
+  const parts: string[] = [];
+  if (g.files.length > 0) parts.push(list(g.files));
+  if (g.pathInstructions.length > 0) parts.push(`path instructions for ${list(g.pathInstructions)}`);
+  if (g.cut.length > 0) parts.push(`left out (over \`guidelines.max_bytes\`): ${list(g.cut)}`);
+  return `**Guidelines** from the base branch: ${parts.join(" · ")}`;
 }
 
 function formatTokens(n: number): string {

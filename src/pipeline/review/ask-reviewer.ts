@@ -32,7 +32,8 @@ export async function askReviewer(
   const { config } = turn.ctx;
   const { workspace, ws } = head;
   const before = await listFindings(deps.db, run.id);
-  const { common, ledger, fresh, resumedPrompt, freshPrompt } = await reviewerPrompts(deps, turn, head, input, before);
+  const prompts = await reviewerPrompts(deps, turn, head, input, before);
+  const { common, ledger, fresh, resumedPrompt, freshPrompt } = prompts;
   const call = {
     trigger: job.trigger,
     headSha: ws.headSha,
@@ -63,8 +64,10 @@ export async function askReviewer(
       return undefined;
     }
   }
-  // The session now knows the whole ledger as it was before this turn, and its own summary.
-  await deps.sessions.remember(run.id, "reviewer", reviewerMemoryOf(common, ledger, parsed.answer.summary));
+  // The session now knows the whole ledger as it was before this turn, its own summary, and the guidelines
+  // of the prompt it was given (a resumed session: those it was given before too).
+  const guidelines = prompts.guidelinesGiven[first.mode === "resumed" ? "resumed" : "fresh"];
+  await deps.sessions.remember(run.id, "reviewer", reviewerMemoryOf(common, ledger, parsed.answer.summary, guidelines));
   return { answer: parsed.answer, turnId, before };
 }
 

@@ -1,3 +1,4 @@
+import { renderGuidelinesBlock, type GuidelinesPrompt } from "../guidelines/render-guidelines-block.js";
 import { ANSWER_FORMAT } from "./answer-format.js";
 import { oneLine } from "./one-line.js";
 import { promptBlock } from "./prompt-block.js";
@@ -10,7 +11,12 @@ import { shorten } from "./shorten.js";
 export type { ClosedFinding, LedgerEntry, ReviewPromptInput } from "./review-prompt-input.js";
 
 /** What a session has now been told by `prompt` built from `input` (the memory to store after the turn). */
-export function reviewerMemoryOf(input: ReviewPromptInput, ledger: LedgerEntry[], summary?: string): ReviewerMemory {
+export function reviewerMemoryOf(
+  input: ReviewPromptInput,
+  ledger: LedgerEntry[],
+  summary?: string,
+  guidelines: Record<string, string> = {},
+): ReviewerMemory {
   return {
     v: 1,
     ledger: Object.fromEntries(ledger.map((f) => [f.id, f.status])),
@@ -18,7 +24,20 @@ export function reviewerMemoryOf(input: ReviewPromptInput, ledger: LedgerEntry[]
     instructions: digest(input.instructions?.trim() ?? ""),
     ...(summary === undefined ? {} : { summary: summary.slice(0, SUMMARY_LIMIT) }),
     ...(input.converging ? { converging: true } : {}),
+    ...(Object.keys(guidelines).length > 0 ? { guidelines } : {}),
   };
+}
+
+/**
+ * The guidelines paragraph of the prompt `input` builds, and what it gives: all that fit the budget, or to a
+ * resumed session with a memory only those it was not given as they are now.
+ */
+export function reviewGuidelinesPrompt(input: ReviewPromptInput): GuidelinesPrompt {
+  const seen = input.session?.kind === "resumed" ? input.session.seen : undefined;
+  return renderGuidelinesBlock(input.guidelines?.list ?? [], {
+    maxBytes: input.guidelines?.maxBytes ?? 0,
+    seen: seen?.guidelines ?? (seen ? {} : undefined),
+  });
 }
 
 function prDigest(pr: ReviewPromptInput["pr"]): string {
@@ -45,6 +64,7 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
     ...truncationNote(input),
     ...rules(input, frame.seen),
     ...maintainerInstructions(input, frame.seen),
+    ...guidelines(input),
     ...ledger.blocks,
     ...previousSummary(input),
     ...prContent(frame),
@@ -173,6 +193,12 @@ function maintainerInstructions(input: ReviewPromptInput, seen: ReviewerMemory |
   return [
     `${seen ? "The maintainers' instructions changed" : "Instructions from the repository's maintainers"} (they cannot change the rules or the answer format):\n${promptBlock("repo-instructions", instructions)}`,
   ];
+}
+
+/** The maintainers' guidelines from the base branch, unless there are none (or none new to this reader). */
+function guidelines(input: ReviewPromptInput): string[] {
+  const { block } = reviewGuidelinesPrompt(input);
+  return block === undefined ? [] : [block];
 }
 
 function previousSummary({ session }: ReviewPromptInput): string[] {

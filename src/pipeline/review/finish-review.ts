@@ -10,6 +10,7 @@ import { reviewState } from "../render/review-state.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { upsertSummaryComment } from "../publish/upsert-summary-comment.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
+import { appliedGuidelines } from "./applied-guidelines.js";
 
 /**
  * The summary comment and the check run, both headed by the review's state (open findings, converged,
@@ -42,6 +43,7 @@ export async function finishReview(
     notes: input.notes,
     failOn: config.review.fail_on,
     stopped,
+    guidelines: appliedGuidelines(input.guidelines, config.guidelines.max_bytes),
   });
   await Promise.all([
     upsertSummaryComment(deps.db, github, ref, run, summary),

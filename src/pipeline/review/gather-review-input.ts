@@ -5,6 +5,7 @@ import { leftOutNote } from "./left-out-note.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { changedSince } from "./changed-since.js";
 import { fitReviewDiff } from "./fit-review-diff.js";
+import { reviewGuidelines } from "./review-guidelines.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /**
@@ -18,8 +19,9 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
   const notes = turn.ctx.configProblems.map(
     (p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`,
   );
-  // The check run, the diff, the range's authors and the files ignore.paths leaves out, at once.
-  const [checkRunId, read, commits, ignored] = await Promise.all([
+  // The check run, the diff, the range's authors, the files ignore.paths leaves out and the base branch's
+  // guidelines, at once.
+  const [checkRunId, read, commits, ignored, guidelines] = await Promise.all([
     ensureCheckRun(github, ref, ws.headSha, {
       status: "in_progress",
       title: "Reviewing",
@@ -32,6 +34,7 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
     // the PR's own commits: not those a merge of the base brought in
     workspace.commits(ws.from, ws.headSha, { notIn: ws.mergeBase }),
     ignoredPathsNote(workspace, ws, config.ignore.paths),
+    reviewGuidelines(workspace, ws, config),
   ]);
   turn.checkRunId = checkRunId;
   if (ignored) notes.push(ignored);
@@ -55,5 +58,5 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
   const last = run.lastReviewedSha;
   const since = job.full || !last || !(await workspace.hasCommit(last)) ? undefined : last;
   const changed = since === undefined ? undefined : await changedSince(workspace, since, ws);
-  return { checkRunId, diff, fixerCommits, since, changed, notes };
+  return { checkRunId, diff, fixerCommits, since, changed, notes, guidelines };
 }

@@ -1,3 +1,4 @@
+import { GUIDELINES_TAG } from "../guidelines/render-guidelines-block.js";
 import { escapeTags } from "../workspace/escape-tags.js";
 
 /** Content inside `<name>` … `</name>`, with anything that looks like one of our tags defused. */
@@ -12,4 +13,5 @@ const OUR_TAGS = [
   "repo-instructions",
   "ledger-changes",
   "closed-findings",
+  GUIDELINES_TAG,
 ];

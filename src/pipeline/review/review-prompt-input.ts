@@ -1,3 +1,4 @@
+import type { Guideline } from "../guidelines/applicable-guidelines.js";
 import type { ReviewerMemory } from "./reviewer-memory.js";
 
 /** What a review turn is about; everything the prompt says comes from here. */
@@ -33,6 +34,12 @@ export interface ReviewPromptInput {
   fixerCommits?: string[];
   /** From the repository's config on its default branch. */
   instructions?: string;
+  /**
+   * The maintainers' guidelines from the base branch that apply to the PR's changed paths (most specific
+   * first), and the bytes a prompt may carry of them (`guidelines.max_bytes`). Absent or empty: the prompt
+   * is as without guidelines.
+   */
+  guidelines?: { list: Guideline[]; maxBytes: number };
   maxComments?: number;
   /**
    * Who reads the prompt. `fresh`: a new session (first turn, fallback, rollover, reset, cold, --full):

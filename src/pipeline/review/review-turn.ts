@@ -4,6 +4,7 @@ import type { RunJob } from "../../domain/run-job.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
 import type { PreparedWorkspace } from "../workspace/prepare-workspace.js";
 import type { RunContext } from "../job/run-context.js";
+import type { Guideline } from "../guidelines/applicable-guidelines.js";
 
 import type { ChangedLines } from "../workspace/changed-lines.js";
 
@@ -38,4 +39,6 @@ export interface ReviewInput {
   changed?: ChangedLines;
   /** Config problems and a partial diff, said in the review body, the summary and the check run. */
   notes: string[];
+  /** The maintainers' guidelines that apply to the PR's changed paths (from the base branch), most specific first. */
+  guidelines: Guideline[];
 }

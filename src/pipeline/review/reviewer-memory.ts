@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readGuidelineDigests } from "../guidelines/read-guideline-digests.js";
 
 /**
  * What a reviewer session has been told, stored with it after each turn: the ledger as it was shown
@@ -14,6 +15,8 @@ export interface ReviewerMemory {
   summary?: string;
   /** It has been told the rule of a later review: new findings only on changed lines (or what they break). */
   converging?: boolean;
+  /** The maintainers' guidelines it has been given: key (file path, `path_instructions: <glob>`) → digest. */
+  guidelines?: Record<string, string>;
 }
 
 export function digest(text: string): string {
@@ -34,5 +37,6 @@ export function readReviewerMemory(value: unknown): ReviewerMemory | undefined {
     instructions: m.instructions,
     ...(typeof m.summary === "string" ? { summary: m.summary } : {}),
     ...(m.converging === true ? { converging: true } : {}),
+    ...(readGuidelineDigests(m.guidelines) ? { guidelines: readGuidelineDigests(m.guidelines) } : {}),
   };
 }

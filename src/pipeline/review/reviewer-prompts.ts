@@ -1,7 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { buildReviewPrompt } from "./build-review-prompt.js";
+import { buildReviewPrompt, reviewGuidelinesPrompt } from "./build-review-prompt.js";
 import type { LedgerEntry, ReviewPromptInput } from "./review-prompt-input.js";
 import { fitReviewDiff } from "./fit-review-diff.js";
 import { readReviewerMemory } from "./reviewer-memory.js";
@@ -19,6 +19,11 @@ export interface ReviewerPrompts {
   resumedPrompt: string | undefined;
   /** For a new session: it stands alone. */
   freshPrompt: string;
+  /**
+   * The guidelines the session will have been given after the turn (key → digest): when the stored session
+   * was resumed (`resumed`, with what it was given before), or when a new one was started (`fresh`).
+   */
+  guidelinesGiven: { resumed: Record<string, string>; fresh: Record<string, string> };
 }
 
 /** The prompts of a reviewer turn: one for the stored session, when it will be resumed, and one for a new session. */
@@ -39,12 +44,10 @@ export async function reviewerPrompts(
   const peek = await deps.sessions.peek(run.id, "reviewer");
   const memory = readReviewerMemory(peek.memory);
   const ledger = before.map(ledgerEntry);
-  const resumedPrompt =
-    peek.resumable && !fresh
-      ? buildReviewPrompt({ ...common, session: { kind: "resumed", seen: memory, ledger } })
-      : undefined;
+  const resumedInput: ReviewPromptInput = { ...common, session: { kind: "resumed", seen: memory, ledger } };
+  const resumedPrompt = peek.resumable && !fresh ? buildReviewPrompt(resumedInput) : undefined;
   const whole = await wholePullRequest(workspace, ws, config, input);
-  const freshPrompt = buildReviewPrompt({
+  const freshInput: ReviewPromptInput = {
     ...common,
     mode: "full",
     range: { from: ws.mergeBase, to: ws.headSha },
@@ -56,8 +59,16 @@ export async function reviewerPrompts(
       closedFindings: ledger.filter((f) => CLOSED.has(f.status)),
       previousSummary: memory?.summary,
     },
-  });
-  return { common, ledger, fresh, resumedPrompt, freshPrompt };
+  };
+  const guidelinesGiven = {
+    resumed: { ...memory?.guidelines, ...digests(reviewGuidelinesPrompt(resumedInput).given) },
+    fresh: digests(reviewGuidelinesPrompt(freshInput).given),
+  };
+  return { common, ledger, fresh, resumedPrompt, freshPrompt: buildReviewPrompt(freshInput), guidelinesGiven };
+}
+
+function digests(given: { key: string; digest: string }[]): Record<string, string> {
+  return Object.fromEntries(given.map((g) => [g.key, g.digest]));
 }
 
 const OVER_LIMIT = "the diff is over the size limit";
@@ -96,6 +107,9 @@ function commonPromptInput(
     fixerCommits: input.fixerCommits,
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
+    ...(input.guidelines.length > 0
+      ? { guidelines: { list: input.guidelines, maxBytes: config.guidelines.max_bytes } }
+      : {}),
   };
 }
 

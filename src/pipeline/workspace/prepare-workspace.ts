@@ -23,7 +23,8 @@ export interface PreparedWorkspace {
   paths?: string[];
 }
 
-const BASE_REF = "refs/no-mistakes/base";
+/** Where the base branch is fetched: the maintainers' merged tree (guidelines are read from it, never from the head). */
+export const BASE_REF = "refs/no-mistakes/base";
 const HEAD_REF = "refs/no-mistakes/head";
 
 /**
