@@ -1,4 +1,4 @@
-import { readRepoConfig } from "../pipeline/job/run-context.js";
+import { readRepoConfig } from "../pipeline/job/read-repo-config.js";
 import { repoRef } from "../pipeline/job/repo-ref.js";
 import type { Database } from "../db/database.js";
 import { listFindings, updateFinding } from "../db/findings.js";

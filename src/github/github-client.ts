@@ -106,4 +106,10 @@ export interface GitHubClient {
   listIssueComments(ref: RepoRef, issue: number): Promise<IssueComment[]>;
   createIssueComment(ref: RepoRef, issue: number, body: string): Promise<number>;
   updateIssueComment(ref: RepoRef, commentId: number, body: string): Promise<void>;
+  // config layers (issue 28)
+  /**
+   * A file on another repository's default branch (the owner's `.github`, an `_extends` base), read with
+   * the installation's token; undefined when the file or the repository is not there (or not readable: 404).
+   */
+  readRepositoryFile(ref: RepoRef, path: string): Promise<string | undefined>;
 }

@@ -1,4 +1,3 @@
-import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { ensureCheckRun } from "../publish/ensure-check-run.js";
 import { leftOutNote } from "./left-out-note.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
@@ -15,7 +14,8 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
   const { github, ref, config } = turn.ctx;
   const { workspace, ws } = head;
   const notes = turn.ctx.configProblems.map(
-    (p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`,
+    (p) =>
+      `⚠️ A config file on the default branch has a problem; that setting was left out (its default applies): ${p}`,
   );
   // The check run, the diff and the range's authors, at once.
   const [checkRunId, read, commits] = await Promise.all([
