@@ -149,6 +149,15 @@ export class GitHubStandIn {
     this.options.configYaml = value;
   }
 
+  /** Other repositories' files ("owner/repo:path" → text); a test may change them between deliveries. */
+  get repoFiles(): Record<string, string> {
+    return (this.options.repoFiles ??= {});
+  }
+
+  set repoFiles(value: Record<string, string>) {
+    this.options.repoFiles = value;
+  }
+
   /** Requests matching method and a path fragment. */
   sent(method: string, pathPart: string | RegExp): RecordedRequest[] {
     return this.requests.filter(
