@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FlowFixture, ONE_BUG, OWNER, PR_APP, REPO } from "../helpers/flow-fixture.js";
+import { FlowFixture, ONE_BUG, OWNER, PR_APP } from "../helpers/flow-fixture.js";
 import { useFlowDatabase } from "../helpers/use-flow-database.js";
 
 let fx: FlowFixture;
