@@ -26,7 +26,7 @@ export function renderConfig(author: string, ref: RepoRef, read: RepoConfigRead)
   if (read.problems.length > 0) {
     lines.push(
       "",
-      `**Problems (${read.problems.length})**: those settings were left out, so what is below them applies.`,
+      `**Problems (${read.problems.length})**, each with its file and line: a setting with a problem is left out, so the file below it (or the default) applies.`,
     );
     for (const problem of read.problems) lines.push(`- ${sanitizeMarkdown(problem).replace(/\s*\n\s*/g, " ")}`);
   } else lines.push("", "No problems in the config files.");

@@ -67,7 +67,10 @@ export interface StandInOptions {
   baseRef: string;
   /** `.github/no-mistakes.yml` on the default branch; undefined = 404. */
   configYaml?: string;
-  /** Files on other repositories' default branches ("owner/repo:path" → text), e.g. the owner's `.github` defaults; others are 404. */
+  /**
+   * Files on other repositories' default branches ("owner/repo:path" → text), e.g. the owner's `.github`
+   * defaults or an `_extends` base; any other is a 404. This repository's own config is `configYaml`.
+   */
   repoFiles?: Record<string, string>;
   /** Lines GitHub should refuse although they look commentable ("path:line"). */
   refuse?: string[];
