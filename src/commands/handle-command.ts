@@ -1,4 +1,4 @@
-import { readRepoConfig } from "../pipeline/job/run-context.js";
+import { readRepoConfig } from "../pipeline/job/read-repo-config.js";
 import { repoRef } from "../pipeline/job/repo-ref.js";
 import type { Database } from "../db/database.js";
 import { listFindings, updateFinding } from "../db/findings.js";
@@ -13,6 +13,7 @@ import { refreshVerdict } from "../pipeline/publish/refresh-verdict.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { CommandDeps } from "./command-deps.js";
 import { handleLearnCommand } from "./handle-learn-command.js";
+import { handleConfigCommand } from "./handle-config-command.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
@@ -20,7 +21,7 @@ import { standing, WRITERS } from "../pipeline/ledger/standing.js";
 import { runFields } from "../domain/pull-request.js";
 import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
 
-/** Answers a `/no-mistakes` comment: help and status for anyone; everything else for writers only. */
+/** Answers a `/no-mistakes` comment: help, status and config for anyone; everything else for writers only. */
 export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise<void> {
   const log = deps.log.child({ deliveryId: job.deliveryId, command: job.command.kind, pr: job.prNumber });
   const github = await deps.github(job.installationId);
@@ -32,6 +33,7 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   if (command.kind === "help" || command.kind === "unknown") {
     return reply(`@${job.author} ${helpText(command.kind === "unknown" ? command.text : undefined)}`);
   }
+  if (command.kind === "config") return handleConfigCommand(github, ref, job);
   const run = await ensureRun(deps.db, github, ref, job);
   if (command.kind === "status") {
     const { config } = await readRepoConfig(github, ref);

@@ -1,6 +1,8 @@
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { titlePatternProblem } from "./title-pattern.js";
+import { formatConfigProblem } from "./config-problem.js";
+import { mergeConfigLayers } from "./merge-config-layers.js";
+import { settleConfigLayer, type SettledLayer } from "./settle-config-layer.js";
 
 export const REPO_CONFIG_PATH = ".github/no-mistakes.yml";
 
@@ -146,25 +148,44 @@ export type RepoConfig = z.infer<typeof repoConfigSchema>;
 
 export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
 
+/** One config file checked on its own against the schema (see settleConfigLayer). */
+export function settleRepoConfigLayer(text: string | undefined, file: string = REPO_CONFIG_PATH): SettledLayer {
+  return settleConfigLayer(repoConfigSchema, text, file);
+}
+
 /**
- * Parses the repository's config text (from the default branch). A missing file gives the defaults;
- * a bad one gives the defaults plus every problem, for the check run to report.
+ * The config in effect from settled layers (farthest first, the nearer on top), with the layer each
+ * setting came from; a setting no layer sets has its default (and no entry in `provenance`).
  */
-export function parseRepoConfig(text: string | undefined): { config: RepoConfig; problems: string[] } {
-  if (text === undefined || text.trim() === "") return { config: DEFAULT_REPO_CONFIG, problems: [] };
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (error) {
-    return { config: DEFAULT_REPO_CONFIG, problems: [`not valid YAML: ${(error as Error).message.split("\n")[0]}`] };
-  }
-  const parsed = repoConfigSchema.safeParse(raw ?? {});
-  if (parsed.success) return { config: parsed.data, problems: [] };
-  const problems = parsed.error.issues.map((issue) => {
-    const where = issue.path.join(".") || "(top level)";
-    return issue.code === "unrecognized_keys"
-      ? `${where}: unknown key ${issue.keys.map((k) => `\`${k}\``).join(", ")}`
-      : `${where}: ${issue.message}`;
-  });
-  return { config: DEFAULT_REPO_CONFIG, problems };
+export function repoConfigFromLayers(layers: readonly { source: string; settings: Record<string, unknown> }[]): {
+  config: RepoConfig;
+  provenance: Record<string, string>;
+  problems: string[];
+} {
+  const { merged, provenance } = mergeConfigLayers(layers);
+  // `review.ignore` fills `ignore.paths` (see the transform above)
+  if (provenance["review.ignore"] && !provenance["ignore.paths"])
+    provenance["ignore.paths"] = provenance["review.ignore"];
+  const parsed = repoConfigSchema.safeParse(merged);
+  if (parsed.success) return { config: parsed.data, provenance, problems: [] };
+  // each layer was valid on its own and no setting depends on another, so this is not expected; said if it happens
+  const message = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  return {
+    config: DEFAULT_REPO_CONFIG,
+    provenance: {},
+    problems: [`the merged config was refused, so defaults were used: ${message}`],
+  };
+}
+
+/**
+ * Parses one config text (the repository's own, from the default branch) without its layers. A missing
+ * file gives the defaults; a bad setting is left out (its default used) and reported with file and line.
+ */
+export function parseRepoConfig(
+  text: string | undefined,
+  file: string = REPO_CONFIG_PATH,
+): { config: RepoConfig; problems: string[] } {
+  const layer = settleRepoConfigLayer(text, file);
+  const { config, problems } = repoConfigFromLayers([{ source: file, settings: layer.settings }]);
+  return { config, problems: [...layer.problems.map(formatConfigProblem), ...problems] };
 }

@@ -133,4 +133,11 @@ export interface GitHubClient {
     pull: { head: string; base: string; title: string; body: string },
   ): Promise<{ number: number; htmlUrl: string }>;
   updatePullRequestBody(ref: RepoRef, pr: number, body: string): Promise<void>;
+
+  // config layers (issue 28)
+  /**
+   * A file on another repository's default branch (the owner's `.github`, an `_extends` base), read with
+   * the installation's token; undefined when the file or the repository is not there (or not readable: 404).
+   */
+  readRepositoryFile(ref: RepoRef, path: string): Promise<string | undefined>;
 }

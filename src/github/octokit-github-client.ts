@@ -362,6 +362,19 @@ export class OctokitGitHubClient implements GitHubClient {
       this.octokit.rest.pulls.update({ ...ref, pull_number: pr, body: fitBody(body) }),
     );
   }
+
+  // config layers (issue 28)
+  async readRepositoryFile(ref: RepoRef, path: string): Promise<string | undefined> {
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({ ...ref, path });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
+      return Buffer.from(data.content, "base64").toString("utf8");
+    } catch (error) {
+      const failure = toGitHubError(error, `read ${ref.owner}/${ref.repo}:${path}`);
+      if (failure.kind === "not-found") return undefined;
+      throw failure;
+    }
+  }
 }
 
 /**

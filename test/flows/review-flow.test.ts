@@ -349,8 +349,8 @@ describe("review on every push", () => {
 
     const check = [...fx.github.checkRuns.values()].find((c) => c.head_sha === head)!;
     expect(check.conclusion).toBe("success");
-    expect(check.output.summary).toContain("`.github/no-mistakes.yml` on the default branch has a problem");
-    expect(check.output.summary).toContain("unknown key `sesion`");
+    expect(check.output.summary).toContain("A config file on the default branch has a problem");
+    expect(check.output.summary).toContain(".github/no-mistakes.yml line 2: `review.sesion`: unknown key");
     expect(check.output.summary).toContain("review.max_comments");
     expect(fx.github.sent("POST", `/pulls/${fx.pr}/reviews`)).toHaveLength(1);
   });

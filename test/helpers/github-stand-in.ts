@@ -67,6 +67,11 @@ export interface StandInOptions {
   baseRef: string;
   /** `.github/no-mistakes.yml` on the default branch; undefined = 404. */
   configYaml?: string;
+  /**
+   * Files on other repositories' default branches ("owner/repo:path" → text), e.g. the owner's `.github`
+   * defaults or an `_extends` base; any other is a 404. This repository's own config is `configYaml`.
+   */
+  repoFiles?: Record<string, string>;
   /** Lines GitHub should refuse although they look commentable ("path:line"). */
   refuse?: string[];
   /** API root; GitHub Enterprise Server is `http(s)://host/api/v3`. Default https://api.github.com. */
@@ -150,6 +155,15 @@ export class GitHubStandIn {
 
   set configYaml(value: string | undefined) {
     this.options.configYaml = value;
+  }
+
+  /** Other repositories' files ("owner/repo:path" → text); a test may change them between deliveries. */
+  get repoFiles(): Record<string, string> {
+    return (this.options.repoFiles ??= {});
+  }
+
+  set repoFiles(value: Record<string, string>) {
+    this.options.repoFiles = value;
   }
 
   /** Requests matching method and a path fragment. */
@@ -283,6 +297,22 @@ export class GitHubStandIn {
             path: ".github/no-mistakes.yml",
             content: Buffer.from(yaml).toString("base64"),
           },
+        ];
+      }),
+    );
+
+    // Any other repository's file (the owner's `.github` config, an `_extends` base): `repoFiles`, else 404.
+    api.get(new RegExp(`^${prefix}/repos/([^/]+)/([^/]+)/contents/([^?]+)`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const [, fileOwner, fileRepo, filePath] = new RegExp(`^${prefix}/repos/([^/]+)/([^/]+)/contents/([^?]+)`)
+          .exec(uri)!
+          .map((part) => decodeURIComponent(part));
+        const text = this.options.repoFiles?.[`${fileOwner}/${fileRepo}:${filePath}`];
+        if (text === undefined) return [404, { message: "Not Found" }];
+        return [
+          200,
+          { type: "file", encoding: "base64", path: filePath, content: Buffer.from(text).toString("base64") },
         ];
       }),
     );

@@ -1,9 +1,13 @@
-import { REPO_CONFIG_PATH, parseRepoConfig, type RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { getRun } from "../../db/runs.js";
 import type { Run } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { readRepoConfig } from "./read-repo-config.js";
 import { repoRef } from "./repo-ref.js";
+
+// where it lived before it had a file of its own
+export { readRepoConfig } from "./read-repo-config.js";
 
 /**
  * What every step of a run's job works with, loaded once when the job starts: the run, its repository,
@@ -15,7 +19,7 @@ export interface RunContext {
   ref: RepoRef;
   github: GitHubClient;
   config: RepoConfig;
-  /** What was wrong with `.github/no-mistakes.yml` (defaults were used for it). */
+  /** What was wrong in the config files, one formatted line each with file and line (those settings' defaults were used). */
   configProblems: string[];
   /**
    * The run's row as it is now: a step reads it where an earlier step of the same job may have moved
@@ -35,14 +39,6 @@ export async function loadRunContext(
   const ref = repoRef(run);
   const { config, problems } = await readRepoConfig(github, ref);
   return runContext(deps.db, run, github, config, problems);
-}
-
-/** The repository's `.github/no-mistakes.yml`, from its default branch only (a PR cannot change it). */
-export async function readRepoConfig(
-  github: GitHubClient,
-  ref: RepoRef,
-): Promise<{ config: RepoConfig; problems: string[] }> {
-  return parseRepoConfig(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH));
 }
 
 /** A context from parts already at hand. */

@@ -1,4 +1,3 @@
-import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { ensureCheckRun } from "../publish/ensure-check-run.js";
 import { ignoredPathsNote } from "./ignored-paths-note.js";
 import { leftOutNote } from "./left-out-note.js";
@@ -17,7 +16,8 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
   const { github, ref, config } = turn.ctx;
   const { workspace, ws } = head;
   const notes = turn.ctx.configProblems.map(
-    (p) => `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${p}`,
+    (p) =>
+      `⚠️ A config file on the default branch has a problem; that setting was left out (its default applies): ${p}`,
   );
   // The check run, the diff, the range's authors, the files ignore.paths leaves out and the base branch's
   // guidelines, at once.

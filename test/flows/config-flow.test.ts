@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { FlowFixture, ONE_BUG, OWNER, PR_APP } from "../helpers/flow-fixture.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
+
+let fx: FlowFixture;
+const database = useFlowDatabase(() => fx);
+
+const READER = { login: "visitor" };
+const ORG_FILE = `${OWNER}/.github:.github/no-mistakes.yml`;
+
+async function start(standIn: Parameters<typeof FlowFixture.start>[1] = {}): Promise<void> {
+  fx = await FlowFixture.start(database.handle, { permissions: { visitor: "read" }, ...standIn });
+}
+
+/** What the app POSTed as its answer to `/no-mistakes config` (the last comment on the PR). */
+async function askConfig(): Promise<string> {
+  await fx.comment("/no-mistakes config", READER);
+  const posted = fx.github.sent("POST", `/issues/${fx.pr}/comments`);
+  expect(posted.length).toBeGreaterThan(0);
+  return posted.at(-1)!.body.body as string;
+}
+
+/** The reviewed head's check run. */
+function checkRunOf(head: string) {
+  return [...fx.github.checkRuns.values()].find((c) => c.head_sha === head)!;
+}
+
+describe("a broken config, on the check run of a reviewed head", () => {
+  it("a wrong type at a nested key: reported with its line; that setting alone is left out", async () => {
+    await start({ configYaml: "fix:\n  max_rounds: 1\nreview:\n  max_comments: 500\n  drafts: true\n" });
+    const head = await fx.open({ "src/app.ts": PR_APP }, [{ role: "reviewer", answer: ONE_BUG }], "first");
+
+    const check = checkRunOf(head);
+    expect(check.output.summary).toContain("A config file on the default branch has a problem");
+    expect(check.output.summary).toContain(
+      ".github/no-mistakes.yml line 4: `review.max_comments`: Too big: expected number to be <=100",
+    );
+    // the rest of the file still applies
+    await fx.comment("/no-mistakes status", READER);
+    expect(fx.replies().at(-1)).toContain("fix rounds 0/1");
+    const config = await askConfig();
+    expect(config).toContain("  drafts: true # octo-org/widgets");
+    expect(config).toContain("  max_comments: 20 # default");
+  });
+
+  it("a syntax error: reported with its line, the review runs on the defaults", async () => {
+    await start({ configYaml: "review:\n  auto: true\n  fail_on: [error\n" });
+    const head = await fx.open({ "src/app.ts": PR_APP }, [{ role: "reviewer", answer: ONE_BUG }], "first");
+
+    expect(checkRunOf(head).output.summary).toMatch(
+      /\.github\/no-mistakes\.yml line 4: not valid YAML, so none of this file is used: /,
+    );
+    expect(fx.github.sent("POST", `/pulls/${fx.pr}/reviews`)).toHaveLength(1);
+  });
+});
+
+describe("organisation defaults and _extends", () => {
+  it("the owner's .github file applies under the repository's own; /no-mistakes config says where each setting came from", async () => {
+    await start({
+      configYaml: "review:\n  max_comments: 10\nignore:\n  title: ['[skip review]']\n",
+      repoFiles: {
+        [ORG_FILE]:
+          "review:\n  max_comments: 5\n  fail_on: warning\nignore:\n  title: [WIP]\n  labels: [wip]\nfix:\n  max_rounds: 1\n",
+      },
+    });
+
+    const reply = await askConfig();
+    expect(fx.github.sent("GET", `/repos/${OWNER}/.github/contents/`)).toHaveLength(1);
+    expect(reply).toMatch(/^@visitor \*\*no-mistakes config\*\* for `octo-org\/widgets`/);
+    expect(reply).toContain(
+      "Precedence, nearest first (a file's settings replace those below it; mappings merge key by key, lists replace): `octo-org/widgets` (this repository's `.github/no-mistakes.yml`) › `octo-org/.github` (organisation defaults) › defaults.",
+    );
+    expect(reply).toContain(
+      [
+        "review:",
+        "  auto: true # default",
+        "  drafts: false # default",
+        "  bots: false # default",
+        '  session: "resume" # default',
+        "  max_comments: 10 # octo-org/widgets",
+        '  fail_on: "warning" # octo-org/.github',
+      ].join("\n"),
+    );
+    expect(reply).toContain("fix:\n  max_rounds: 1 # octo-org/.github\n  auto: false # default");
+    expect(reply).toContain('  labels: # octo-org/.github\n    - "wip"');
+    expect(reply).toContain('  title: # octo-org/widgets\n    - "[skip review]"\n'); // a list replaces
+    expect(reply).toContain("\n```yaml\n");
+    expect(reply).toContain("No problems in the config files.");
+
+    // and a run uses it: the organisation's fix.max_rounds
+    await fx.open({ "src/app.ts": PR_APP }, [{ role: "reviewer", answer: ONE_BUG }], "first");
+    await fx.comment("/no-mistakes status", READER);
+    expect(fx.replies().at(-1)).toContain("fix rounds 0/1");
+  });
+
+  it("no .github repository: silent, only the repository's own file and the defaults", async () => {
+    await start({ configYaml: "review:\n  drafts: true\n" });
+    const reply = await askConfig();
+    expect(fx.github.sent("GET", `/repos/${OWNER}/.github/contents/`)).toHaveLength(1); // asked, 404
+    expect(reply).toContain("  drafts: true # octo-org/widgets");
+    expect(reply).toContain("No problems in the config files.");
+  });
+
+  it("_extends: other-repo names the base instead of the organisation's defaults", async () => {
+    await start({
+      configYaml: "_extends: review-config\nreview:\n  drafts: true\n",
+      repoFiles: {
+        [ORG_FILE]: "review:\n  bots: true\n",
+        [`${OWNER}/review-config:.github/no-mistakes.yml`]: "review:\n  max_comments: 7\n  drafts: false\n",
+      },
+    });
+    const reply = await askConfig();
+    expect(reply).toContain(
+      "`octo-org/widgets` (this repository's `.github/no-mistakes.yml`) › `octo-org/review-config` (`_extends`) › defaults.",
+    );
+    expect(reply).toContain("  drafts: true # octo-org/widgets");
+    expect(reply).toContain("  bots: false # default"); // the organisation's file is not a base here
+    expect(reply).toContain("  max_comments: 7 # octo-org/review-config");
+    expect(fx.github.sent("GET", `/repos/${OWNER}/.github/contents/`)).toHaveLength(0);
+  });
+
+  it("a cycle of _extends is a problem with its line; each file is read once", async () => {
+    await start({
+      configYaml: "_extends: a\n",
+      repoFiles: {
+        [`${OWNER}/a:.github/no-mistakes.yml`]: "fix:\n  max_rounds: 2\n_extends: b\n",
+        [`${OWNER}/b:.github/no-mistakes.yml`]: "# b\n_extends: octo-org/a\nreview:\n  drafts: true\n",
+      },
+    });
+    const reply = await askConfig();
+    expect(reply).toContain("**Problems (1)**");
+    expect(reply).toContain(
+      "- octo-org/b:.github/no-mistakes.yml line 2: `_extends`: a cycle (octo-org/widgets:.github/no-mistakes.yml → octo-org/a:.github/no-mistakes.yml → octo-org/b:.github/no-mistakes.yml → octo-org/a:.github/no-mistakes.yml); it is not read again",
+    );
+    expect(reply).toContain("  max_rounds: 2 # octo-org/a");
+    expect(reply).toContain("  drafts: true # octo-org/b");
+    expect(fx.github.sent("GET", `/repos/${OWNER}/a/contents/`)).toHaveLength(1);
+  });
+
+  it("a missing base is a problem line, not a crash; the repository's own file still applies", async () => {
+    await start({ configYaml: "review:\n  drafts: true\n_extends: acme-shared/gone\n" });
+    const reply = await askConfig();
+    expect(reply).toContain(
+      "- .github/no-mistakes.yml line 3: `_extends`: acme-shared/gone:.github/no-mistakes.yml was not found (or the app cannot read that repository)",
+    );
+    expect(reply).toContain("  drafts: true # octo-org/widgets");
+    expect(fx.github.sent("GET", "/repos/acme-shared/gone/contents/")).toHaveLength(1);
+  });
+
+  it("a bad setting in the organisation's file is named with that file and line; the rest of it applies", async () => {
+    await start({ repoFiles: { [ORG_FILE]: "review:\n  drafts: true\n  fail_on: sometimes\n" } });
+    const reply = await askConfig();
+    expect(reply).toContain("- octo-org/.github:.github/no-mistakes.yml line 3: `review.fail_on`: ");
+    expect(reply).toContain("  drafts: true # octo-org/.github");
+    expect(reply).toContain('  fail_on: "error" # default');
+  });
+});
