@@ -173,14 +173,15 @@ describe("labels on the run", () => {
 });
 
 describe("ignore config problems", () => {
-  it("an invalid title regex is reported on the skipped check run, and defaults are used", async () => {
-    await start("review:\n  drafts: false\nignore:\n  title: ['/(unclosed/']\n");
+  it("an invalid title regex is reported with its line on the skipped check run; the rest of the file still applies", async () => {
+    await start("ignore:\n  labels: [no-review]\n  title: ['/(unclosed/']\n");
     const head = fx.push({ "src/app.ts": PR_APP });
-    await fx.pullRequest("opened", head, { draft: true });
+    await fx.pullRequest("opened", head, { labels: ["no-review"] });
     const summary: string = fx.github.sent("POST", "/check-runs")[0]!.body.output.summary;
-    expect(summary).toContain("the PR is a draft");
-    expect(summary).toContain("`.github/no-mistakes.yml` on the default branch has a problem, so defaults were used:");
-    expect(summary).toContain("ignore.title.0: not a valid regular expression");
+    // the labels rule in the same file still skips the PR: only the bad setting was left out
+    expect(summary).toContain("it has the label `no-review`, which is in `ignore.labels`");
+    expect(summary).toContain("A config file on the default branch has a problem; that setting was left out");
+    expect(summary).toContain(".github/no-mistakes.yml line 3: `ignore.title.0`: not a valid regular expression");
     expect(summary).toContain("/(unclosed/: Unterminated group");
   });
 });

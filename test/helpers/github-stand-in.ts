@@ -302,7 +302,8 @@ export class GitHubStandIn {
     );
 
     // Any other repository's file (the owner's `.github` config, an `_extends` base): `repoFiles`, else 404.
-    api.get(new RegExp(`^${prefix}/repos/([^/]+)/([^/]+)/contents/([^?]+)`)).reply(
+    // (no `?ref=`: a file on a named branch is the learnings routes' below)
+    api.get(new RegExp(`^${prefix}/repos/([^/]+)/([^/]+)/contents/([^?]+)$`)).reply(
       guard((uri: string) => {
         record("GET")(uri, undefined);
         const [, fileOwner, fileRepo, filePath] = new RegExp(`^${prefix}/repos/([^/]+)/([^/]+)/contents/([^?]+)`)

@@ -1,3 +1,4 @@
+import { configProblemNote } from "../render/config-problem-note.js";
 import { ensureCheckRun } from "../publish/ensure-check-run.js";
 import { ignoredPathsNote } from "./ignored-paths-note.js";
 import { leftOutNote } from "./left-out-note.js";
@@ -15,10 +16,7 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
   const { run, job } = turn;
   const { github, ref, config } = turn.ctx;
   const { workspace, ws } = head;
-  const notes = turn.ctx.configProblems.map(
-    (p) =>
-      `⚠️ A config file on the default branch has a problem; that setting was left out (its default applies): ${p}`,
-  );
+  const notes = turn.ctx.configProblems.map(configProblemNote);
   // The check run, the diff, the range's authors, the files ignore.paths leaves out and the base branch's
   // guidelines, at once.
   const [checkRunId, read, commits, ignored, guidelines] = await Promise.all([

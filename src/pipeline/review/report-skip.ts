@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
-import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import type { Run } from "../../db/schema.js";
 import { ensureCheckRun } from "../publish/ensure-check-run.js";
+import { configProblemNote } from "../render/config-problem-note.js";
 import type { RunContext } from "../job/run-context.js";
 import type { SkipReason } from "./skip-reason.js";
 
@@ -28,7 +28,6 @@ export function skipSummary(skip: SkipReason, configProblems: readonly string[])
     "",
     "Comment `/no-mistakes review` on the PR to review it anyway.",
   ];
-  for (const problem of configProblems)
-    lines.push("", `⚠️ \`${REPO_CONFIG_PATH}\` on the default branch has a problem, so defaults were used: ${problem}`);
+  for (const problem of configProblems) lines.push("", configProblemNote(problem));
   return lines.join("\n");
 }

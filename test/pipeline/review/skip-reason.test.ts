@@ -70,7 +70,7 @@ describe("skipReason", () => {
     expect(summary).toContain("`` @\u200Bteam `x` ``");
     expect(summary).toContain("Comment `/no-mistakes review` on the PR to review it anyway.");
     expect(summary).toContain(
-      "has a problem, so defaults were used: ignore.title.0: not a valid regular expression: boom",
+      "that setting was left out (the value below it applies): ignore.title.0: not a valid regular expression: boom",
     );
   });
 });
@@ -93,9 +93,12 @@ describe("title patterns", () => {
   it("an invalid regular expression, or a stateful flag, is a config problem", () => {
     const { problems, config } = parseRepoConfig("ignore:\n  title: ['/(a/', '/a/g', 'fine']\n");
     expect(problems).toEqual([
-      expect.stringMatching(/^ignore\.title\.0: not a valid regular expression: .*Unterminated group/),
-      "ignore.title.1: not a valid regular expression: flags may be i, m, s, u or v, not `g`",
+      expect.stringMatching(
+        /^\.github\/no-mistakes\.yml line 2: `ignore\.title\.0`: not a valid regular expression: .*Unterminated group/,
+      ),
+      ".github/no-mistakes.yml line 2: `ignore.title.1`: not a valid regular expression: flags may be i, m, s, u or v, not `g`",
     ]);
+    // a list is one setting: a bad item leaves the whole list out (its default, none, applies)
     expect(config.ignore.title).toEqual([]);
   });
 });
