@@ -67,7 +67,7 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
     log.info({ author: job.author, permission }, "command refused");
     deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
     return reply(
-      `@${job.author} \`/no-mistakes ${command.kind}\` needs write access to this repository (yours: ${permission}). Anyone can use \`status\` and \`help\`.`,
+      `@${job.author} \`/no-mistakes ${command.kind}\` needs write access to this repository (yours: ${permission}). Anyone can use \`status\`, \`config\` and \`help\`.`,
     );
   }
   await github.addReaction(ref, job.commentId, "eyes");

@@ -226,7 +226,7 @@ describe("/no-mistakes fix", () => {
     const head = await openReviewed();
     await fx.comment("/no-mistakes fix", READER);
     expect(fx.replies().at(-1)).toBe(
-      "@visitor `/no-mistakes fix` needs write access to this repository (yours: read). Anyone can use `status` and `help`.",
+      "@visitor `/no-mistakes fix` needs write access to this repository (yours: read). Anyone can use `status`, `config` and `help`.",
     );
     expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
     expect(fx.github.reactions).toHaveLength(0);

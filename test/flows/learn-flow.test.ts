@@ -308,7 +308,7 @@ describe("/no-mistakes learn", () => {
     await fx.comment("/no-mistakes learn", VISITOR);
 
     expect(fx.replies().at(-1)).toBe(
-      "@visitor `/no-mistakes learn` needs write access to this repository (yours: read). Anyone can use `status` and `help`.",
+      "@visitor `/no-mistakes learn` needs write access to this repository (yours: read). Anyone can use `status`, `config` and `help`.",
     );
     expect(fx.github.sent("GET", /contents\/.*ref=/)).toEqual([]);
     expect(putsOf()).toEqual([]);

@@ -330,7 +330,7 @@ describe("command refusals", () => {
     expect(posts).toHaveLength(1);
     await expect(visible(posts[0]!.body)).toMatchFileSnapshot(snap("reply-command-refused-non-writer"));
     expect(posts[0]!.body).toBe(
-      "@visitor-vic `/no-mistakes fix` needs write access to this repository (yours: read). Anyone can use `status` and `help`.",
+      "@visitor-vic `/no-mistakes fix` needs write access to this repository (yours: read). Anyone can use `status`, `config` and `help`.",
     );
   });
 
