@@ -132,7 +132,8 @@ describe("a PR with renames, deletions and binary files", () => {
   });
 
   it("CRLF lines, a file without a final newline, a lockfile, a submodule bump, then a force-push after a rebase: one accepted review per turn, everything tracked", async () => {
-    fx = await FlowFixture.start(database.handle);
+    // the lockfile is reviewed here (by default ignore.paths leaves lockfiles out): its lines take comments
+    fx = await FlowFixture.start(database.handle, { configYaml: "ignore:\n  paths: []\n" });
     const crlf = (n: number, change: Record<number, string> = {}) =>
       Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `win ${i + 1}`}\r\n`).join("");
     fx.remote.commit(
