@@ -175,6 +175,8 @@ export class ClaudeCodeAgent implements Agent {
         DISABLE_AUTOUPDATER: "1",
         DISABLE_TELEMETRY: "1",
         DISABLE_ERROR_REPORTING: "1",
+        CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1",
+        CLAUDE_CODE_DISABLE_AUTO_MEMORY: "1",
       },
       this.#options.baseEnv ?? process.env,
     );
