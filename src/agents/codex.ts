@@ -289,6 +289,8 @@ export class CodexAgent implements Agent {
       `model_provider = "${PROVIDER_ID}"`,
       `approval_policy = "never"`,
       `check_for_update_on_startup = false`,
+      // No project docs: AGENTS.md / AGENTS.override.md of the workspace are the PR head's (the maintainers'
+      // guidelines come from the base commit, in the prompt).
       "project_doc_max_bytes = 0",
       "project_doc_fallback_filenames = []",
       "",
@@ -300,6 +302,8 @@ export class CodexAgent implements Agent {
       "[features]",
       "plugins = false",
       "",
+      // No skill catalog: skills of the workspace (.agents/skills, .codex/skills) and of the home would be
+      // listed to the model as instructions; bundled ones are not wanted either.
       "[skills]",
       "include_instructions = false",
       "",
