@@ -175,6 +175,12 @@ export class ClaudeCodeAgent implements Agent {
         DISABLE_AUTOUPDATER: "1",
         DISABLE_TELEMETRY: "1",
         DISABLE_ERROR_REPORTING: "1",
+        // No memory files: the maintainers' guidelines come from the base commit, in the prompt. Project
+        // memory (CLAUDE.md, CLAUDE.local.md, .claude/, nested ones) is the PR head's, kept out already by
+        // `--setting-sources user`; user memory and auto memory live in the config dir, writable during a
+        // turn. With these nothing of either is read, whatever AGENT_ARGS says about setting sources.
+        CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1",
+        CLAUDE_CODE_DISABLE_AUTO_MEMORY: "1",
       },
       this.#options.baseEnv ?? process.env,
     );

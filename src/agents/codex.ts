@@ -263,7 +263,13 @@ export class CodexAgent implements Agent {
    */
   async #prepareHome(home: string, scope: string | undefined, baseUrl: string, withKey: boolean): Promise<AppFile[]> {
     const appDir = codexAppDirFor(this.#options.homeDir, scope);
-    return placeAppFiles(home, appDir, { "config.toml": this.#configToml(baseUrl, withKey) });
+    return placeAppFiles(home, appDir, {
+      "config.toml": this.#configToml(baseUrl, withKey),
+      // Codex's global instructions, read from CODEX_HOME on every turn: empty, so nothing an earlier turn
+      // wrote there reaches the model as instructions.
+      "AGENTS.md": "",
+      "AGENTS.override.md": "",
+    });
   }
 
   #configToml(baseUrl: string, withKey: boolean): string {
@@ -283,6 +289,10 @@ export class CodexAgent implements Agent {
       `model_provider = "${PROVIDER_ID}"`,
       `approval_policy = "never"`,
       `check_for_update_on_startup = false`,
+      // No project docs: AGENTS.md / AGENTS.override.md of the workspace are the PR head's (the maintainers'
+      // guidelines come from the base commit, in the prompt).
+      "project_doc_max_bytes = 0",
+      "project_doc_fallback_filenames = []",
       "",
       ...provider,
       "",
@@ -291,6 +301,14 @@ export class CodexAgent implements Agent {
       "",
       "[features]",
       "plugins = false",
+      "",
+      // No skill catalog: skills of the workspace (.agents/skills, .codex/skills) and of the home would be
+      // listed to the model as instructions; bundled ones are not wanted either.
+      "[skills]",
+      "include_instructions = false",
+      "",
+      "[skills.bundled]",
+      "enabled = false",
       "",
       // workspace-write (unconfined fixer): the workspace and $TMPDIR are writable, /tmp is not.
       "[sandbox_workspace_write]",
