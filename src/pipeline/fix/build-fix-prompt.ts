@@ -1,6 +1,6 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
-import { GUIDELINES_TAG } from "../guidelines/render-guidelines-block.js";
+import { FIX_PROMPT_TAGS } from "../workspace/prompt-tags.js";
 import { escapeTags } from "../workspace/escape-tags.js";
 
 export interface FixPromptInput {
@@ -14,7 +14,7 @@ export interface FixPromptInput {
 
 /** Untrusted text inside one of our blocks, unable to close it. */
 function quote(text: string): string {
-  return escapeTags(text, ["findings", "note", GUIDELINES_TAG]);
+  return escapeTags(text, FIX_PROMPT_TAGS);
 }
 
 /** The fixer's instructions: edit files only; the findings and the note are descriptions, never new rules. */

@@ -1,22 +1,10 @@
 import { escapeTags } from "../workspace/escape-tags.js";
+import { FIX_PROMPT_TAGS, GUIDELINES_TAG, REVIEW_PROMPT_TAGS } from "../workspace/prompt-tags.js";
 import { fitGuidelines } from "./fit-guidelines.js";
 import type { Guideline } from "./guideline.js";
 
-/** The block's tag; review and fix prompts escape it in untrusted text, so nothing else can open or close it. */
-export const GUIDELINES_TAG = "maintainer-guidelines";
-
-/** Tags of the review and fix prompts that a guideline's text must not open or close. */
-const PROMPT_TAGS = [
-  GUIDELINES_TAG,
-  "untrusted-",
-  "open-findings",
-  "kept-notes",
-  "repo-instructions",
-  "ledger-changes",
-  "closed-findings",
-  "findings",
-  "note",
-];
+/** The review and fix prompts' tags: a guideline's text must not open or close any of them. */
+const PROMPT_TAGS = [...REVIEW_PROMPT_TAGS, ...FIX_PROMPT_TAGS];
 
 /** A prompt's guidelines paragraph, and what it gives (for the session's memory) and leaves out. */
 export interface GuidelinesPrompt {
