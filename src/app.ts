@@ -35,6 +35,7 @@ export function createApp(deps: AppDependencies): ApplicationFunction {
         "pull_request.synchronize",
         "pull_request.labeled",
         "pull_request.unlabeled",
+        "pull_request.edited",
       ],
       async (event) => onPullRequest(event, intake, log),
     );

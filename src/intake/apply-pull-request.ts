@@ -11,13 +11,13 @@ import type { PullRequestRecord } from "./intake-record.js";
 export async function applyPullRequests(records: readonly PullRequestRecord[], deps: IntakeDeps): Promise<void> {
   const outcomes = await recordPullRequestEvents(
     deps.executeSql,
-    records.map(({ deliveryId, action, sender, run }) => ({
-      deliveryId,
+    records.map((record) => ({
+      deliveryId: record.deliveryId,
       event: "pull_request",
-      action,
-      sender,
-      run,
-      queue: queues(action),
+      action: record.action,
+      sender: record.sender,
+      run: record.run,
+      queue: queues(record),
     })),
     RUN_JOB_INSERT,
   );
@@ -30,8 +30,8 @@ export async function applyPullRequests(records: readonly PullRequestRecord[], d
       continue;
     }
     const { runId, jobId } = outcome;
-    const fields = { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null };
-    if (!queues(action)) {
+    const fields = { deliveryId, event, runId, headSha: run.headSha, queued: jobId !== null, edited: record.edited };
+    if (!queues(record)) {
       deps.log.debug(fields, "run refreshed; nothing to review");
       continue;
     }
@@ -43,10 +43,15 @@ export async function applyPullRequests(records: readonly PullRequestRecord[], d
 }
 
 /**
- * Whether the action asks for a look at the run. A label added only refreshes the run's labels: it never
+ * Whether the event asks for a look at the run. A label added only refreshes the run's labels: it never
  * cancels a review under way, and a review waiting reads them when it starts. A label removed is looked at
- * (it may have been what skipped the head; the review decides, and a reviewed head is left alone).
+ * (it may have been what skipped the head; the review decides, and a reviewed head is left alone). An edit
+ * always refreshes the run's title, body and base; it is looked at, as a label removed is, only when it
+ * changed the title (`ignore.title` may have skipped the head) or the base branch (`ignore.base_branches`
+ * may have; the PR's diff changed too). A body edited only queues nothing.
  */
-function queues(action: string): boolean {
-  return action !== "labeled";
+function queues({ action, edited }: PullRequestRecord): boolean {
+  if (action === "labeled") return false;
+  if (action === "edited") return edited?.includes("title") === true || edited?.includes("base") === true;
+  return true;
 }

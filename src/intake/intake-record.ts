@@ -7,13 +7,24 @@ export interface Sender {
   type: string;
 }
 
-/** A pull request opened, reopened, marked ready, pushed to or (un)labelled: refresh the run, queue a review. */
+/** What a `pull_request.edited` event changed (the keys of GitHub's `changes`, those the app reads). */
+export type PullRequestEdit = "title" | "body" | "base";
+
+/**
+ * A pull request opened, reopened, marked ready, pushed to, (un)labelled or edited: refresh the run, queue
+ * a review (see applyPullRequests for which actions queue one).
+ */
 export interface PullRequestRecord {
   kind: "pull_request";
   deliveryId: string;
   action: string;
   sender: Sender;
   run: PullRequestRunFields;
+  /**
+   * `edited` only: what the edit changed. Absent on other actions, and on journal lines of versions that
+   * did not take `edited` events (they hold none); an `edited` record without it queues nothing.
+   */
+  edited?: PullRequestEdit[];
 }
 
 export interface PullRequestClosedRecord {

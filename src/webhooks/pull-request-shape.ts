@@ -3,9 +3,14 @@ import { z } from "zod";
 const user = z.object({ login: z.string() }).nullish();
 const repository = z.object({ id: z.number(), full_name: z.string(), clone_url: z.string() });
 
-/** What onPullRequest reads of a pull_request.{opened,reopened,ready_for_review,synchronize,labeled,unlabeled} payload. */
+// edited: only whether a field changed is read, never its old value (`{ from }`, which GitHub may send as null)
+const changed = z.object({}).nullish();
+
+/** What onPullRequest reads of a pull_request.{opened,reopened,ready_for_review,synchronize,(un)labeled,edited} payload. */
 export const pullRequestShape = z.object({
   action: z.string(),
+  /** edited: the fields the edit changed. */
+  changes: z.object({ title: changed, body: changed, base: changed }).nullish(),
   installation: z.object({ id: z.number() }),
   sender: z.object({ login: z.string(), type: z.string() }),
   repository,

@@ -172,6 +172,119 @@ describe("labels on the run", () => {
   });
 });
 
+describe("editing the PR", () => {
+  const WIP = "ignore:\n  title: ['/^wip\\b/i']\n";
+
+  /** Requests the app sent GitHub since `from` that change something (reads and token requests left out). */
+  const writesSince = (from: number) =>
+    fx.github.requests.slice(from).filter((r) => r.method !== "GET" && !r.path.endsWith("/access_tokens"));
+
+  /** Opens the PR titled "WIP: widgets": skipped by `ignore.title`, the agent not asked. */
+  async function openWip(extra: Partial<PrShape> = {}): Promise<string> {
+    const head = fx.push({ "src/app.ts": PR_APP });
+    fx.app.scenario([{ role: "reviewer", answer: { summary: "Now reviewed.", findings: [LOOP_FINDING] } }]);
+    await fx.pullRequest("opened", head, { updatedAt: "2026-01-01T00:00:00Z", ...extra });
+    expect(fx.app.agentCalls()).toHaveLength(0);
+    expectSkippedCheck(head, "its title matches");
+    return head;
+  }
+
+  it("retitling away from an ignore.title pattern reviews the skipped head; a retitle of the reviewed head changes nothing", async () => {
+    await start(WIP, { title: "WIP: widgets" });
+    const head = await openWip();
+
+    fx.pull = { title: "Widgets" };
+    await fx.pullRequest("edited", head, {
+      changes: { title: { from: "WIP: widgets" } },
+      updatedAt: "2026-01-01T00:01:00Z",
+    });
+    expect((await fx.run()).title).toBe("Widgets");
+    const [call] = fx.app.agentCalls();
+    expect(call!.prompt).toContain("title: Widgets");
+    expect(call!.prompt).not.toContain("WIP: widgets");
+    expect(fx.github.sent("POST", `/pulls/${fx.pr}/reviews`)).toHaveLength(1);
+    // the head's one check run, now carrying the review's verdict
+    expect(fx.github.sent("POST", "/check-runs")).toHaveLength(1);
+    const verdict = checkRunBodies().at(-1);
+    expect(verdict).toMatchObject({ status: "completed", conclusion: "failure" });
+
+    // retitled again, even back to WIP: the run follows, the reviewed head and its verdict are left alone
+    for (const [title, from, at] of [
+      ["Widgets, done", "Widgets", "02"],
+      ["WIP: widgets, again", "Widgets, done", "03"],
+    ] as const) {
+      const sentBefore = fx.github.requests.length;
+      fx.pull = { title };
+      await fx.pullRequest("edited", head, { changes: { title: { from } }, updatedAt: `2026-01-01T00:${at}:00Z` });
+      expect((await fx.run()).title).toBe(title);
+      expect(writesSince(sentBefore)).toEqual([]);
+    }
+    expect(fx.app.agentCalls()).toHaveLength(1);
+    expect(checkRunBodies().at(-1)).toEqual(verdict);
+    const looked = fx.app.logs
+      .lines()
+      .filter((l) => l.msg === "this head was reviewed already; nothing to look at again");
+    expect(looked).toHaveLength(2);
+    expect(looked[0]).toMatchObject({ role: "reviewer", trigger: "edited", headSha: head });
+  });
+
+  it("an edit of the body only refreshes the run: nothing is queued, nothing is posted", async () => {
+    await start(WIP, { title: "WIP: widgets" });
+    const head = await openWip({ body: "First draft." });
+    const sentBefore = fx.github.requests.length;
+
+    await fx.pullRequest("edited", head, {
+      body: "Now with tests.",
+      changes: { body: { from: "First draft." } },
+      updatedAt: "2026-01-01T00:01:00Z",
+    });
+    expect((await fx.run()).body).toBe("Now with tests.");
+    expect(fx.app.logs.lines()).toContainEqual(
+      expect.objectContaining({ event: "pull_request.edited", msg: "run refreshed; nothing to review" }),
+    );
+    expect(fx.app.agentCalls()).toHaveLength(0);
+    expect(writesSince(sentBefore)).toEqual([]);
+  });
+
+  it("retitling away from WIP while a skip label stays keeps the neutral check, now naming the label", async () => {
+    await start("ignore:\n  labels: [no-review]\n  title: ['/^wip\\b/i']\n", {
+      title: "WIP: widgets",
+      labels: ["no-review"],
+    });
+    const head = fx.push({ "src/app.ts": PR_APP });
+    await fx.pullRequest("opened", head, { updatedAt: "2026-01-01T00:00:00Z" });
+    expectSkippedCheck(head, "it has the label `no-review`");
+
+    fx.pull = { title: "Widgets", labels: ["no-review"] };
+    await fx.pullRequest("edited", head, {
+      changes: { title: { from: "WIP: widgets" } },
+      updatedAt: "2026-01-01T00:01:00Z",
+    });
+    expect(fx.app.agentCalls()).toHaveLength(0);
+    expect(fx.github.sent("POST", "/check-runs")).toHaveLength(1);
+    expect(checkRunBodies().at(-1)).toMatchObject({ conclusion: "neutral", output: { title: "Review skipped" } });
+    expect(checkRunBodies().at(-1)!.output.summary).toContain("it has the label `no-review`");
+  });
+
+  it("moving the PR to a base branch that is not ignored reviews its head", async () => {
+    await start("ignore:\n  base_branches: ['release/*']\n", { baseRef: "release/2.1" });
+    fx.remote.git(fx.remote.bare, "branch", "release/2.1", "main");
+    const head = fx.push({ "src/app.ts": PR_APP });
+    fx.app.scenario([{ role: "reviewer", answer: CLEAN }]);
+    await fx.pullRequest("opened", head, { updatedAt: "2026-01-01T00:00:00Z" });
+    expectSkippedCheck(head, "its base branch, `release/2.1`");
+
+    fx.pull = { baseRef: "main" };
+    await fx.pullRequest("edited", head, {
+      changes: { base: { ref: { from: "release/2.1" }, sha: { from: fx.baseSha } } },
+      updatedAt: "2026-01-01T00:01:00Z",
+    });
+    expect((await fx.run()).baseRef).toBe("main");
+    expect(fx.app.agentCalls()).toHaveLength(1);
+    expect(checkRunBodies().at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+});
+
 describe("ignore config problems", () => {
   it("an invalid title regex is reported with its line on the skipped check run; the rest of the file still applies", async () => {
     await start("ignore:\n  labels: [no-review]\n  title: ['/(unclosed/']\n");

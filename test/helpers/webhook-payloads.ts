@@ -38,6 +38,12 @@ export interface PrShape {
   label?: string;
   /** The PR's author (default: the example's). */
   author?: string;
+  /**
+   * edited: GitHub's `changes`, each changed field's old value, e.g. `{ title: { from: "WIP: x" } }`
+   * (default: none). @octokit/webhooks-examples has no pull_request.edited delivery: an edited payload is
+   * its opened one with this action and `changes`, as GitHub's webhook schema describes them.
+   */
+  changes?: Record<string, unknown>;
 }
 
 /** A real pull_request payload, pointed at our test repository and commits. */
@@ -91,5 +97,6 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
     sender: { ...base.sender, login: shape.sender?.login ?? "octocat", type: shape.sender?.type ?? "User" },
     ...(shape.action === "synchronize" ? { after: shape.headSha, before: shape.before ?? shape.baseSha } : {}),
     ...(shape.label !== undefined ? { label: { ...base.label, name: shape.label } } : {}),
+    ...(shape.action === "edited" ? { changes: shape.changes ?? {} } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { onPullRequest as handlePullRequest } from "../../src/webhooks/on-pull-r
 import { onPullRequestClosed as handlePullRequestClosed } from "../../src/webhooks/on-pull-request-closed.js";
 import { databaseKinds } from "../helpers/test-database.js";
 import { useIntakeDatabase } from "../helpers/use-queue-database.js";
-import { examplePayload, pullRequestPayload } from "../helpers/webhook-payloads.js";
+import { examplePayload, type PrShape, pullRequestPayload } from "../helpers/webhook-payloads.js";
 
 const kinds = await databaseKinds();
 const REPO_ID = 4242;
@@ -31,7 +31,7 @@ function prContext(
   id: string,
   action: string,
   headSha: string,
-  extra: { labels?: string[]; label?: string; updatedAt?: string } = {},
+  extra: Pick<PrShape, "labels" | "label" | "updatedAt" | "title" | "body" | "baseRef" | "changes"> = {},
 ): PullRequestContext {
   const payload = pullRequestPayload({
     action,
@@ -306,5 +306,57 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
       database.deps,
     );
     expect((await run())?.labels).toEqual(["bug"]);
+  });
+
+  it("an edit refreshes the run's title, body and base; only a changed title or base queues a look", async () => {
+    const head = "1".repeat(40);
+    const pr = { title: "WIP: widgets", body: "First draft.", baseRef: "main" };
+    const edited = (id: string, at: string, changes: Record<string, unknown>) =>
+      prContext(id, "edited", head, { ...pr, changes, updatedAt: `2026-01-01T00:0${at}:00Z` });
+    await onPullRequest(prContext("e-1", "opened", head, { ...pr, updatedAt: "2026-01-01T00:00:00Z" }), database.deps);
+    await sql("truncate pgboss.job"); // the review was taken
+
+    // the body alone: the run follows, nothing is queued
+    pr.body = "Now with tests.";
+    await onPullRequest(edited("e-2", "1", { body: { from: "First draft." } }), database.deps);
+    expect(await run()).toMatchObject({ title: "WIP: widgets", body: "Now with tests." });
+    expect(await deliveries()).toContain("e-2");
+    expect(await jobs()).toEqual([]);
+    expect(database.capture.lines()).toContainEqual(
+      expect.objectContaining({ deliveryId: "e-2", msg: "run refreshed; nothing to review", edited: ["body"] }),
+    );
+
+    // the title (with the body): a look, as after a label removed
+    pr.title = "Widgets";
+    pr.body = "Ready.";
+    await onPullRequest(
+      edited("e-3", "2", { title: { from: "WIP: widgets" }, body: { from: "Now with tests." } }),
+      database.deps,
+    );
+    expect(await run()).toMatchObject({ title: "Widgets", body: "Ready." });
+    expect(await jobs()).toEqual(["e-3"]);
+    const [job] = await sql("select data->>'trigger' as trigger from pgboss.job");
+    expect(job?.trigger).toBe("edited");
+    await sql("truncate pgboss.job");
+
+    // the base branch: the PR's diff changed, a look too
+    pr.baseRef = "develop";
+    await onPullRequest(
+      edited("e-4", "3", { base: { ref: { from: "main" }, sha: { from: "b".repeat(40) } } }),
+      database.deps,
+    );
+    expect((await run())?.baseRef).toBe("develop");
+    expect(await jobs()).toEqual(["e-4"]);
+    await sql("truncate pgboss.job");
+
+    // an edited record that does not say what changed (none is journalled so) refreshes only
+    const record = recordOf((intake) =>
+      handlePullRequest(edited("e-5", "4", { title: { from: "Widgets" } }), intake, database.capture.log),
+    );
+    expect(record).toMatchObject({ action: "edited", edited: ["title"] });
+    delete (record as { edited?: unknown }).edited;
+    await applyRecord(record, database.deps);
+    expect(await deliveries()).toContain("e-5");
+    expect(await jobs()).toEqual([]);
   });
 });

@@ -21,6 +21,17 @@ const cases: { name: string; shape: z.ZodType; payload: () => Json }[] = [
     payload: () => ({ installation: { id: 7 }, ...examplePayload("pull_request", "synchronize") }),
   },
   {
+    // @octokit/webhooks-examples has no pull_request.edited: a real pull_request delivery with GitHub's `changes`
+    name: "pull_request.edited",
+    shape: pullRequestShape,
+    payload: () => ({
+      installation: { id: 7 },
+      ...examplePayload("pull_request", "synchronize"),
+      action: "edited",
+      changes: { title: { from: "WIP" }, body: { from: null }, base: { ref: { from: "dev" }, sha: { from: "abc" } } },
+    }),
+  },
+  {
     name: "pull_request.closed",
     shape: pullRequestClosedShape,
     payload: () => examplePayload("pull_request", "closed"),

@@ -23,6 +23,9 @@ import { stopAtBudget } from "./stop-at-budget.js";
 import type { RunContext } from "../job/run-context.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 
+/** Triggers that only ask whether a skipped head may now be reviewed (a label removed, the PR edited). */
+const LOOK_AGAIN_TRIGGERS: ReadonlySet<string> = new Set(["unlabeled", "edited"]);
+
 /**
  * A review job: decide whether to review, then run one reviewer turn and post it. Failures are reported
  * on the check run. True when a review was posted (auto-fix may follow).
@@ -41,9 +44,12 @@ export async function runReview(
     log.info({ state: run?.state }, "run closed; nothing to review");
     return false;
   }
-  // a label removed from a PR whose head was reviewed already changes nothing
-  if (job.trigger === "unlabeled" && run.lastReviewedSha === run.headSha) {
-    log.info({ headSha: run.headSha }, "label removed; this head was reviewed already");
+  // a label removed, or the title or base edited, on a PR whose head was reviewed already changes nothing
+  if (LOOK_AGAIN_TRIGGERS.has(job.trigger) && run.lastReviewedSha === run.headSha) {
+    log.info(
+      { headSha: run.headSha, trigger: job.trigger },
+      "this head was reviewed already; nothing to look at again",
+    );
     return false;
   }
   const skip = await skipReason(deps, run, job, ctx.config);
