@@ -1,3 +1,4 @@
+import { LEARNINGS_BRANCH } from "../domain/learnings-branch.js";
 import type { Logger } from "pino";
 import { listRepositoryDecisions } from "../db/repository-decisions.js";
 import type { CommandJob } from "../domain/command-job.js";
@@ -10,7 +11,6 @@ import { learnedKeys, learningLine, type LearningLine } from "./learning-line.js
 import { learnedUpTo, renderLearnings } from "./render-learnings.js";
 
 /** The bot's own branch for the learnings pull request; the default branch is never written. */
-export const LEARNINGS_BRANCH = "no-mistakes/learnings";
 /** How far back decisions are looked for (or since the file's last learnings, when later). */
 export const LEARN_HORIZON_MS = 90 * 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,7 @@
 import type { RepoConfig } from "../../config/repo-config.js";
 import { titlePattern } from "../../config/title-pattern.js";
 import type { Run } from "../../db/schema.js";
+import { LEARNINGS_BRANCH } from "../../domain/learnings-branch.js";
 import type { RunJob } from "../../domain/run-job.js";
 import { inlineCode } from "../render/sanitize-markdown.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
@@ -36,7 +37,18 @@ export async function skipReason(
       reason: `the push is by another bot, ${inlineCode(job.senderLogin)} (\`review.bots\` is off)`,
     };
   }
+  if (await isLearningsProposal(deps, run))
+    return {
+      rule: "learnings",
+      reason: "it is the bot's own learnings proposal (`/no-mistakes learn`): the team reviews it",
+    };
   return ignoredBy(run, config.ignore);
+}
+
+/** The learnings pull request the bot opened from its own branch of this repository. */
+async function isLearningsProposal(deps: Pick<PipelineDeps, "isOwnBot">, run: Run): Promise<boolean> {
+  if (run.headRef !== LEARNINGS_BRANCH || run.headRepoFullName !== run.repositoryFullName) return false;
+  return deps.isOwnBot(run.authorLogin);
 }
 
 /** The first `ignore` rule the PR meets: its author, a label, its title, its base or head branch. */

@@ -75,6 +75,23 @@ describe("skipReason", () => {
   });
 });
 
+describe("the bot's own learnings proposal", () => {
+  const rules = config("");
+  const own = { headRef: "no-mistakes/learnings", authorLogin: "no-mistakes[bot]" };
+
+  it("is not reviewed automatically; a writer's /no-mistakes review still reviews it", async () => {
+    const pr = run({ ...own, headRepoFullName: run().repositoryFullName });
+    expect((await skipReason(deps, pr, push, rules))?.rule).toBe("learnings");
+    expect(await skipReason(deps, pr, { ...push, trigger: "command" }, rules)).toBeUndefined();
+  });
+
+  it("the same branch name from a fork, or by a person, is reviewed like any PR", async () => {
+    expect(await skipReason(deps, run({ ...own, headRepoFullName: "mallory/widgets" }), push, rules)).toBeUndefined();
+    const byPerson = run({ ...own, authorLogin: "dev", headRepoFullName: run().repositoryFullName });
+    expect(await skipReason(deps, byPerson, push, rules)).toBeUndefined();
+  });
+});
+
 describe("title patterns", () => {
   it("plain text is a case-insensitive substring; /regex/flags a regular expression", () => {
     expect(titlePattern("WIP")("a wip change")).toBe(true);
