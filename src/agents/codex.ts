@@ -19,6 +19,7 @@ import {
   unpackRollout,
   type PackedRollout,
 } from "./codex-rollout.js";
+import { resetCodexHomeEntries } from "./codex-home-entries.js";
 import { extractJson } from "./extract-json.js";
 import { interpretMetered } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
@@ -119,6 +120,7 @@ export class CodexAgent implements Agent {
     if (options.signal?.aborted) throw new AgentError("cancelled", "codex: cancelled before it started");
     const home = codexHomeFor(this.#options.homeDir, options.scope);
     await mkdir(home, { recursive: true });
+    await resetCodexHomeEntries(home);
 
     const asked = options.sessionId;
     let baseline: CodexTokenTotals = { input: 0, output: 0 };
