@@ -19,6 +19,7 @@ import {
   unpackRollout,
   type PackedRollout,
 } from "./codex-rollout.js";
+import { resetCodexHomeEntries } from "./codex-home-entries.js";
 import { extractJson } from "./extract-json.js";
 import { interpretMetered } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
@@ -119,6 +120,7 @@ export class CodexAgent implements Agent {
     if (options.signal?.aborted) throw new AgentError("cancelled", "codex: cancelled before it started");
     const home = codexHomeFor(this.#options.homeDir, options.scope);
     await mkdir(home, { recursive: true });
+    await resetCodexHomeEntries(home);
 
     const asked = options.sessionId;
     let baseline: CodexTokenTotals = { input: 0, output: 0 };
@@ -150,6 +152,9 @@ export class CodexAgent implements Agent {
       mode,
       "--color",
       "never",
+      // No execpolicy rules: a .rules file an earlier turn left in the home would steer which commands run,
+      // and a malformed one makes codex exit before the turn starts ("Error loading rules").
+      "--ignore-rules",
       ...(this.#options.extraArgs ?? []),
     ];
     if (asked !== undefined) args.push("resume", asked, "-");
@@ -301,6 +306,9 @@ export class CodexAgent implements Agent {
       "",
       "[features]",
       "plugins = false",
+      // No lifecycle hooks: a hooks.json in the home (an earlier turn's) or the workspace (the PR head's) would
+      // run its commands outside the model's tool calls and add its output to the model's context.
+      "hooks = false",
       "",
       // No skill catalog: skills of the workspace (.agents/skills, .codex/skills) and of the home would be
       // listed to the model as instructions; bundled ones are not wanted either.
