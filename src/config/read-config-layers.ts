@@ -18,7 +18,7 @@ export interface ConfigLayer {
 /** At most this many bases under the repository's own file. */
 export const MAX_EXTENDS = 3;
 
-type Files = Pick<GitHubClient, "readDefaultBranchFile" | "readRepositoryFile">;
+type Files = Pick<GitHubClient, "readDefaultBranchFile">;
 
 /**
  * The config files in effect for a repository, nearest first, all from default branches: its own
@@ -63,7 +63,7 @@ export async function readConfigLayers(
       }
     }
     if (!base) break;
-    const text = await github.readRepositoryFile({ owner: base.owner, repo: base.repo }, base.path);
+    const text = await github.readDefaultBranchFile({ owner: base.owner, repo: base.repo }, base.path);
     if (text === undefined) {
       if (named) problem(`${configFileLabel(base)} was not found (or the app cannot read that repository)`);
       break;

@@ -66,7 +66,11 @@ export interface GitHubClient {
   addReaction(ref: RepoRef, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void>;
   /** The bot account: `<slug>[bot]`, its user id (what proves a comment is ours) and its noreply email. */
   botIdentity(): Promise<{ id: number; login: string; name: string; email: string }>;
-  /** A file's text on the repository's default branch; undefined when it does not exist. */
+  /**
+   * A file's text on a repository's default branch (this one's, the owner's `.github`, an `_extends`
+   * base), read with the installation's token; undefined when the file or the repository is not there
+   * (or not readable: 404).
+   */
   readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined>;
   /** A short-lived installation token, for git's command line only. */
   installationToken(): Promise<string>;
@@ -133,11 +137,4 @@ export interface GitHubClient {
     pull: { head: string; base: string; title: string; body: string },
   ): Promise<{ number: number; htmlUrl: string }>;
   updatePullRequestBody(ref: RepoRef, pr: number, body: string): Promise<void>;
-
-  // config layers (issue 28)
-  /**
-   * A file on another repository's default branch (the owner's `.github`, an `_extends` base), read with
-   * the installation's token; undefined when the file or the repository is not there (or not readable: 404).
-   */
-  readRepositoryFile(ref: RepoRef, path: string): Promise<string | undefined>;
 }

@@ -79,12 +79,21 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 
   async readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined> {
+    return (await this.readFile(ref, path))?.text;
+  }
+
+  /** A file's text and blob sha, on `branch` or (without one) the default branch; undefined on a 404. */
+  private async readFile(
+    ref: RepoRef,
+    path: string,
+    branch?: string,
+  ): Promise<{ text: string; sha: string } | undefined> {
     try {
-      const { data } = await this.octokit.rest.repos.getContent({ ...ref, path });
+      const { data } = await this.octokit.rest.repos.getContent({ ...ref, path, ...(branch ? { ref: branch } : {}) });
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
-      return Buffer.from(data.content, "base64").toString("utf8");
+      return { text: Buffer.from(data.content, "base64").toString("utf8"), sha: data.sha };
     } catch (error) {
-      const failure = toGitHubError(error, `read ${path}`);
+      const failure = toGitHubError(error, `read ${ref.owner}/${ref.repo}:${path}${branch ? ` on ${branch}` : ""}`);
       if (failure.kind === "not-found") return undefined;
       throw failure;
     }
@@ -299,15 +308,7 @@ export class OctokitGitHubClient implements GitHubClient {
   }
 
   async readBranchFile(ref: RepoRef, branch: string, path: string): Promise<{ text: string; sha: string } | undefined> {
-    try {
-      const { data } = await this.octokit.rest.repos.getContent({ ...ref, path, ref: branch });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
-      return { text: Buffer.from(data.content, "base64").toString("utf8"), sha: data.sha };
-    } catch (error) {
-      const failure = toGitHubError(error, `read ${path} on ${branch}`);
-      if (failure.kind === "not-found") return undefined;
-      throw failure;
-    }
+    return this.readFile(ref, path, branch);
   }
 
   async createBranch(ref: RepoRef, branch: string, sha: string): Promise<void> {
@@ -361,19 +362,6 @@ export class OctokitGitHubClient implements GitHubClient {
     await call("update pull request", () =>
       this.octokit.rest.pulls.update({ ...ref, pull_number: pr, body: fitBody(body) }),
     );
-  }
-
-  // config layers (issue 28)
-  async readRepositoryFile(ref: RepoRef, path: string): Promise<string | undefined> {
-    try {
-      const { data } = await this.octokit.rest.repos.getContent({ ...ref, path });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
-      return Buffer.from(data.content, "base64").toString("utf8");
-    } catch (error) {
-      const failure = toGitHubError(error, `read ${ref.owner}/${ref.repo}:${path}`);
-      if (failure.kind === "not-found") return undefined;
-      throw failure;
-    }
   }
 }
 

@@ -56,7 +56,6 @@ export function fakeGitHub(options: {
     botIdentity: async () => BOT,
     installationToken: async () => "ghs_fake",
     readDefaultBranchFile: async () => undefined,
-    readRepositoryFile: async () => undefined,
     addReaction: async () => {},
     addReviewCommentReaction: async () => {},
     createIssueComment: async (_ref, _issue, body) => {
