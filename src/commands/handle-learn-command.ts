@@ -4,13 +4,12 @@ import { listRepositoryDecisions } from "../db/repository-decisions.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { GitHubError } from "../github/github-error.js";
-import { readRepoConfig } from "../pipeline/job/run-context.js";
+import { readRepoConfig } from "../pipeline/job/read-repo-config.js";
 import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
 import type { CommandDeps } from "./command-deps.js";
 import { learnedKeys, learningLine, type LearningLine } from "./learning-line.js";
 import { learnedUpTo, renderLearnings } from "./render-learnings.js";
 
-/** The bot's own branch for the learnings pull request; the default branch is never written. */
 /** How far back decisions are looked for (or since the file's last learnings, when later). */
 export const LEARN_HORIZON_MS = 90 * 24 * 60 * 60 * 1000;
 

@@ -6,9 +6,6 @@ import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { readRepoConfig } from "./read-repo-config.js";
 import { repoRef } from "./repo-ref.js";
 
-// where it lived before it had a file of its own
-export { readRepoConfig } from "./read-repo-config.js";
-
 /**
  * What every step of a run's job works with, loaded once when the job starts: the run, its repository,
  * the installation's GitHub client and the repository's config (from the default branch).
