@@ -1,4 +1,5 @@
 import { GitError } from "../../git/git-error.js";
+import { digestsOf } from "../guidelines/digests-of.js";
 import { applicableGuidelines } from "../guidelines/applicable-guidelines.js";
 import { readGuidelineDigests } from "../guidelines/read-guideline-digests.js";
 import { renderGuidelinesBlock } from "../guidelines/render-guidelines-block.js";
@@ -39,11 +40,10 @@ export async function fixerGuidelines(
   const maxBytes = config.guidelines.max_bytes;
   const resumed = renderGuidelinesBlock(list, { maxBytes, seen });
   const fresh = renderGuidelinesBlock(list, { maxBytes });
-  const digests = (given: { key: string; digest: string }[]) => Object.fromEntries(given.map((g) => [g.key, g.digest]));
   return {
     resumed: resumed.block,
     fresh: fresh.block,
-    given: { resumed: { ...seen, ...digests(resumed.given) }, fresh: digests(fresh.given) },
+    given: { resumed: { ...seen, ...digestsOf(resumed.given) }, fresh: digestsOf(fresh.given) },
   };
 }
 

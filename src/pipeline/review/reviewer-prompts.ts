@@ -1,3 +1,4 @@
+import { digestsOf } from "../guidelines/digests-of.js";
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
@@ -61,14 +62,10 @@ export async function reviewerPrompts(
     },
   };
   const guidelinesGiven = {
-    resumed: { ...memory?.guidelines, ...digests(reviewGuidelinesPrompt(resumedInput).given) },
-    fresh: digests(reviewGuidelinesPrompt(freshInput).given),
+    resumed: { ...memory?.guidelines, ...digestsOf(reviewGuidelinesPrompt(resumedInput).given) },
+    fresh: digestsOf(reviewGuidelinesPrompt(freshInput).given),
   };
   return { common, ledger, fresh, resumedPrompt, freshPrompt: buildReviewPrompt(freshInput), guidelinesGiven };
-}
-
-function digests(given: { key: string; digest: string }[]): Record<string, string> {
-  return Object.fromEntries(given.map((g) => [g.key, g.digest]));
 }
 
 const OVER_LIMIT = "the diff is over the size limit";
