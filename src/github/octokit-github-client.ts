@@ -93,7 +93,7 @@ export class OctokitGitHubClient implements GitHubClient {
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
       return { text: Buffer.from(data.content, "base64").toString("utf8"), sha: data.sha };
     } catch (error) {
-      const failure = toGitHubError(error, `read ${ref.owner}/${ref.repo}:${path}${branch ? ` on ${branch}` : ""}`);
+      const failure = toGitHubError(error, `read ${path} in ${ref.owner}/${ref.repo}${branch ? ` on ${branch}` : ""}`);
       if (failure.kind === "not-found") return undefined;
       throw failure;
     }
