@@ -116,6 +116,9 @@ const envSchema = z.object({
   STOP_GRACE: duration(5 * 60_000),
   GHE_HOST: optionalString,
   GHE_PROTOCOL: optionalString.pipe(z.enum(["https", "http"]).optional()).transform((v) => v ?? "https"),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  WEB_ADMINS: optionalString.transform((v) => (v ? v.split(/[\s,]+/).filter(Boolean) : [])),
   NODE_ENV: optionalString,
 });
 
@@ -180,6 +183,11 @@ export type EnvConfig = {
   /** The sweep that redelivers failed webhook deliveries (REDELIVER_INTERVAL). */
   redeliver: RedeliverConfig;
   github: { baseUrl?: string; host: string; protocol: "https" | "http"; gitHosts: string[] };
+  /**
+   * The run view's sign-in (the App's OAuth client, GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, which the
+   * setup flow saves): undefined when either is missing, and the pages then say how to turn it on.
+   */
+  web: { oauth?: { clientId: string; clientSecret: string }; admins: string[] };
   production: boolean;
   /** Every secret value found in the environment, for log and output redaction. */
   secrets: string[];
@@ -270,6 +278,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     env.OPENAI_API_KEY,
     env.CODEX_API_KEY,
     e.DATABASE_URL,
+    e.GITHUB_CLIENT_SECRET,
     metrics!.token,
   ].filter((s): s is string => typeof s === "string" && s.length >= 8);
   const github = e.GHE_HOST
@@ -327,6 +336,13 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     metrics: metrics!,
     redeliver: redeliver!,
     github,
+    web: {
+      oauth:
+        e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET
+          ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET }
+          : undefined,
+      admins: e.WEB_ADMINS.map((login) => login.toLowerCase()),
+    },
     production,
     secrets,
   };

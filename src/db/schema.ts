@@ -57,7 +57,11 @@ export const runs = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("runs_repository_pr_unique").on(t.repositoryId, t.prNumber)],
+  (t) => [
+    uniqueIndex("runs_repository_pr_unique").on(t.repositoryId, t.prNumber),
+    // The run view's repository page: a repository's PRs, newest activity first.
+    index("runs_repository_updated_idx").on(t.repositoryId, t.updatedAt),
+  ],
 );
 
 /** One agent invocation inside a run. */
@@ -94,7 +98,11 @@ export const turns = pgTable(
     /** The agent's raw final message when it could not be used (kept for debugging). */
     rawAnswer: text("raw_answer"),
   },
-  (t) => [index("turns_run_idx").on(t.runId, t.id)],
+  (t) => [
+    index("turns_run_idx").on(t.runId, t.id),
+    // Spend over a period (the run view's week and month), across runs.
+    index("turns_started_idx").on(t.startedAt),
+  ],
 );
 
 /** The agent's own resumable context, one per (run, role). */
@@ -216,6 +224,69 @@ export const runCommands = pgTable(
   ],
 );
 
+/**
+ * A finding's history, one row per thing that happened to it: raised, noted, restated, posted, fix-pushed,
+ * fixed, refuted, dismissed, withdrawn, deferred, upheld, confirmed, reopened, outdated. Written with the
+ * change it records (src/db/findings.ts), never edited.
+ */
+export const findingEvents = pgTable(
+  "finding_events",
+  {
+    id: serial("id").primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    findingNumber: integer("finding_number").notNull(),
+    kind: text("kind").notNull(),
+    /** A GitHub login, or the role that did it (reviewer, fixer, verifier); null when unknown. */
+    actor: text("actor"),
+    turnId: integer("turn_id").references(() => turns.id, { onDelete: "set null" }),
+    /** The reason given (a dismissal's, a ruling's), as plain untrusted text. */
+    detail: text("detail"),
+    /** The GitHub comment it happened in, when there is one. */
+    url: text("url"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("finding_events_run_idx").on(t.runId, t.findingNumber, t.id)],
+);
+
+/**
+ * Something the app refused, for the operator page: a command from someone without write access, a push
+ * GitHub refused, a review comment GitHub would not place, a webhook that failed validation.
+ */
+export const refusals = pgTable(
+  "refusals",
+  {
+    id: serial("id").primaryKey(),
+    /** command | push | review | webhook | ... */
+    kind: text("kind").notNull(),
+    repositoryFullName: text("repository_full_name"),
+    prNumber: integer("pr_number"),
+    actor: text("actor"),
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("refusals_created_idx").on(t.createdAt)],
+);
+
+/**
+ * A person signed in to the run view. The row's id is the SHA-256 of the cookie's random value (the cookie
+ * alone cannot be forged from the table); their GitHub user-to-server token is kept encrypted (AES-256-GCM,
+ * a key derived from the App's OAuth client secret), never rendered or logged.
+ */
+export const webSessions = pgTable(
+  "web_sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: bigint("user_id", { mode: "number" }).notNull(),
+    login: text("login").notNull(),
+    tokenCiphertext: text("token_ciphertext").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("web_sessions_expires_idx").on(t.expiresAt)],
+);
+
 /** Webhook deliveries already accepted: a redelivered id is a no-op. */
 export const webhookDeliveries = pgTable("webhook_deliveries", {
   deliveryId: text("delivery_id").primaryKey(),
@@ -258,3 +329,6 @@ export type Turn = typeof turns.$inferSelect;
 export type RunAgentSession = typeof runAgentSessions.$inferSelect;
 export type Finding = typeof findings.$inferSelect;
 export type RunCommand = typeof runCommands.$inferSelect;
+export type FindingEvent = typeof findingEvents.$inferSelect;
+export type Refusal = typeof refusals.$inferSelect;
+export type WebSession = typeof webSessions.$inferSelect;

@@ -1,0 +1,123 @@
+/** One agent turn, as the timeline shows it. */
+export interface TurnRow {
+  id: number;
+  role: string;
+  trigger: string;
+  headSha: string;
+  agent: string;
+  /** cold | started | resumed | fallback | rollover; null while starting. */
+  sessionMode: string | null;
+  sessionId: string | null;
+  fallbackReason: string | null;
+  status: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  tokensIn: number;
+  tokensOut: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** The turn's largest request, in input tokens: the session's size after it. */
+  contextTokens: number;
+  costUsd: number;
+  error: string | null;
+}
+
+/** A role's current agent session in the run. */
+export interface SessionRow {
+  role: string;
+  agent: string;
+  sessionId: string;
+  contextTokens: number;
+  overheadTokens: number;
+  updatedAt: Date;
+  /** Turns that ran in this session id. */
+  turns: number;
+}
+
+/** Something that happened to a finding (a finding_events row). */
+export interface FindingEventRow {
+  kind: string;
+  actor: string | null;
+  turnId: number | null;
+  detail: string | null;
+  /** A GitHub comment's html_url, when the event happened in one. */
+  url: string | null;
+  at: Date;
+}
+
+export interface FindingRow {
+  number: number;
+  severity: string;
+  action: string;
+  title: string;
+  body: string;
+  path: string | null;
+  line: number | null;
+  endLine: number | null;
+  status: string;
+  dismissReason: string | null;
+  verification: string | null;
+  ruling: string | null;
+  rulingReason: string | null;
+  rulingBy: string | null;
+  rulingConfirmation: string | null;
+  rulingConfirmedBy: string | null;
+  /** The inline review comment carrying it, when posted inline. */
+  commentId: number | null;
+  reviewId: number | null;
+  introducedTurnId: number | null;
+  resolvedTurnId: number | null;
+  /** Oldest first. */
+  events: FindingEventRow[];
+}
+
+/** A command or thread reply someone asked for in the PR. */
+export interface CommandRow {
+  id: number;
+  author: string;
+  /** issue_comment | review_comment */
+  source: string;
+  commentId: number;
+  /** The parsed command's name (fix, review, ask, reply, ...). */
+  name: string;
+  status: string;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+/** A PR's run: everything the bot did in it. */
+export interface RunView {
+  run: {
+    id: number;
+    repositoryId: number;
+    repositoryFullName: string;
+    prNumber: number;
+    title: string;
+    author: string;
+    baseRef: string;
+    headRef: string;
+    headSha: string;
+    lastReviewedSha: string | null;
+    state: string;
+    draft: boolean;
+    labels: string[];
+    summaryCommentId: number | null;
+    createdAt: Date;
+    updatedAt: Date;
+  };
+  /** Oldest first. */
+  turns: TurnRow[];
+  sessions: SessionRow[];
+  /** By number. */
+  findings: FindingRow[];
+  /** Oldest first. */
+  commands: CommandRow[];
+  totals: {
+    turns: number;
+    costUsd: number;
+    tokensIn: number;
+    tokensOut: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
+  };
+}
