@@ -96,10 +96,13 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
           `@${job.author} There is no finding ${command.finding !== undefined ? findingId(command.finding) : "with that id"} in this pull request. \`/no-mistakes status\` lists them.`,
         );
       }
-      await updateFinding(deps.db, run.id, finding.number, {
-        status: "dismissed",
-        dismissReason: command.reason ?? null,
-      });
+      await updateFinding(
+        deps.db,
+        run.id,
+        finding.number,
+        { status: "dismissed", dismissReason: command.reason ?? null },
+        { kind: "dismissed", actor: job.author, detail: command.reason ?? null },
+      );
       // The summary (with its state line) and the last reviewed head's check run: a dismissed finding no longer blocks.
       const { config } = await readRepoConfig(github, ref);
       await refreshVerdict(deps.db, github, ref, run, config);

@@ -24,7 +24,11 @@ export async function confirmByReactions(deps: { db: Database; log: Logger }, ct
     );
     for (const reaction of thumbs) {
       if (!(await standing(github, ref, run, reaction.login)).writer) continue;
-      await updateFinding(deps.db, run.id, finding.number, confirmPatch(finding, reaction.login));
+      await updateFinding(deps.db, run.id, finding.number, confirmPatch(finding, reaction.login), {
+        kind: "confirmed",
+        actor: reaction.login,
+        detail: `the ruling ${finding.ruling}, with a 👍`,
+      });
       deps.log.info({ runId, finding: finding.number, by: reaction.login }, "ruling confirmed by a writer's 👍");
       confirmed++;
       break;

@@ -120,7 +120,11 @@ async function argue(
     byWriter: command.byWriter,
     failOn: at.config.review.fail_on,
   });
-  await updateFinding(deps.db, run.id, finding.number, patch);
+  await updateFinding(deps.db, run.id, finding.number, patch, {
+    kind: answer.ruling,
+    actor: pending.author,
+    detail: reason,
+  });
   const ruled = { ...finding, ...patch } as Finding;
   const replyId = await postThreadAnswer(
     github,
@@ -160,7 +164,11 @@ async function confirm(
   const id = findingId(finding.number);
   const marker = answerMarker(pending.commentId);
   if (finding.rulingConfirmation === "awaiting") {
-    await updateFinding(deps.db, run.id, finding.number, confirmPatch(finding, pending.author));
+    await updateFinding(deps.db, run.id, finding.number, confirmPatch(finding, pending.author), {
+      kind: "confirmed",
+      actor: pending.author,
+      detail: `the ruling ${finding.ruling}`,
+    });
     at.log.info({ finding: finding.number, by: pending.author }, "ruling confirmed");
   }
   const current = (await listFindings(deps.db, run.id)).find((f) => f.number === finding.number)!;

@@ -17,12 +17,13 @@ export async function recordPushedFix(
   const { sha, fixed } = commit;
   // The fixer's own change proves nothing about its claims: from here, only the verifier or later changes count.
   for (const f of fixed)
-    await updateFinding(deps.db, run.id, f.number, {
-      status: "fix-pushed",
-      evidenceFromSha: sha,
-      verification: null,
-      claimedResolvedSha: null,
-    });
+    await updateFinding(
+      deps.db,
+      run.id,
+      f.number,
+      { status: "fix-pushed", evidenceFromSha: sha, verification: null, claimedResolvedSha: null },
+      { kind: "fix-pushed", actor: "fixer", detail: sha },
+    );
   log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");
   deps.metrics?.fixPushes.inc({ outcome: "accepted" });
   await turn.reply(

@@ -108,11 +108,13 @@ async function applyVerdict(
   const reason = sanitizeMarkdown(verdict.reason) || "no reason given";
   if (verdict.fixed) {
     ruled.confirmed.push(finding.number);
-    await updateFinding(input.db, run.id, finding.number, {
-      status: "fixed",
-      verification: "confirmed",
-      resolvedTurnId: turnId,
-    });
+    await updateFinding(
+      input.db,
+      run.id,
+      finding.number,
+      { status: "fixed", verification: "confirmed", resolvedTurnId: turnId },
+      { kind: "confirmed", actor: "verifier", turnId, detail: reason },
+    );
     await resolveFindingThreads(
       github,
       ref,
@@ -124,7 +126,13 @@ async function applyVerdict(
     );
   } else {
     ruled.refuted.push(finding.number);
-    await updateFinding(input.db, run.id, finding.number, { status: "open", verification: "refuted" });
+    await updateFinding(
+      input.db,
+      run.id,
+      finding.number,
+      { status: "open", verification: "refuted" },
+      { kind: "refuted", actor: "verifier", turnId, detail: reason },
+    );
     if (finding.commentId !== null) {
       await replyOnce(
         github,

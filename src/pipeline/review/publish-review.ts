@@ -65,11 +65,13 @@ export async function publishReview(
   });
   for (const f of toPost) {
     const comment = posted.comments.get(f.number);
-    await updateFinding(deps.db, run.id, f.number, {
-      reviewId: posted.reviewId,
-      commentId: comment?.id ?? null,
-      commentNodeId: comment?.nodeId ?? null,
-    });
+    await updateFinding(
+      deps.db,
+      run.id,
+      f.number,
+      { reviewId: posted.reviewId, commentId: comment?.id ?? null, commentNodeId: comment?.nodeId ?? null },
+      { kind: "posted", actor: "reviewer", turnId: verdict.turnId ?? null },
+    );
   }
   return posted;
 }

@@ -1,3 +1,4 @@
+import { recordFindingEvents } from "../../db/finding-events.js";
 import { insertFindings, listFindings, updateFinding } from "../../db/findings.js";
 import type { Finding } from "../../db/schema.js";
 import { reconcileFindings } from "../ledger/reconcile-findings.js";
@@ -52,12 +53,24 @@ export async function recordFindings(
     raise: (f) => raiseOrNote(f, input.changed).raise,
   });
   await insertFindings(deps.db, run.id, rec.added);
+  const by = { actor: "reviewer", turnId: turnId ?? null };
+  await recordFindingEvents(
+    deps.db,
+    run.id,
+    rec.restated.map((n) => ({ findingNumber: n, kind: "restated", ...by })),
+  );
   // A note reported again where a later review raises it now (its code changed, a change breaks it, or an error) is opened and posted.
   for (const n of rec.promoted)
-    await updateFinding(deps.db, run.id, n, { status: "open", introducedTurnId: turnId ?? null });
+    await updateFinding(
+      deps.db,
+      run.id,
+      n,
+      { status: "open", introducedTurnId: turnId ?? null },
+      { kind: "raised", ...by },
+    );
   const verified = await recordResolutions(deps, run, head, before, rec.resolved, turnId);
   for (const n of rec.reopened)
-    await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null, claimedResolvedSha: null });
+    await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null, claimedResolvedSha: null }, by);
   const ledger = await listFindings(deps.db, run.id);
   const keptAsNotes = rec.added.filter((f) => f.status === "note").length;
   log.info(

@@ -30,11 +30,13 @@ export async function recordResolutions(
       : [finding.introducedTurnId === null ? undefined : raisedAt.get(finding.introducedTurnId), run.lastReviewedSha];
     if (await hasResolutionEvidence(workspace, finding, from, ws.headSha)) {
       verified.push(n);
-      await updateFinding(deps.db, run.id, n, {
-        status: "fixed",
-        resolvedTurnId: turnId ?? null,
-        claimedResolvedSha: null,
-      });
+      await updateFinding(
+        deps.db,
+        run.id,
+        n,
+        { status: "fixed", resolvedTurnId: turnId ?? null, claimedResolvedSha: null },
+        { actor: "reviewer", turnId: turnId ?? null },
+      );
     } else {
       await updateFinding(deps.db, run.id, n, { claimedResolvedSha: ws.headSha });
     }
