@@ -3,6 +3,7 @@ import { repoRef } from "../pipeline/job/repo-ref.js";
 import type { Database } from "../db/database.js";
 import { listFindings, updateFinding } from "../db/findings.js";
 import { deleteRunAgentSession, listRunAgentSessions } from "../db/run-agent-sessions.js";
+import { recordRefusal } from "../db/refusals.js";
 import { addRunCommand } from "../db/run-commands.js";
 import { findRun, updateRun, upsertRun } from "../db/runs.js";
 import type { Run } from "../db/schema.js";
@@ -52,6 +53,13 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
     if (!who.author && !who.writer) {
       log.info({ author: job.author, permission: who.permission }, "command refused");
       deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
+      await recordRefusal(deps.db, {
+        kind: "command",
+        repositoryFullName: run.repositoryFullName,
+        prNumber: run.prNumber,
+        actor: job.author,
+        reason: `ask: not the pull request's author nor a writer (permission ${who.permission})`,
+      });
       return reply(
         `@${job.author} \`/no-mistakes ask\` is for the pull request's author and people with write access to this repository (yours: ${who.permission}).`,
       );
@@ -66,6 +74,13 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   if (!WRITERS.has(permission)) {
     log.info({ author: job.author, permission }, "command refused");
     deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
+    await recordRefusal(deps.db, {
+      kind: "command",
+      repositoryFullName: run.repositoryFullName,
+      prNumber: run.prNumber,
+      actor: job.author,
+      reason: `${command.kind}: needs write access (permission ${permission})`,
+    });
     return reply(
       `@${job.author} \`/no-mistakes ${command.kind}\` needs write access to this repository (yours: ${permission}). Anyone can use \`status\`, \`config\` and \`help\`.`,
     );

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { listFindings } from "../db/findings.js";
+import { recordRefusal } from "../db/refusals.js";
 import { addRunCommand } from "../db/run-commands.js";
 import { findRun } from "../db/runs.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
@@ -75,6 +76,13 @@ export async function handleThreadReply(
       "thread reply refused: not the PR's author nor a writer",
     );
     deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
+    await recordRefusal(deps.db, {
+      kind: "command",
+      repositoryFullName: run.repositoryFullName,
+      prNumber: run.prNumber,
+      actor: job.author,
+      reason: `thread reply${finding ? ` on ${findingId(finding.number)}` : ""}: not the pull request's author nor a writer (permission ${who.permission})`,
+    });
     // Said only to someone who addressed the bot: a passing remark in a thread gets no answer at all.
     if (!asks) return;
     return answerInThread(

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { listFindingEvents } from "../../src/db/finding-events.js";
+import { listRefusals } from "../../src/db/refusals.js";
 import { loadRunAgentSession } from "../../src/db/run-agent-sessions.js";
 import { listTurns } from "../../src/db/turns.js";
 import { bugAndNitReview, FlowFixture, LOOP_BUG_APP, numbered, PR_APP } from "../helpers/flow-fixture.js";
@@ -20,6 +22,21 @@ async function openReviewed(standIn: Parameters<typeof FlowFixture.start>[1] = {
     ...standIn,
   });
   return fx.openReviewed(REVIEW);
+}
+
+/** The run's finding history: [finding, kind, actor, detail], by finding and oldest first. */
+async function history(): Promise<[number, string, string | null, string | null][]> {
+  return (await listFindingEvents(database.handle.db, (await fx.run()).id)).map((e) => [
+    e.findingNumber,
+    e.kind,
+    e.actor,
+    e.detail,
+  ]);
+}
+
+/** What the app refused in this fixture's PR. */
+async function refusals() {
+  return (await listRefusals(database.handle.db)).filter((r) => r.prNumber === fx.pr);
 }
 
 /** Waits until the run's fixer turn is running (it has its `turns` row). */
@@ -86,6 +103,17 @@ describe("/no-mistakes fix", () => {
       ["fixer", "started"],
       ["verifier", "started"],
     ]);
+    // the history: raised and posted by the reviewer's turn, the fixer's commit, the verifier's ruling in its turn
+    expect(await history()).toEqual([
+      [1, "raised", "reviewer", null],
+      [1, "posted", "reviewer", null],
+      [1, "fix-pushed", "fixer", pushed],
+      [1, "confirmed", "verifier", "The bound is now `<`, so the loop stops at n - 1."],
+      [2, "raised", "reviewer", null],
+      [2, "posted", "reviewer", null],
+    ]);
+    const events = await listFindingEvents(database.handle.db, (await fx.run()).id, 1);
+    expect(events.map((e) => e.turnId)).toEqual([turns[0]!.id, turns[0]!.id, null, turns[2]!.id]);
 
     // GitHub sends synchronize for the bot's push: reviewed again in the resumed reviewer session
     await fx.pullRequest("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
@@ -235,6 +263,15 @@ describe("/no-mistakes fix", () => {
       (await fx.run()).id,
     ]);
     expect(pending.rows[0]!.n).toBe(0);
+    expect((await refusals()).map((r) => [r.kind, r.repositoryFullName, r.prNumber, r.actor, r.reason])).toEqual([
+      [
+        "command",
+        (await fx.run()).repositoryFullName,
+        (await fx.run()).prNumber,
+        "visitor",
+        "fix: needs write access (permission read)",
+      ],
+    ]);
   });
 
   it("when the branch moved under the fixer, the refused push is reported with the patch", async () => {
@@ -263,6 +300,10 @@ describe("/no-mistakes fix", () => {
     expect(fx.remote.remoteSha("refs/heads/feature")).not.toBe(head);
     expect(fx.remote.git(fx.remote.bare, "log", "-1", "--format=%s", "refs/heads/feature").trim()).toBe("concurrent");
     expect((await fx.findings())[0]!.status).toBe("open");
+    const [refusal, ...more] = await refusals();
+    expect(more).toEqual([]);
+    expect(refusal).toMatchObject({ kind: "push", actor: "fixer", prNumber: (await fx.run()).prNumber });
+    expect(refusal!.reason).toMatch(/^[0-9a-f]{7}: the branch moved or is protected/);
   });
 
   it("on a fork without maintainer edits: a reply, no agent turn, no push", async () => {
@@ -482,6 +523,12 @@ describe("other commands", () => {
     expect(second.comments).toHaveLength(0);
     expect(second.body).not.toContain("Naming nit");
     expect(await fx.findings()).toHaveLength(2);
+    // dismissed by the maintainer with the reason; the later review's report of it changes nothing
+    expect((await history()).filter(([n]) => n === 2)).toEqual([
+      [2, "raised", "reviewer", null],
+      [2, "posted", "reviewer", null],
+      [2, "dismissed", "maintainer", "naming is fine"],
+    ]);
   });
 
   it("dismissing the blocking finding turns the head's check green and the summary's state follows", async () => {

@@ -11,6 +11,8 @@ import {
   REPO,
   REPO_ID,
 } from "../helpers/flow-fixture.js";
+import { listFindingEvents } from "../../src/db/finding-events.js";
+import { listRefusals } from "../../src/db/refusals.js";
 import { INSTALLATION_TOKEN } from "../helpers/github-stand-in.js";
 import { useFlowDatabase } from "../helpers/use-flow-database.js";
 import { examplePayload } from "../helpers/webhook-payloads.js";
@@ -184,6 +186,20 @@ describe("review on every push", () => {
       [2, "open"],
       [3, "open"],
     ]);
+    // each finding's history, at the reviewer turn that did it
+    const [t1, t2] = (await fx.turns()).map((t) => t.id);
+    expect(
+      (await listFindingEvents(database.handle.db, run.id)).map((e) => [e.findingNumber, e.kind, e.actor, e.turnId]),
+    ).toEqual([
+      [1, "raised", "reviewer", t1],
+      [1, "posted", "reviewer", t1],
+      [1, "fixed", "reviewer", t2],
+      [2, "raised", "reviewer", t1],
+      [2, "posted", "reviewer", t1],
+      [2, "restated", "reviewer", t2],
+      [3, "raised", "reviewer", t2],
+      [3, "posted", "reviewer", t2],
+    ]);
   });
 
   it("a reviewer's `resolved` for a finding whose code did not change is a claim: the finding stays open, keeps failing the check, and the summary says so", async () => {
@@ -336,6 +352,13 @@ describe("review on every push", () => {
       .map((l) => l.msg);
     expect(warnings).toContain("GitHub refused the review; finding the refused comments");
     expect(warnings).toContain("GitHub refuses an inline comment; it goes into the review body");
+    const refusals = (await listRefusals(database.handle.db)).filter((r) => r.prNumber === fx.pr);
+    expect(refusals.map((r) => [r.kind, r.repositoryFullName, r.actor])).toEqual([
+      ["review", `${OWNER}/${REPO}`, "reviewer"],
+    ]);
+    expect(refusals[0]!.reason).toMatch(
+      new RegExp(`^GitHub refused the review at ${head.slice(0, 7)} \\(.*422.*\\); moved into the body: NM-2$`),
+    );
   });
 
   it("a bad repository config is reported in the check run and the review runs on defaults", async () => {

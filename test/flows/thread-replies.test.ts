@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { listFindingEvents } from "../../src/db/finding-events.js";
+import { listRefusals } from "../../src/db/refusals.js";
 import { bugAndNitReview, FlowFixture, LOOP_FINDING } from "../helpers/flow-fixture.js";
 import { BOT_USER } from "../helpers/github-stand-in.js";
 import { useFlowDatabase } from "../helpers/use-flow-database.js";
@@ -149,6 +151,14 @@ describe("replies in a finding's thread", () => {
     });
     expect(checkConclusion(head)).toBe("success");
     expect(botReplies(nm1.id).at(-1)).toContain("Confirmed by @maintainer: NM-1 is withdrawn");
+    // NM-1's history: the author's ruling (it did not take effect yet), then the writer's confirmation
+    const events = await listFindingEvents(database.handle.db, (await fx.run()).id, 1);
+    expect(events.map((e) => [e.kind, e.actor, e.detail])).toEqual([
+      ["raised", "reviewer", null],
+      ["posted", "reviewer", null],
+      ["withdrawn", "Codertocat", "The bound is guarded upstream."],
+      ["confirmed", "maintainer", "the ruling withdrawn"],
+    ]);
   });
 
   it("a writer's 👍 on the ruling confirms it, seen by the run's next job", async () => {
@@ -169,6 +179,11 @@ describe("replies in a finding's thread", () => {
     fx.github.reactToReviewComment(WRITER, ruling.rulingReplyId!, "+1");
     const next = fx.push({ "README.md": "# widgets\nmore\n" }, "docs");
     await fx.pullRequest("synchronize", next);
+    const events = await listFindingEvents(database.handle.db, (await fx.run()).id, 1);
+    expect(events.slice(2).map((e) => [e.kind, e.actor, e.detail])).toEqual([
+      ["withdrawn", "Codertocat", "Guarded upstream."],
+      ["confirmed", "maintainer", "the ruling withdrawn, with a 👍"],
+    ]);
 
     expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({
       status: "withdrawn",
@@ -204,6 +219,12 @@ describe("replies in a finding's thread", () => {
     expect(botReplies(nm1.id).at(-1)).toContain(
       "Only the pull request's author and people with write access to this repository can argue NM-1",
     );
+    // both of the visitor's replies on NM-1 were refused (the bot's own and other bots' replies are not refusals)
+    const refused = (await listRefusals(database.handle.db)).filter((r) => r.prNumber === fx.pr);
+    expect(refused.map((r) => [r.kind, r.actor, r.reason])).toEqual([
+      ["command", "visitor", "thread reply on NM-1: not the pull request's author nor a writer (permission read)"],
+      ["command", "visitor", "thread reply on NM-1: not the pull request's author nor a writer (permission read)"],
+    ]);
   });
 
   it("a dead session: the thread reply falls back to a fresh session whose prompt has the finding and the thread so far", async () => {

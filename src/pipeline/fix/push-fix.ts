@@ -1,5 +1,7 @@
+import { recordRefusal } from "../../db/refusals.js";
 import { GitError } from "../../git/git-error.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
+import { shortSha } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import { countRefusedPush } from "./count-refused-push.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";
@@ -22,6 +24,13 @@ export async function pushFix(
   const { target } = tip;
   const { sha } = commit;
   const refuse = async (why: string): Promise<false> => {
+    await recordRefusal(deps.db, {
+      kind: "push",
+      repositoryFullName: run.repositoryFullName,
+      prNumber: run.prNumber,
+      actor: "fixer",
+      reason: `${shortSha(sha)}: ${why}`,
+    });
     await replyWithPatch(turn, findings, tip, sha, why);
     return false;
   };

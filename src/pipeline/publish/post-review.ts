@@ -30,6 +30,8 @@ export interface PostedReview {
   /** Finding number → its inline comment. */
   comments: Map<number, { id: number; nodeId: string }>;
   inBody: { finding: Finding; reason: string }[];
+  /** When GitHub refused the review as first sent (422): what it said, and the findings it would not take inline. */
+  refused?: { github: string; findings: number[] };
 }
 
 /**
@@ -46,6 +48,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
 
   let posting = inline;
   let reviewId: number;
+  let refusal: PostedReview["refused"];
   try {
     reviewId = await sendReview(input, inBody, posting);
   } catch (error) {
@@ -60,6 +63,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
     for (const item of refused)
       inBody.push({ finding: item.finding, reason: "GitHub refused it as an inline comment" });
     posting = taken;
+    refusal = { github: error.message, findings: refused.map((item) => item.finding.number) };
     reviewId = await sendReview(input, inBody, posting);
   }
   if (posting.length > 0) {
@@ -69,7 +73,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
       if (match) comments.set(match.finding.number, { id: c.id, nodeId: c.nodeId });
     }
   }
-  return { reviewId, comments, inBody };
+  return { reviewId, comments, inBody, ...(refusal ? { refused: refusal } : {}) };
 }
 
 /** Our inline comments already on the PR (not replies), by the finding marker they carry. */

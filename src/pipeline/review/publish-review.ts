@@ -1,4 +1,7 @@
 import { updateFinding } from "../../db/findings.js";
+import type { Finding } from "../../db/schema.js";
+import { recordRefusal } from "../../db/refusals.js";
+import { findingId } from "../../domain/finding-id.js";
 import { ours } from "../publish/ours.js";
 import { postReview, type PostedReview } from "../publish/post-review.js";
 import { reviewMarker, shortSha } from "../render/labels.js";
@@ -63,6 +66,19 @@ export async function publishReview(
         notes: bodyNotes,
       }),
   });
+  await recordPosted(deps, run, toPost, posted, verdict.turnId);
+  if (posted.refused) await recordReviewRefusal(deps, run, ws.headSha, posted.refused);
+  return posted;
+}
+
+/** Each posted finding's review and comment, and its `posted` event at the reviewer's turn. */
+async function recordPosted(
+  deps: PipelineDeps,
+  run: ReviewTurn["run"],
+  toPost: Finding[],
+  posted: PostedReview,
+  turnId: number | undefined,
+): Promise<void> {
   for (const f of toPost) {
     const comment = posted.comments.get(f.number);
     await updateFinding(
@@ -70,8 +86,23 @@ export async function publishReview(
       run.id,
       f.number,
       { reviewId: posted.reviewId, commentId: comment?.id ?? null, commentNodeId: comment?.nodeId ?? null },
-      { kind: "posted", actor: "reviewer", turnId: verdict.turnId ?? null },
+      { kind: "posted", actor: "reviewer", turnId: turnId ?? null },
     );
   }
-  return posted;
+}
+
+/** GitHub refused the review as first sent: kept for the operator page, with what it said and what moved into the body. */
+async function recordReviewRefusal(
+  deps: PipelineDeps,
+  run: ReviewTurn["run"],
+  headSha: string,
+  refused: NonNullable<PostedReview["refused"]>,
+): Promise<void> {
+  await recordRefusal(deps.db, {
+    kind: "review",
+    repositoryFullName: run.repositoryFullName,
+    prNumber: run.prNumber,
+    actor: "reviewer",
+    reason: `GitHub refused the review at ${shortSha(headSha)} (${refused.github.slice(0, 200)}); moved into the body: ${refused.findings.map(findingId).join(", ") || "none"}`,
+  });
 }
