@@ -7,14 +7,14 @@ import { OPEN_FINDING_STATUSES } from "./read-repositories-view.js";
 /**
  * A repository's page: its PRs matching the filter, newest activity first, one page of `pageSize`; the
  * page's open findings by severity and turns and spend by aggregate queries over the page's runs. Six
- * queries whatever the repository's size; undefined when the app has no run in the repository.
+ * queries whatever the repository's size. A repository the app has no run in reads as empty (its name "").
  */
 export async function readRepositoryView(
   db: Database,
   repositoryId: number,
   filter: RepositoryFilter,
   pageSize = 50,
-): Promise<RepositoryView | undefined> {
+): Promise<RepositoryView> {
   const page = Math.max(1, Math.floor(filter.page) || 1);
   const matching = and(
     eq(runs.repositoryId, repositoryId),
@@ -51,7 +51,6 @@ export async function readRepositoryView(
       .limit(pageSize)
       .offset((page - 1) * pageSize),
   ]);
-  if (named.length === 0) return undefined;
   const ids = pageRuns.map((r) => r.id);
   const [severities, spend] =
     ids.length === 0 ? [[], []] : await Promise.all([openBySeverity(db, ids), spendOf(db, ids)]);
@@ -64,7 +63,7 @@ export async function readRepositoryView(
   const spendBy = new Map(spend.map((s) => [s.runId, s]));
   return {
     repositoryId,
-    fullName: named[0]!.fullName,
+    fullName: named[0]?.fullName ?? "",
     filter: { ...filter, page },
     pullRequests: pageRuns.map((r) => ({
       number: r.number,
