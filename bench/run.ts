@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions,web, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
  * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 60),
@@ -28,6 +28,7 @@ const sections = [
   "sandbox",
   "diff-bomb",
   "sessions",
+  "web",
 ].filter((s) => !only || only.includes(s));
 
 function runSection(name: string): Promise<any> {
@@ -351,6 +352,38 @@ if (sessions) {
     holds: null,
     kind: "info",
   });
+}
+const web = results.web;
+if (web) {
+  const c = web.config;
+  const what = web.databases[0]?.rendered ? "queries + render" : "queries";
+  for (const d of web.databases) {
+    const db = d.database === "embedded" ? "embedded PGlite" : "PostgreSQL";
+    rows.push({
+      figure: `run view server time (${what}), PR with ${c.findings} findings (${d.checks.runViewEvents} events) and ${c.turns} turns, ${db}, p95 vs a ${c.small.findings}-finding PR`,
+      value: `${d.runView.p95} ms (p50 ${d.runView.p50}) vs ${d.runViewBaseline.p95} ms = ${d.runViewRatio}×`,
+      target: `< ${c.targetsMs.runView} ms`,
+      holds:
+        d.runView.p95 < c.targetsMs.runView &&
+        d.checks.runViewFindings === c.findings &&
+        d.checks.runViewTurns === c.turns,
+      kind: "perf",
+    });
+    rows.push({
+      figure: `repository page server time (${what}), ${c.prs} PRs, first page, ${db}, p95 vs a ${c.small.prs}-PR repository`,
+      value: `${d.repositoryPage.p95} ms (p50 ${d.repositoryPage.p50}) vs ${d.repositoryPageBaseline.p95} ms = ${d.repositoryPageRatio}×`,
+      target: `< ${c.targetsMs.repositoryPage} ms`,
+      holds: d.repositoryPage.p95 < c.targetsMs.repositoryPage && d.checks.repositoryTotal === c.prs,
+      kind: "perf",
+    });
+    rows.push({
+      figure: `run view, other pages' queries, ${db} (p95)`,
+      value: `home ${d.homePage.p95} ms, repository filtered page 5 ${d.repositoryPageFiltered.p95} ms, repository by name ${d.findRepository.p95} ms, operator ${d.operatorPage.p95} ms`,
+      target: "(reported)",
+      holds: null,
+      kind: "info",
+    });
+  }
 }
 for (const f of failures)
   rows.push({
