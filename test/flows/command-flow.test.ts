@@ -166,6 +166,13 @@ describe("/no-mistakes fix", () => {
       [2, "open", null],
     ]);
     expect(fx.summary()).toContain("a fix was refuted by the verifier");
+    // the refutation is NM-1's last event: the reviewer's claim without evidence is none
+    expect((await history()).filter(([n]) => n === 1)).toEqual([
+      [1, "raised", "reviewer", null],
+      [1, "posted", "reviewer", null],
+      [1, "fix-pushed", "fixer", pushed],
+      [1, "refuted", "verifier", "The bound is still `<=`; only a comment was added."],
+    ]);
   });
 
   it("when the verifier cannot rule (unreadable answer), the fix stays `fix pushed`, unverified, and keeps counting", async () => {
