@@ -120,11 +120,8 @@ async function argue(
     byWriter: command.byWriter,
     failOn: at.config.review.fail_on,
   });
-  await updateFinding(deps.db, run.id, finding.number, patch, {
-    kind: answer.ruling,
-    actor: pending.author,
-    detail: reason,
-  });
+  const ruling = { kind: answer.ruling, actor: pending.author, detail: reason };
+  await updateFinding(deps.db, run.id, finding.number, patch, ruling);
   const ruled = { ...finding, ...patch } as Finding;
   const replyId = await postThreadAnswer(
     github,

@@ -54,20 +54,7 @@ export async function recordFindings(
   });
   await insertFindings(deps.db, run.id, rec.added);
   const by = { actor: "reviewer", turnId: turnId ?? null };
-  await recordFindingEvents(
-    deps.db,
-    run.id,
-    rec.restated.map((n) => ({ findingNumber: n, kind: "restated", ...by })),
-  );
-  // A note reported again where a later review raises it now (its code changed, a change breaks it, or an error) is opened and posted.
-  for (const n of rec.promoted)
-    await updateFinding(
-      deps.db,
-      run.id,
-      n,
-      { status: "open", introducedTurnId: turnId ?? null },
-      { kind: "raised", ...by },
-    );
+  await recordReportedAgain(deps, run.id, rec, by);
   const verified = await recordResolutions(deps, run, head, before, rec.resolved, turnId);
   for (const n of rec.reopened)
     await updateFinding(deps.db, run.id, n, { status: "open", resolvedTurnId: null, claimedResolvedSha: null }, by);
@@ -95,4 +82,23 @@ export async function recordFindings(
     keptAsNotes,
     renames,
   };
+}
+
+/**
+ * Known findings the answer reported again: a restatement is an event; a note a later review raises now
+ * (its code changed, a change breaks it, or an error) is opened and posted, raised at this turn.
+ */
+async function recordReportedAgain(
+  deps: PipelineDeps,
+  runId: number,
+  rec: ReturnType<typeof reconcileFindings>,
+  by: { actor: string; turnId: number | null },
+): Promise<void> {
+  await recordFindingEvents(
+    deps.db,
+    runId,
+    rec.restated.map((n) => ({ findingNumber: n, kind: "restated", ...by })),
+  );
+  for (const n of rec.promoted)
+    await updateFinding(deps.db, runId, n, { status: "open", introducedTurnId: by.turnId }, { kind: "raised", ...by });
 }
