@@ -49,7 +49,12 @@ export function createWebHandler(deps: WebHandlerDeps) {
     const route = webRoute(url.pathname);
     if (!route) return false;
     const started = performance.now();
-    const send = (status: number, body: string, type = "text/html; charset=utf-8", extra: Record<string, string> = {}) => {
+    const send = (
+      status: number,
+      body: string,
+      type = "text/html; charset=utf-8",
+      extra: Record<string, string> = {},
+    ) => {
       res.writeHead(status, {
         ...SECURITY_HEADERS,
         "content-type": type,
@@ -107,7 +112,8 @@ async function renderRoute(
   const operator = await deps.auth.isOperator(user);
   const context = { user, operator, github: { webOrigin: deps.webOrigin } };
   if (route.kind === "unknown") return undefined;
-  if (route.kind === "operator") return operator ? renderOperatorPage(await readOperatorView(deps.db), context) : undefined;
+  if (route.kind === "operator")
+    return operator ? renderOperatorPage(await readOperatorView(deps.db), context) : undefined;
   const readable = await deps.auth.readableRepositories(user);
   if (route.kind === "repositories")
     return renderRepositoriesPage(await readRepositoriesView(deps.db, [...readable]), context);
