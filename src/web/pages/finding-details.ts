@@ -4,6 +4,7 @@ import { githubUrl } from "./github-url.js";
 import { html } from "./html.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
+import { safeUrl } from "./safe-url.js";
 import { timeElement } from "./time-element.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -84,10 +85,16 @@ function event(e: FindingEventRow): HtmlSafe {
   return html`<li class="event">
     ${timeElement(e.at)}
     <strong>${e.kind}</strong
-    >${e.actor !== null && html` by ${untrustedText(e.actor)}`}${e.turnId !== null && html` in ${turnLink(e.turnId)}`}${e.url !== null && html` · ${link(e.url, "comment", "external")}`}${e.detail !== null && html`<pre class="detail">${untrustedText(e.detail)}</pre>`}
+    >${e.actor !== null && html` by ${untrustedText(e.actor)}`}${e.turnId !== null && html` in ${turnLink(e.turnId)}`}${commentLink(e.url)}${e.detail !== null && html`<pre class="detail">${untrustedText(e.detail)}</pre>`}
   </li>`;
 }
 
 function turnLink(turnId: number): HtmlSafe {
   return link(`#turn-${turnId}`, `turn ${turnId}`);
+}
+
+/** The GitHub comment an event happened in, when its address is one a page may link to. */
+function commentLink(url: string | null): HtmlSafe | undefined {
+  const href = url === null ? undefined : safeUrl(url);
+  return href && html` · <a href="${href}" rel="noopener noreferrer">comment</a>`;
 }

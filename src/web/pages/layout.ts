@@ -42,7 +42,7 @@ export function layout({ title, user, operator, body, breadcrumbs }: LayoutInput
   const account = user
     ? html`<div class="account">
         ${operator && html`<a href="${safeUrl("/operator")}">Operator</a>`}<span class="login"
-          >Signed in as <strong>${user.login}</strong></span
+          >Signed in as <strong>${untrustedText(user.login)}</strong></span
         >
         <form method="post" action="${safeUrl("/logout")}"><button type="submit">Sign out</button></form>
       </div>`

@@ -75,7 +75,7 @@ function filterForm(action: string, view: RepositoryView): HtmlSafe {
       >Author
       <select name="author">
         <option value="" ${!author && html` selected`}>everyone</option>
-        ${authors.map((a) => html`<option value="${a}" ${a === author && html` selected`}>${a}</option>`)}
+        ${authors.map((a) => html`<option value="${a}" ${a === author && html` selected`}>${untrustedText(a)}</option>`)}
       </select></label
     >
     <button type="submit">Filter</button>
@@ -88,7 +88,7 @@ function row(fullName: string, pr: PullRequestRow): HtmlSafe {
   return html`<tr>
     <td class="num">${link(path, `#${pr.number}`)}</td>
     <td class="title">${link(path, untrustedText(pr.title))}</td>
-    <td>${pr.author}</td>
+    <td>${untrustedText(pr.author)}</td>
     <td>
       <span class="status status-${pr.state}">${pr.state}</span>${pr.draft && html` <span class="muted">draft</span>`}
     </td>

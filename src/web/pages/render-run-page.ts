@@ -46,7 +46,9 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
         ${run.lastReviewedSha ? html`<span class="sha">${shortSha(run.lastReviewedSha)}</span>` : html`<span class="muted">never</span>`}
       </dd>
       <dt>On GitHub</dt>
-      <dd>${link(githubUrl(webOrigin, repo, `pull/${run.prNumber}`), `${repo}#${run.prNumber}`, "external")}</dd>
+      <dd>
+        ${link(githubUrl(webOrigin, repo, `pull/${run.prNumber}`), untrustedText(`${repo}#${run.prNumber}`), "external")}
+      </dd>
       <dt>Run</dt>
       <dd>started ${timeElement(run.createdAt)}, updated ${timeElement(run.updatedAt)}</dd>
     </dl>
