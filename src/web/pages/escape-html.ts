@@ -1,15 +1,36 @@
 const SPECIAL = /[&<>"'`]/;
-const SPECIAL_ALL = /[&<>"'`]/g;
-const ENTITY: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "`": "&#96;",
-};
 
-/** Text made safe between elements and inside a quoted attribute value. */
+/** Text made safe between elements and inside a quoted attribute value: `& < > " ' \`` become references. */
 export function escapeHtml(text: string): string {
-  return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ENTITY[c]!) : text;
+  if (!SPECIAL.test(text)) return text;
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    let entity: string;
+    switch (text.charCodeAt(i)) {
+      case 38:
+        entity = "&amp;";
+        break;
+      case 60:
+        entity = "&lt;";
+        break;
+      case 62:
+        entity = "&gt;";
+        break;
+      case 34:
+        entity = "&quot;";
+        break;
+      case 39:
+        entity = "&#39;";
+        break;
+      case 96:
+        entity = "&#96;";
+        break;
+      default:
+        continue;
+    }
+    out += text.slice(from, i) + entity;
+    from = i + 1;
+  }
+  return out + text.slice(from);
 }

@@ -1,6 +1,5 @@
 import { findingId } from "../../domain/finding-id.js";
 import type { FindingEventRow, FindingRow } from "../views/run-view.js";
-import { githubUrl } from "./github-url.js";
 import { html } from "./html.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
@@ -14,9 +13,8 @@ import { untrustedText } from "./untrusted-text.js";
  */
 export function findingDetails(
   f: FindingRow,
-  repositoryFullName: string,
-  prNumber: number,
-  webOrigin: string,
+  /** The PR on GitHub (its comments are fragments of it). */
+  pullUrl: string,
 ): HtmlSafe {
   const id = findingId(f.number);
   const place = f.path
@@ -24,11 +22,7 @@ export function findingDetails(
     : undefined;
   const comment =
     f.commentId !== null
-      ? link(
-          githubUrl(webOrigin, repositoryFullName, `pull/${prNumber}#discussion_r${f.commentId}`),
-          "inline comment on GitHub",
-          "external",
-        )
+      ? link(`${pullUrl}#discussion_r${f.commentId}`, "inline comment on GitHub", "external")
       : undefined;
   return html`<details class="finding" id="${id}">
     <summary>

@@ -3,7 +3,7 @@ import type { RunView } from "../views/run-view.js";
 import { findingDetails } from "./finding-details.js";
 import { formatCount } from "./format-count.js";
 import { formatUsd } from "./format-usd.js";
-import { githubUrl } from "./github-url.js";
+import { githubRepositoryUrl } from "./github-repository-url.js";
 import { html } from "./html.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { layout } from "./layout.js";
@@ -25,6 +25,8 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
   const { run, totals } = view;
   const webOrigin = ctx.github.webOrigin;
   const repo = run.repositoryFullName;
+  const repositoryUrl = githubRepositoryUrl(webOrigin, repo);
+  const pullUrl = `${repositoryUrl}/pull/${run.prNumber}`;
   const body = html`<h1>${untrustedText(run.title)} <span class="muted">#${run.prNumber}</span></h1>
     <dl class="facts">
       <dt>Author</dt>
@@ -46,9 +48,7 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
         ${run.lastReviewedSha ? html`<span class="sha">${shortSha(run.lastReviewedSha)}</span>` : html`<span class="muted">never</span>`}
       </dd>
       <dt>On GitHub</dt>
-      <dd>
-        ${link(githubUrl(webOrigin, repo, `pull/${run.prNumber}`), untrustedText(`${repo}#${run.prNumber}`), "external")}
-      </dd>
+      <dd>${link(pullUrl, untrustedText(`${repo}#${run.prNumber}`), "external")}</dd>
       <dt>Run</dt>
       <dd>started ${timeElement(run.createdAt)}, updated ${timeElement(run.updatedAt)}</dd>
     </dl>
@@ -60,7 +60,7 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
           <span class="muted">(${formatCount(view.turns.length)} turn${view.turns.length === 1 ? "" : "s"})</span>
         </h2>
       </summary>
-      ${runTurnsTable(view.turns, repo, webOrigin)}
+      ${runTurnsTable(view.turns, repositoryUrl)}
     </details>
     <details class="section" open>
       <summary><h2>Sessions</h2></summary>
@@ -70,13 +70,13 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
       <summary>
         <h2>Findings <span class="muted">(${formatCount(view.findings.length)})</span></h2>
       </summary>
-      ${findingsSection(view, webOrigin)}
+      ${findingsSection(view, pullUrl)}
     </details>
     <details class="section" open>
       <summary>
         <h2>Commands <span class="muted">(${formatCount(view.commands.length)})</span></h2>
       </summary>
-      ${runCommandsTable(view.commands, repo, run.prNumber, webOrigin)}
+      ${runCommandsTable(view.commands, pullUrl)}
     </details>`;
   return layout({
     title: `${run.title} · ${repo}#${run.prNumber}`,
@@ -119,12 +119,11 @@ function totalsTable(totals: RunView["totals"]): HtmlSafe {
   </table>`;
 }
 
-function findingsSection(view: RunView, webOrigin: string): HtmlSafe {
+function findingsSection(view: RunView, pullUrl: string): HtmlSafe {
   if (!view.findings.length) return html`<p class="empty">No findings.</p>`;
   const byStatus = new Map<string, number>();
   for (const f of view.findings) byStatus.set(f.status, (byStatus.get(f.status) ?? 0) + 1);
   const counts = [...byStatus].map(([status, n]) => `${formatCount(n)} ${status}`).join(" · ");
-  const { repositoryFullName, prNumber } = view.run;
   return html`<p class="muted">${counts}</p>
-    ${view.findings.map((f) => findingDetails(f, repositoryFullName, prNumber, webOrigin))}`;
+    ${view.findings.map((f) => findingDetails(f, pullUrl))}`;
 }

@@ -1,5 +1,4 @@
 import type { CommandRow } from "../views/run-view.js";
-import { githubUrl } from "./github-url.js";
 import { html } from "./html.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
@@ -9,9 +8,8 @@ import { untrustedText } from "./untrusted-text.js";
 /** The commands and thread replies asked for in the PR, oldest first, each linking to its comment on GitHub. */
 export function runCommandsTable(
   commands: CommandRow[],
-  repositoryFullName: string,
-  prNumber: number,
-  webOrigin: string,
+  /** The PR on GitHub (its comments are fragments of it). */
+  pullUrl: string,
 ): HtmlSafe {
   if (!commands.length) return html`<p class="empty">No commands.</p>`;
   return html`<div class="table-scroll">
@@ -29,7 +27,7 @@ export function runCommandsTable(
       <tbody>
         ${commands.map((c) => {
           const anchor = c.source === "review_comment" ? `discussion_r${c.commentId}` : `issuecomment-${c.commentId}`;
-          const url = githubUrl(webOrigin, repositoryFullName, `pull/${prNumber}#${anchor}`);
+          const url = `${pullUrl}#${anchor}`;
           return html`<tr>
             <td>${untrustedText(c.author)}</td>
             <td><code>${untrustedText(c.name)}</code></td>

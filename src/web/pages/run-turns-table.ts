@@ -3,7 +3,6 @@ import type { TurnRow } from "../views/run-view.js";
 import { formatCount } from "./format-count.js";
 import { formatDuration } from "./format-duration.js";
 import { formatUsd } from "./format-usd.js";
-import { githubUrl } from "./github-url.js";
 import { html } from "./html.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
@@ -12,7 +11,8 @@ import { timeElement } from "./time-element.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** The run's timeline: one row per agent turn, oldest first, each anchored at #turn-<id>. */
-export function runTurnsTable(turns: TurnRow[], repositoryFullName: string, webOrigin: string): HtmlSafe {
+/** `repositoryUrl` is the repository on GitHub (a turn's commit links under it). */
+export function runTurnsTable(turns: TurnRow[], repositoryUrl: string): HtmlSafe {
   if (!turns.length) return html`<p class="empty">No agent turns yet.</p>`;
   return html`<div class="table-scroll">
     <table class="turns">
@@ -36,16 +36,16 @@ export function runTurnsTable(turns: TurnRow[], repositoryFullName: string, webO
         </tr>
       </thead>
       <tbody>
-        ${turns.map((t) => turnRow(t, repositoryFullName, webOrigin))}
+        ${turns.map((t) => turnRow(t, repositoryUrl))}
       </tbody>
     </table>
   </div>`;
 }
 
-function turnRow(t: TurnRow, repositoryFullName: string, webOrigin: string): HtmlSafe {
+function turnRow(t: TurnRow, repositoryUrl: string): HtmlSafe {
   const mode = t.sessionMode ?? "starting";
   const commit = /^[0-9a-f]{7,64}$/i.test(t.headSha)
-    ? link(githubUrl(webOrigin, repositoryFullName, `commit/${t.headSha}`), shortSha(t.headSha), "external")
+    ? link(`${repositoryUrl}/commit/${t.headSha}`, shortSha(t.headSha), "external")
     : untrustedText(shortSha(t.headSha));
   return html`<tr id="turn-${t.id}">
     <td class="num">${t.id}</td>
