@@ -1,6 +1,7 @@
 import { findingId } from "../../domain/finding-id.js";
 import type { FindingEventRow, FindingRow } from "../views/run-view.js";
 import { html } from "./html.js";
+import { classToken } from "./class-token.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
 import { safeUrl } from "./safe-url.js";
@@ -26,13 +27,13 @@ export function findingDetails(
       : undefined;
   return html`<details class="finding" id="${id}">
     <summary>
-      <strong>${id}</strong> <span class="severity-${f.severity}">${f.severity}</span>
-      <span class="status status-${f.status}">${f.status}</span>
+      <strong>${id}</strong> <span class="severity-${classToken(f.severity)}">${untrustedText(f.severity)}</span>
+      <span class="status status-${classToken(f.status)}">${untrustedText(f.status)}</span>
       ${untrustedText(f.title)}${place && html` <code class="place">${place}</code>`}
     </summary>
     <dl class="facts">
       <dt>Action</dt>
-      <dd>${f.action}</dd>
+      <dd>${untrustedText(f.action)}</dd>
       ${
         f.dismissReason !== null &&
         html`<dt>Dismissed because</dt>
@@ -40,7 +41,7 @@ export function findingDetails(
       }${ruling(f)}${
         f.verification !== null &&
         html`<dt>Verification</dt>
-          <dd>${f.verification}</dd>`
+          <dd>${untrustedText(f.verification)}</dd>`
       }${
         f.introducedTurnId !== null &&
         html`<dt>Raised in</dt>
@@ -70,15 +71,15 @@ function ruling(f: FindingRow): HtmlSafe | undefined {
   if (f.ruling === null) return undefined;
   return html`<dt>Ruling</dt>
     <dd>
-      <strong>${f.ruling}</strong
-      >${f.rulingBy !== null && html` · argued by ${untrustedText(f.rulingBy)}`}${f.rulingConfirmation !== null && html` · ${f.rulingConfirmation}`}${f.rulingConfirmedBy !== null && html` by ${untrustedText(f.rulingConfirmedBy)}`}${f.rulingReason !== null && html`<pre class="ruling-reason">${untrustedText(f.rulingReason)}</pre>`}
+      <strong>${untrustedText(f.ruling)}</strong
+      >${f.rulingBy !== null && html` · argued by ${untrustedText(f.rulingBy)}`}${f.rulingConfirmation !== null && html` · ${untrustedText(f.rulingConfirmation)}`}${f.rulingConfirmedBy !== null && html` by ${untrustedText(f.rulingConfirmedBy)}`}${f.rulingReason !== null && html`<pre class="ruling-reason">${untrustedText(f.rulingReason)}</pre>`}
     </dd>`;
 }
 
 function event(e: FindingEventRow): HtmlSafe {
   return html`<li class="event">
     ${timeElement(e.at)}
-    <strong>${e.kind}</strong
+    <strong>${untrustedText(e.kind)}</strong
     >${e.actor !== null && html` by ${untrustedText(e.actor)}`}${e.turnId !== null && html` in ${turnLink(e.turnId)}`}${commentLink(e.url)}${e.detail !== null && html`<pre class="detail">${untrustedText(e.detail)}</pre>`}
   </li>`;
 }

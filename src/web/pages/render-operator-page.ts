@@ -32,7 +32,7 @@ export function renderOperatorPage(view: OperatorView, ctx: PageContext): string
               ${view.queues.map(
                 (q) =>
                   html`<tr>
-                    <td><code>${q.name}</code></td>
+                    <td><code>${untrustedText(q.name)}</code></td>
                     <td class="num">${formatCount(q.queued)}</td>
                     <td class="num">${formatCount(q.active)}</td>
                     <td class="num">${formatCount(q.failed)}</td>
@@ -63,7 +63,7 @@ export function renderOperatorPage(view: OperatorView, ctx: PageContext): string
                     html`<tr>
                       <td>${untrustedText(w.host)}</td>
                       <td class="num">${w.pid}</td>
-                      <td>${w.role}</td>
+                      <td>${untrustedText(w.role)}</td>
                       <td>${timeElement(w.startedAt)}</td>
                       <td>${timeElement(w.beatAt)}</td>
                       <td class="num">${formatCount(w.jobs)}</td>
@@ -115,8 +115,9 @@ function where(repositoryFullName: string | null, prNumber: number | null): Html
 function failedJob(job: FailedJobRow): HtmlSafe {
   return html`<details class="failed-job">
     <summary>
-      <code>${job.queue}</code> ${where(job.repositoryFullName, job.prNumber)} · ${timeElement(job.failedAt)} ·
-      <code>${untrustedText(job.id)}</code> · ${untrustedText(truncateText(job.reason.split("\n", 1)[0] ?? "", 160))}
+      <code>${untrustedText(job.queue)}</code> ${where(job.repositoryFullName, job.prNumber)} ·
+      ${timeElement(job.failedAt)} · <code>${untrustedText(job.id)}</code> ·
+      ${untrustedText(truncateText(job.reason.split("\n", 1)[0] ?? "", 160))}
     </summary>
     <pre class="reason">${untrustedText(truncateText(job.reason, REASON_MAX))}</pre>
   </details>`;
@@ -125,7 +126,7 @@ function failedJob(job: FailedJobRow): HtmlSafe {
 function refusal(r: RefusalRow): HtmlSafe {
   return html`<tr>
     <td>${timeElement(r.at)}</td>
-    <td>${r.kind}</td>
+    <td>${untrustedText(r.kind)}</td>
     <td>${where(r.repositoryFullName, r.prNumber)}</td>
     <td>${r.actor === null ? html`<span class="muted">—</span>` : untrustedText(r.actor)}</td>
     <td><pre class="reason">${untrustedText(truncateText(r.reason, REASON_MAX))}</pre></td>

@@ -3,6 +3,7 @@ import type { PullRequestRow, RepositoryFilter, RepositoryView } from "../views/
 import { formatCount } from "./format-count.js";
 import { formatUsd } from "./format-usd.js";
 import { html } from "./html.js";
+import { classToken } from "./class-token.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { layout } from "./layout.js";
 import { link } from "./link.js";
@@ -90,7 +91,8 @@ function row(fullName: string, pr: PullRequestRow): HtmlSafe {
     <td class="title">${link(path, untrustedText(pr.title))}</td>
     <td>${untrustedText(pr.author)}</td>
     <td>
-      <span class="status status-${pr.state}">${pr.state}</span>${pr.draft && html` <span class="muted">draft</span>`}
+      <span class="status status-${classToken(pr.state)}">${untrustedText(pr.state)}</span
+      >${pr.draft && html` <span class="muted">draft</span>`}
     </td>
     <td>
       <span class="severity-error">${error} error</span> · <span class="severity-warning">${warning} warning</span> ·
@@ -105,11 +107,13 @@ function row(fullName: string, pr: PullRequestRow): HtmlSafe {
 
 function reviewed(pr: PullRequestRow): HtmlSafe {
   if (!pr.lastReviewedSha)
-    return html`<span class="muted">not yet</span> <span class="sha" title="head">${shortSha(pr.headSha)}</span>`;
+    return html`<span class="muted">not yet</span>
+      <span class="sha" title="head">${untrustedText(shortSha(pr.headSha))}</span>`;
   if (pr.lastReviewedSha === pr.headSha)
-    return html`<span class="sha">${shortSha(pr.headSha)}</span> <span class="muted">(head)</span>`;
-  return html`<span class="sha" title="last reviewed">${shortSha(pr.lastReviewedSha)}</span>
-    <span class="muted">behind head</span> <span class="sha" title="head">${shortSha(pr.headSha)}</span>`;
+    return html`<span class="sha">${untrustedText(shortSha(pr.headSha))}</span> <span class="muted">(head)</span>`;
+  return html`<span class="sha" title="last reviewed">${untrustedText(shortSha(pr.lastReviewedSha))}</span>
+    <span class="muted">behind head</span>
+    <span class="sha" title="head">${untrustedText(shortSha(pr.headSha))}</span>`;
 }
 
 function pagination(base: string, filter: RepositoryFilter, pages: number): HtmlSafe | undefined {

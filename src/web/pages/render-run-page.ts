@@ -5,6 +5,7 @@ import { formatCount } from "./format-count.js";
 import { formatUsd } from "./format-usd.js";
 import { githubRepositoryUrl } from "./github-repository-url.js";
 import { html } from "./html.js";
+import { classToken } from "./class-token.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { layout } from "./layout.js";
 import { link } from "./link.js";
@@ -35,7 +36,7 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
       <dd><code>${untrustedText(run.baseRef)}</code> ← <code>${untrustedText(run.headRef)}</code></dd>
       <dt>State</dt>
       <dd>
-        <span class="status status-${run.state}">${run.state}</span
+        <span class="status status-${classToken(run.state)}">${untrustedText(run.state)}</span
         >${run.draft && html` <span class="muted">draft</span>`}
       </dd>
       <dt>Labels</dt>
@@ -44,8 +45,8 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
       </dd>
       <dt>Head</dt>
       <dd>
-        <span class="sha">${shortSha(run.headSha)}</span> · last reviewed
-        ${run.lastReviewedSha ? html`<span class="sha">${shortSha(run.lastReviewedSha)}</span>` : html`<span class="muted">never</span>`}
+        <span class="sha">${untrustedText(shortSha(run.headSha))}</span> · last reviewed
+        ${run.lastReviewedSha ? html`<span class="sha">${untrustedText(shortSha(run.lastReviewedSha))}</span>` : html`<span class="muted">never</span>`}
       </dd>
       <dt>On GitHub</dt>
       <dd>${link(pullUrl, untrustedText(`${repo}#${run.prNumber}`), "external")}</dd>
@@ -124,6 +125,6 @@ function findingsSection(view: RunView, pullUrl: string): HtmlSafe {
   const byStatus = new Map<string, number>();
   for (const f of view.findings) byStatus.set(f.status, (byStatus.get(f.status) ?? 0) + 1);
   const counts = [...byStatus].map(([status, n]) => `${formatCount(n)} ${status}`).join(" · ");
-  return html`<p class="muted">${counts}</p>
+  return html`<p class="muted">${untrustedText(counts)}</p>
     ${view.findings.map((f) => findingDetails(f, pullUrl))}`;
 }

@@ -1,5 +1,6 @@
 import type { CommandRow } from "../views/run-view.js";
 import { html } from "./html.js";
+import { classToken } from "./class-token.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
 import { timeElement } from "./time-element.js";
@@ -31,7 +32,7 @@ export function runCommandsTable(
           return html`<tr>
             <td>${untrustedText(c.author)}</td>
             <td><code>${untrustedText(c.name)}</code></td>
-            <td><span class="status status-${c.status}">${c.status}</span></td>
+            <td><span class="status status-${classToken(c.status)}">${untrustedText(c.status)}</span></td>
             <td>${timeElement(c.createdAt)}</td>
             <td>${timeElement(c.finishedAt)}</td>
             <td>${link(url, "on GitHub", "external")}</td>

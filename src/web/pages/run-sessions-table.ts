@@ -25,7 +25,7 @@ export function runSessionsTable(sessions: SessionRow[]): HtmlSafe {
         ${sessions.map(
           (s) =>
             html`<tr>
-              <td>${s.role}</td>
+              <td>${untrustedText(s.role)}</td>
               <td>${untrustedText(s.agent)}</td>
               <td><code>${untrustedText(s.sessionId)}</code></td>
               <td class="num">${formatCount(s.contextTokens)}</td>

@@ -4,6 +4,7 @@ import { formatCount } from "./format-count.js";
 import { formatDuration } from "./format-duration.js";
 import { formatUsd } from "./format-usd.js";
 import { html } from "./html.js";
+import { classToken } from "./class-token.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
 import { sessionModeMeaning } from "./session-mode-meaning.js";
@@ -50,12 +51,12 @@ function turnRow(t: TurnRow, repositoryUrl: string): HtmlSafe {
   return html`<tr id="turn-${t.id}">
     <td class="num">${t.id}</td>
     <td>${timeElement(t.startedAt)}</td>
-    <td>${t.role}</td>
+    <td>${untrustedText(t.role)}</td>
     <td>${untrustedText(t.trigger)}</td>
     <td class="sha">${commit}</td>
     <td>${untrustedText(t.agent)}</td>
     <td>
-      <strong class="session-mode">${mode}</strong>
+      <strong class="session-mode">${untrustedText(mode)}</strong>
       <span class="muted">${sessionModeMeaning(t.sessionMode)}</span
       >${t.fallbackReason && html`<div class="fallback-reason">${untrustedText(t.fallbackReason)}</div>`}${t.sessionId && html`<div class="muted"><code>${untrustedText(t.sessionId)}</code></div>`}
     </td>
@@ -67,7 +68,7 @@ function turnRow(t: TurnRow, repositoryUrl: string): HtmlSafe {
     <td class="num">${formatUsd(t.costUsd)}</td>
     <td class="num">${formatDuration(t.startedAt, t.finishedAt)}</td>
     <td>
-      <span class="status status-${t.status}">${t.status}</span>${
+      <span class="status status-${classToken(t.status)}">${untrustedText(t.status)}</span>${
         t.error &&
         html`<details class="error">
           <summary>error</summary>

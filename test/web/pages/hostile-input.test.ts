@@ -6,7 +6,7 @@ import { renderRepositoryPage } from "../../../src/web/pages/render-repository-p
 import { renderRunPage } from "../../../src/web/pages/render-run-page.js";
 import type { PageContext } from "../../../src/web/pages/page-context.js";
 import { parsePage, type ParsedPage } from "./parse-page.js";
-import { viewFixtures, type FixtureOptions } from "./view-fixtures.js";
+import { viewFixtures } from "./view-fixtures.js";
 
 /**
  * Every text field of every view is set to what attackers write: tags, attribute breakouts, script
@@ -31,13 +31,26 @@ const BIDI_AND_INVISIBLE_BUT_INSERTED = /[\u200d-\u200f\u202a-\u202e\u2060-\u206
 
 const ctx: PageContext = { user: { login: "alice" }, operator: true, github: { webOrigin: "https://ghe.example.com" } };
 
-const pages: Record<string, (o: FixtureOptions) => string> = {
-  repositories: (o) => renderRepositoriesPage(viewFixtures(o).repositories, ctx),
-  repository: (o) => renderRepositoryPage(viewFixtures(o).repository, ctx),
-  run: (o) => renderRunPage(viewFixtures(o).run, ctx),
-  operator: (o) => renderOperatorPage(viewFixtures(o).operator, ctx),
-  "bad request": (o) => renderMessagePage({ kind: "bad-request", message: o.text!("message") }, ctx),
+type Views = ReturnType<typeof viewFixtures>;
+const pages: Record<string, (views: Views, text: (field: string) => string) => string> = {
+  repositories: (v) => renderRepositoriesPage(v.repositories, ctx),
+  repository: (v) => renderRepositoryPage(v.repository, ctx),
+  run: (v) => renderRunPage(v.run, ctx),
+  operator: (v) => renderOperatorPage(v.operator, ctx),
+  "bad request": (_, text) => renderMessagePage({ kind: "bad-request", message: text("message") }, ctx),
 };
+
+/** Every string in the views, the enum-like ones (states, statuses, severities, modes, shas) too, but addresses. */
+function everyString<T>(value: T, change: (s: string) => string): T {
+  if (typeof value === "string") return change(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => everyString(v, change)) as T;
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === "url" ? v : everyString(v, change)]),
+    ) as T;
+  }
+  return value;
+}
 
 function shape(page: ParsedPage): string[] {
   return page.elements.map(
@@ -54,9 +67,22 @@ function visibleText(page: ParsedPage): string {
   return page.text().replace(/[\u200b\u200c]/g, "");
 }
 
-describe.each(Object.entries(pages))("the %s page with hostile text in every field", (_, render) => {
-  const plain = parsePage(render({ text: (field) => `plain ${field}` }));
-  const markup = render({ text: (field) => `${field} ${HOSTILE}` });
+describe.each(
+  Object.entries(pages).flatMap(
+    ([name, render]) =>
+      [
+        [`the ${name} page with hostile text in every text field`, render, false],
+        [`the ${name} page with hostile text in every string, enums and shas too`, render, true],
+      ] as const,
+  ),
+)("%s", (_, render, everywhere) => {
+  const build = (suffix: string): string => {
+    const text = (field: string) => `${field} ${suffix}`;
+    const views = viewFixtures({ text });
+    return render(everywhere ? everyString(views, (s) => `${s} ${suffix}`) : views, text);
+  };
+  const plain = parsePage(build("plain"));
+  const markup = build(HOSTILE);
   const hostile = parsePage(markup);
 
   it("has exactly the elements and attributes it has with plain text", () => {
