@@ -271,9 +271,9 @@ const runPage = results["run-page"];
 if (runPage) {
   rows.push({
     figure: `run view: rendering a run page of ${runPage.findings} findings (${runPage.events} events) and ${runPage.turns} turns, ${runPage.kb} KB of HTML`,
-    value: `p50 ${runPage.wallMs.p50} ms, p95 ${runPage.wallMs.p95} ms (CPU p50 ${runPage.cpuMs.p50} ms)`,
-    target: "p95 ≤ 50 ms",
-    holds: runPage.wallMs.p95 <= 50,
+    value: `CPU p50 ${runPage.cpuMs.p50} ms, p95 ${runPage.cpuMs.p95} ms (wall p50 ${runPage.wallMs.p50} ms, p95 ${runPage.wallMs.p95} ms)`,
+    target: "CPU p95 ≤ 50 ms",
+    holds: runPage.cpuMs.p95 <= 50,
     kind: "perf",
   });
 }

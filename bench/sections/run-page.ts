@@ -1,8 +1,9 @@
 /**
  * 9. The run view's largest page: a PR's run with 500 findings (3 events each) and 300 turns, every text
  * field hostile-looking (tags, mentions) and each finding's body a few hundred characters with code,
- * rendered to HTML in this process. Reports the median and p95 wall time and CPU time of a render after
- * warm-up, and the page's size. 60 renders (15 in smoke).
+ * rendered to HTML in this process. Reports the median and p95 CPU time (the target: the page's own cost,
+ * whatever else the machine runs) and wall time of a render after warm-up, and the page's size. 60
+ * renders (15 in smoke).
  */
 import { renderRunPage } from "../../src/web/pages/render-run-page.js";
 import { viewFixtures } from "../../test/web/pages/view-fixtures.js";
