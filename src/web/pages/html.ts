@@ -10,11 +10,11 @@ const slotsByTemplate = new WeakMap<TemplateStringsArray, Slot[]>();
 
 /**
  * The one way pages make markup. Every value is escaped (`& < > " ' \``) unless it is HtmlSafe and
- * allowed where it sits: markup from `html` between elements or inside a tag, text from
- * `untrustedText` between elements or in an attribute, a `safeUrl` anywhere and alone in `href`/`src`/
- * `action`. Arrays are joined; `undefined`, `null` and `false` render nothing. The template itself is
- * checked once per call site: an unquoted attribute value, a plain string inside a tag, or a link
- * address built from pieces throws.
+ * allowed where it sits: markup from `html` between elements or inside a tag; text from
+ * `untrustedText` between elements or in an attribute; a `safeUrl` there too, and alone it is the only
+ * thing an `href`, `src` or `action` takes. Arrays are joined; `undefined`, `null` and `false` render
+ * nothing (as a link address they throw). The template itself is checked once per call site: an
+ * unquoted attribute value, a plain string inside a tag, or a link address built from pieces throws.
  */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): HtmlSafe {
   const slots = slotsOf(strings);
@@ -26,7 +26,11 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): HtmlS
 }
 
 function render(value: unknown, slot: Slot): string {
-  if (value === undefined || value === null || value === false) return "";
+  if (value === undefined || value === null || value === false) {
+    // An empty href would link to the page itself: a refused address means no link, decided by the caller.
+    if (slot === "url") throw new Error("html: a link address is missing (safeUrl refused it?)");
+    return "";
+  }
   if (value instanceof HtmlSafe) {
     if (allowed(value.kind, slot)) return value.markup;
     throw new Error(`html: ${value.kind} cannot go in ${slot === "url" ? "a link address" : `a ${slot}`}`);

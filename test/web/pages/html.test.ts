@@ -43,6 +43,10 @@ describe("html", () => {
     expect(() => html`<form action="${"/x"}"></form>`).toThrow(/safeUrl/);
   });
 
+  it("refuses a missing link address rather than linking to the page itself", () => {
+    expect(() => html`<a href="${safeUrl("javascript:alert(1)")}">x</a>`).toThrow(/missing/);
+  });
+
   it("refuses a link address built in the template", () => {
     expect(() => html`<a href="/repos/${"x"}">x</a>`).toThrow(/safeUrl/);
     expect(() => html`<a href="${safeUrl("/a")}${"b"}">x</a>`).toThrow(/safeUrl/);
