@@ -8,7 +8,7 @@ import { renderOperatorPage } from "./pages/render-operator-page.js";
 import { renderRepositoriesPage } from "./pages/render-repositories-page.js";
 import { renderRepositoryPage } from "./pages/render-repository-page.js";
 import { renderRunPage } from "./pages/render-run-page.js";
-import { RUN_VIEW_CSS } from "./pages/run-view-css.js";
+import { runViewCss } from "./pages/run-view-css.js";
 import { findRepository } from "./queries/find-repository.js";
 import { readOperatorView } from "./queries/read-operator-view.js";
 import { readRepositoriesView } from "./queries/read-repositories-view.js";
@@ -16,6 +16,8 @@ import { readRepositoryView } from "./queries/read-repository-view.js";
 import { readRunView } from "./queries/read-run-view.js";
 import { parseRepositoryFilter } from "./parse-repository-filter.js";
 import { webRoute, type WebRoute } from "./web-route.js";
+
+const ANONYMOUS = { operator: false };
 
 export interface WebHandlerDeps {
   db: Database;
@@ -65,22 +67,27 @@ export function createWebHandler(deps: WebHandlerDeps) {
     };
     try {
       if (route.kind === "asset") {
-        send(200, RUN_VIEW_CSS, "text/css; charset=utf-8", { "cache-control": "public, max-age=300" });
+        send(200, runViewCss, "text/css; charset=utf-8", { "cache-control": "public, max-age=300" });
         return true;
       }
       if (route.kind === "auth") {
         if (await deps.auth.routes(req, res)) return true;
-        send(404, renderMessagePage({ kind: "not-found" }));
+        send(404, renderMessagePage({ kind: "not-found" }, ANONYMOUS));
         return true;
       }
       if (req.method !== "GET" && req.method !== "HEAD") {
-        send(405, renderMessagePage({ kind: "bad-request", message: "Only GET is answered here." }), undefined, {
-          allow: "GET, HEAD",
-        });
+        send(
+          405,
+          renderMessagePage({ kind: "bad-request", message: "Only GET is answered here." }, ANONYMOUS),
+          undefined,
+          {
+            allow: "GET, HEAD",
+          },
+        );
         return true;
       }
       if (!deps.auth.enabled) {
-        send(503, renderMessagePage({ kind: "not-configured" }));
+        send(503, renderMessagePage({ kind: "sign-in-not-configured" }, ANONYMOUS));
         return true;
       }
       const user = await deps.auth.signedIn(req);
@@ -90,12 +97,19 @@ export function createWebHandler(deps: WebHandlerDeps) {
         return true;
       }
       const page = await renderRoute(deps, route, user, url);
-      if (page === undefined) send(404, renderMessagePage({ kind: "not-found", user }));
+      if (page === undefined) send(404, renderMessagePage({ kind: "not-found" }, { user, operator: false }));
       else send(200, page);
       return true;
     } catch (error) {
       deps.log.error({ err: error, path: url.pathname }, "run view page failed");
-      if (!res.headersSent) send(500, renderMessagePage({ kind: "error" }));
+      if (!res.headersSent)
+        send(
+          500,
+          renderMessagePage(
+            { kind: "bad-request", message: "This page could not be shown; the app's log says why." },
+            ANONYMOUS,
+          ),
+        );
       else res.end();
       return true;
     }
