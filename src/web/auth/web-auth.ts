@@ -7,6 +7,7 @@ import { appJwt } from "../../github/app-jwt.js";
 import { GitHubError } from "../../github/github-error.js";
 import { createGitHubUserClient, OAuthExchangeError, type AppOwner } from "../../github/github-user-client.js";
 import { sendAuthPage } from "./auth-page.js";
+import { OAUTH_CALLBACK_PATH } from "./oauth-callback-path.js";
 import { readCookie } from "./read-cookie.js";
 import { cameOverTls, requestOrigin } from "./request-origin.js";
 import { safeNextPath } from "./safe-next-path.js";
@@ -53,7 +54,7 @@ export interface WebAuthDeps {
 
 export const SESSION_COOKIE = "nm_session";
 export const STATE_COOKIE = "nm_oauth_state";
-export const CALLBACK_PATH = "/oauth/callback";
+export const CALLBACK_PATH = OAUTH_CALLBACK_PATH;
 /** The longest a session lives, whatever the token's own lifetime. */
 export const MAX_SESSION_MS = 8 * 3_600_000;
 const STATE_TTL_SECONDS = 600;
