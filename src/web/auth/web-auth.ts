@@ -60,6 +60,7 @@ export const MAX_SESSION_MS = 8 * 3_600_000;
 const STATE_TTL_SECONDS = 600;
 const REPOSITORIES_TTL_MS = 60_000;
 const OWNER_TTL_MS = 10 * 60_000;
+const OWNER_RETRY_MS = 30_000;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
@@ -186,6 +187,12 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
 
     const cookieValue = randomBytes(32).toString("base64url");
     const sessionId = sha256(cookieValue).toString("hex");
+    // A browser signing in again leaves its earlier session behind: that row goes, as do expired ones.
+    const earlier = sessionIdOf(req);
+    if (earlier) {
+      await store.delete(earlier);
+      repositoriesCache.delete(earlier);
+    }
     await store.deleteExpired(new Date(now()));
     await store.create({
       id: sessionId,
@@ -282,6 +289,8 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
             { err: error instanceof Error ? error.message : String(error) },
             "web: could not read the App's owner",
           );
+          // Asked again after a short while, not on every page while GitHub fails.
+          ownerCache = { until: now() + OWNER_RETRY_MS, owner: undefined };
           return false;
         }
       }

@@ -356,6 +356,22 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     expect(await rows()).toHaveLength(0);
   });
 
+  it("replaces a browser's earlier session when it signs in again", async () => {
+    const w = await world();
+    await signIn(w);
+    const first = cookieHeader(w);
+    // /login passes a signed-in browser straight on; here the sign-in is started by another tab's /login.
+    w.standIn.signInAs(ALICE);
+    const login = await new CookieBrowser(w.origin).open("/login");
+    w.browser.cookies.set("nm_oauth_state", { value: login.setCookies[0]!.value, path: "/oauth/callback" });
+    const authorize = await w.browser.open(login.location!);
+    expect((await w.browser.open(authorize.location!)).status).toBe(302);
+    expect(cookieHeader(w)).not.toEqual(first);
+    expect(await rows()).toHaveLength(1);
+    expect(await w.auth.signedIn(pageRequest(first))).toBeUndefined();
+    expect(await w.auth.signedIn(pageRequest(cookieHeader(w)))).toMatchObject({ login: "alice" });
+  });
+
   it("sends a signed-in person at /login straight on to next", async () => {
     const w = await world();
     await signIn(w);
@@ -394,6 +410,7 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
       },
     });
     expect(await failing.auth.isOperator(person("alice"))).toBe(false);
+    expect(failing.logs.lines().some((l) => l.msg === "web: could not read the App's owner")).toBe(true);
   });
 
   it("reads the App's owner with GET /app as the App (its JWT) when given the App's credentials", async () => {
