@@ -179,7 +179,7 @@ export async function startServer(
     // Its routes write .env: they answer only whoever opens the URL with the one-time code logged below.
     const guarded = guardSetupRoutes<Parameters<typeof probotSetup>[0], Parameters<typeof probotSetup>[1]>(
       async (app, factoryOptions) =>
-        showWebhookOnSetupPage(await probotSetup(app, factoryOptions), hook, config.webhookPath),
+        showWebhookOnSetupPage(await probotSetup(app, factoryOptions), hook, config.webhookPath, config.publicUrl),
     );
     await server.loadHandlerFactory(guarded.handlerFactory);
     setupGuard = guarded;
