@@ -70,8 +70,7 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
   const log = deps.log.child({ name: "web-auth" });
   const now = deps.now ?? Date.now;
   const oauth = config.web.oauth;
-  const webOrigin =
-    config.github.host === "github.com" ? "https://github.com" : `${config.github.protocol}://${config.github.host}`;
+  const webOrigin = config.github.webOrigin;
   const client = createGitHubUserClient({
     webOrigin,
     apiUrl: config.github.baseUrl ?? "https://api.github.com",

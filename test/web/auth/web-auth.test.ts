@@ -15,7 +15,12 @@ import { CookieBrowser } from "./cookie-browser.js";
 const kinds = await databaseKinds();
 const INSTALLATION_ID = 31;
 const ALICE: OAuthPerson = { login: "alice", id: 501, repositories: [11, 12] };
-const GITHUB_COM: EnvConfig["github"] = { host: "github.com", protocol: "https", gitHosts: ["github.com"] };
+const GITHUB_COM: EnvConfig["github"] = {
+  webOrigin: "https://github.com",
+  host: "github.com",
+  protocol: "https",
+  gitHosts: ["github.com"],
+};
 
 interface World {
   auth: WebAuth;
@@ -443,7 +448,13 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     closers.push(() => relay.close());
     const w = await world({
       config: {
-        github: { host: relay.host, protocol: "http", baseUrl: `http://${relay.host}/api/v3`, gitHosts: [relay.host] },
+        github: {
+          webOrigin: `http://${relay.host}`,
+          host: relay.host,
+          protocol: "http",
+          baseUrl: `http://${relay.host}/api/v3`,
+          gitHosts: [relay.host],
+        },
       },
       standIn: { apiUrl: `${target}/api/v3` },
     });
