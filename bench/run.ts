@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions,web, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions,run-page,web, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
  * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 60),
@@ -28,6 +28,7 @@ const sections = [
   "sandbox",
   "diff-bomb",
   "sessions",
+  "run-page",
   "web",
 ].filter((s) => !only || only.includes(s));
 
@@ -264,6 +265,16 @@ if (bomb) {
     value: `+${mb(bomb.bomb.addedMb)} vs +${mb(bomb.normal.addedMb)} (${bomb.bomb.leftOut} files left out); with the diff limits lifted +${mb(bomb.lifted.addedMb)}`,
     target: "≤ normal + 8 MB",
     holds: bomb.bomb.addedMb <= bomb.normal.addedMb + 8,
+    kind: "perf",
+  });
+}
+const runPage = results["run-page"];
+if (runPage) {
+  rows.push({
+    figure: `run view: rendering a run page of ${runPage.findings} findings (${runPage.events} events) and ${runPage.turns} turns, ${runPage.kb} KB of HTML`,
+    value: `CPU p50 ${runPage.cpuMs.p50} ms, p95 ${runPage.cpuMs.p95} ms (wall p50 ${runPage.wallMs.p50} ms, p95 ${runPage.wallMs.p95} ms)`,
+    target: "CPU p95 ≤ 50 ms",
+    holds: runPage.cpuMs.p95 <= 50,
     kind: "perf",
   });
 }

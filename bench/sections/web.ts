@@ -1,12 +1,12 @@
 /**
- * 9. The run view's server time: the queries behind a PR's run view and a repository's page, on the
- * embedded database (PGlite in its own process behind a unix socket, opened as `npm start` opens it, on a
- * data directory) and on PostgreSQL. Seeded directly: a PR with 500 findings (2–3 events each), 300 turns,
+ * 10. The run view's server time: the queries behind a PR's run view and a repository's page, and their
+ * rendering to HTML, on the embedded database (PGlite in its own process behind a unix socket, opened as
+ * `npm start` opens it, on a data directory) and on PostgreSQL. Seeded directly: a PR with 500 findings (2–3 events each), 300 turns,
  * its sessions and 20 commands; a repository with 2,000 PRs (2 turns and 3 findings each). Each figure is
  * the p95 of repeated calls after a warm-up, against a baseline measured in the same run on the same
  * database: a small PR (5 findings, 3 turns) and a small repository (10 PRs). Also reported: the home
- * page over both repositories, a filtered later page, finding a repository by name, and the operator page.
- * Once src/web/pages has the renderers, set RENDER below (one line each) and the figures are query+render.
+ * page over both repositories, a filtered later page, finding a repository by name, and the operator page
+ * (queries only). Leaving RENDER empty measures the queries alone.
  */
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -14,6 +14,8 @@ import type { DatabaseHandle } from "../../src/db/database.js";
 import { findings, turns } from "../../src/db/schema.js";
 import { migrateDatabase } from "../../src/db/migrate-database.js";
 import { openDatabase } from "../../src/db/open-database.js";
+import { renderRepositoryPage } from "../../src/web/pages/render-repository-page.js";
+import { renderRunPage } from "../../src/web/pages/render-run-page.js";
 import { findRepository } from "../../src/web/queries/find-repository.js";
 import { readOperatorView } from "../../src/web/queries/read-operator-view.js";
 import { readRepositoriesView } from "../../src/web/queries/read-repositories-view.js";
@@ -40,8 +42,12 @@ const cfg = SMOKE
 const SMALL = { findings: 5, turns: 3, prs: 10 };
 const TARGET_MS = { runView: 100, repositoryPage: 200 };
 
-/** The pages' renderers, when src/web/pages has them: e.g. `run: (view) => renderRunPage(view, CONTEXT)`. */
-const RENDER: { run?: (view: RunView) => string; repository?: (view: RepositoryView) => string } = {};
+const CONTEXT = { user: { login: "alice" }, operator: true, github: { webOrigin: "https://github.com" } };
+/** The pages' renderers, measured with the queries (the server's time for the page). */
+const RENDER: { run?: (view: RunView) => string; repository?: (view: RepositoryView) => string } = {
+  run: (view) => renderRunPage(view, CONTEXT),
+  repository: (view) => renderRepositoryPage(view, CONTEXT),
+};
 
 const BIG_PR_REPO = { id: 1, name: "octo/large-pr" };
 const MANY_PRS_REPO = { id: 2, name: "octo/many-prs" };

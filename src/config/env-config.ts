@@ -182,7 +182,8 @@ export type EnvConfig = {
   metrics: MetricsConfig;
   /** The sweep that redelivers failed webhook deliveries (REDELIVER_INTERVAL). */
   redeliver: RedeliverConfig;
-  github: { baseUrl?: string; host: string; protocol: "https" | "http"; gitHosts: string[] };
+  /** `webOrigin`: where people open GitHub's pages (https://github.com, or the GHE host's origin). */
+  github: { baseUrl?: string; webOrigin: string; host: string; protocol: "https" | "http"; gitHosts: string[] };
   /**
    * The run view's sign-in (the App's OAuth client, GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, which the
    * setup flow saves): undefined when either is missing, and the pages then say how to turn it on.
@@ -284,11 +285,17 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const github = e.GHE_HOST
     ? {
         baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`,
+        webOrigin: `${e.GHE_PROTOCOL}://${e.GHE_HOST}`,
         host: e.GHE_HOST,
         protocol: e.GHE_PROTOCOL,
         gitHosts: [e.GHE_HOST, ...e.GIT_TRUSTED_HOSTS],
       }
-    : { host: "github.com", protocol: "https" as const, gitHosts: ["github.com", ...e.GIT_TRUSTED_HOSTS] };
+    : {
+        webOrigin: "https://github.com",
+        host: "github.com",
+        protocol: "https" as const,
+        gitHosts: ["github.com", ...e.GIT_TRUSTED_HOSTS],
+      };
 
   return {
     app,

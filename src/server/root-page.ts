@@ -31,6 +31,7 @@ export function createRootPage(info: RootPageInfo) {
 <h2>Where next</h2>
 <ul>
 <li>Install the App on repositories, or change its permissions and webhook URL: <a href="${settings}">the App's settings on GitHub</a> (Settings → Developer settings → GitHub Apps; an organization's Apps are under its settings).</li>
+<li>What the bot did in each pull request — every turn, its session and cost, each finding's history: <a href="/repos">the run view</a> (sign in with GitHub).</li>
 <li>Ask for a review in a pull request: comment <code>/no-mistakes help</code>.</li>
 <li>Settings, commands and operation: the README of the no-mistakes repository (Quick start, Configuration, Security).</li>
 </ul>

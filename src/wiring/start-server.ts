@@ -32,6 +32,8 @@ import { createSmeeChannel } from "../server/create-smee-channel.js";
 import { resolveSetupWebhook } from "../server/resolve-setup-webhook.js";
 import { showWebhookOnSetupPage } from "../server/show-webhook-on-setup-page.js";
 import { startWebhookProxy, type WebhookProxy } from "../server/start-webhook-proxy.js";
+import { createWebAuth } from "../web/auth/web-auth.js";
+import { createWebHandler } from "../web/create-web-handler.js";
 
 export interface RunningServer {
   server: Server;
@@ -126,6 +128,12 @@ export async function startServer(
       }),
     );
   }
+  // The run view is served where webhooks are (ROLE=all or web); a worker process serves no pages.
+  if (config.app && answersWebhooks) {
+    const webLog = log.child({ name: "web" });
+    const auth = createWebAuth({ database: database.db, config, log: webLog });
+    server.addHandler(createWebHandler({ db: database.db, auth, webOrigin: config.github.webOrigin, log: webLog }));
+  }
   const agents = config.app && sandbox && !workersApart ? createAgents(config, sandbox) : undefined;
   if (config.app) {
     const runQueue = await startRunQueue(config, database, log);
@@ -171,7 +179,7 @@ export async function startServer(
     // Its routes write .env: they answer only whoever opens the URL with the one-time code logged below.
     const guarded = guardSetupRoutes<Parameters<typeof probotSetup>[0], Parameters<typeof probotSetup>[1]>(
       async (app, factoryOptions) =>
-        showWebhookOnSetupPage(await probotSetup(app, factoryOptions), hook, config.webhookPath),
+        showWebhookOnSetupPage(await probotSetup(app, factoryOptions), hook, config.webhookPath, config.publicUrl),
     );
     await server.loadHandlerFactory(guarded.handlerFactory);
     setupGuard = guarded;

@@ -1,4 +1,6 @@
-import { createServer, request, type IncomingHttpHeaders } from "node:http";
+// The module object, not its named exports: nock patches `http.request` on it, and a named import taken
+// before nock loaded (a test importing node:http first) would keep the unpatched function.
+import http, { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface GitHubHttpRelay {
@@ -44,7 +46,7 @@ export async function startGitHubHttpRelay(targetOrigin: string): Promise<GitHub
     req.on("end", () => {
       const payload = Buffer.concat(body);
       const headers = { ...forwardable(req.headers), host: target.host, "content-length": String(payload.length) };
-      const upstream = request(new URL(req.url ?? "/", target), { method: req.method, headers }, (answer) => {
+      const upstream = http.request(new URL(req.url ?? "/", target), { method: req.method, headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
         answer.pipe(res);
       });

@@ -1,10 +1,25 @@
 import { execFileSync } from "node:child_process";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import nock from "nock";
 
 /** The installation token the stand-in hands out; tests assert it never leaks. */
 export const INSTALLATION_TOKEN = "ghs_TestInstallationToken0123456789abcdef";
 export const APP_SLUG = "no-mistakes";
+/** The App's OAuth client (its settings page's Client ID and a client secret): the code exchange checks both. */
+export const OAUTH_CLIENT = {
+  clientId: "Iv23liStandInClient0001",
+  clientSecret: "standin0client0secret0123456789abcdef0123",
+};
+
+/** A person who signs in through the OAuth web flow, and what the App's installations let them reach. */
+export interface OAuthPerson {
+  login: string;
+  id: number;
+  /** Repository ids they reach through the App's installation (`installationId`). */
+  repositories?: number[];
+  /** Or, for several installations: each one's id and the repository ids they reach through it. */
+  installations?: { id: number; repositories: number[] }[];
+}
 /** The App's bot user, as GET /users/no-mistakes[bot] answers: what every comment the app writes is authored by. */
 export const BOT_USER = { id: 4242, login: `${APP_SLUG}[bot]`, type: "Bot" };
 
@@ -92,6 +107,10 @@ export interface StandInOptions {
    * start, for the contents routes that name a `ref`; the default branch is `baseRef`.
    */
   branchFiles?: Record<string, Record<string, string>>;
+  /** The App's OAuth client the code exchange accepts (default OAUTH_CLIENT). */
+  oauthClient?: { clientId: string; clientSecret: string };
+  /** The App's owner as GET /app names it (absent: no `owner` in the answer). */
+  appOwner?: { login: string; type: "User" | "Organization" };
 }
 
 /**
@@ -240,12 +259,18 @@ export class GitHubStandIn {
         ];
       }),
     );
-    api.get(`${prefix}/app`).reply(
-      guard((uri: string) => {
-        record("GET")(uri, undefined);
-        return [200, { id: 1, slug: APP_SLUG, name: "no-mistakes" }];
-      }),
-    );
+    const appOwner = this.options.appOwner;
+    api.get(`${prefix}/app`).reply(function (uri: string) {
+      const authorization = this.req.headers.authorization;
+      return guard((u: string) => {
+        const recorded = record("GET")(u, undefined);
+        if (authorization) recorded.authorization = String(authorization);
+        return [
+          200,
+          { id: 1, slug: APP_SLUG, name: "no-mistakes", ...(appOwner ? { owner: { ...appOwner, id: 77 } } : {}) },
+        ];
+      })(uri, undefined);
+    });
 
     // The App's webhook delivery log: only for the App itself (a JWT), as on GitHub.
     const asTheApp = (authorization: string) => /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(authorization);
@@ -555,6 +580,7 @@ export class GitHubStandIn {
     );
 
     this.installBranchRoutes(api, base, url, guard, record);
+    this.installOAuthRoutes(api, url, prefix, guard, record);
 
     // GraphQL: review threads and resolving them
     api.post(prefix ? `${prefix.replace(/\/v3$/, "")}/graphql` : "/graphql").reply(
@@ -581,6 +607,220 @@ export class GitHubStandIn {
           ];
         }
         return [400, { message: "unexpected query" }];
+      }),
+    );
+  }
+
+  // ---- Sign-in with GitHub (the OAuth web flow) and what a person's own token reads ----
+  // Self-contained: the state below and `installOAuthRoutes`, after GitHub's documented web flow: the
+  // browser opens /login/oauth/authorize on the web host and comes back to redirect_uri with `code` and
+  // the same `state`; the code is exchanged once at POST /login/oauth/access_token (a wrong one answers
+  // 200 with `error`, as GitHub does); the user token then reads /user and /user/installations.
+
+  /** Who the next GET /login/oauth/authorize signs in (undefined: GitHub shows its sign-in form, no redirect). */
+  private signingIn: OAuthPerson | undefined;
+  /** Codes handed out by the authorize step: each is exchanged once. */
+  readonly oauthCodes = new Map<
+    string,
+    { person: OAuthPerson; clientId: string; redirectUri?: string; used: boolean; expiresAt: number }
+  >();
+  /** User tokens issued (token → person); a revoked one is gone from here and answers 401. */
+  readonly userTokens = new Map<string, OAuthPerson>();
+
+  /** The person GitHub signs in at the next authorize step (as if they typed their password there). */
+  signInAs(person: OAuthPerson): void {
+    this.signingIn = person;
+  }
+
+  /** Revokes every token issued to `login` (the person revoked the App's authorization): those calls then answer 401. */
+  revokeUserTokens(login: string): void {
+    for (const [token, person] of this.userTokens) if (person.login === login) this.userTokens.delete(token);
+  }
+
+  /** The web host's origin: https://github.com for api.github.com, else the Enterprise server's own origin. */
+  get webOrigin(): string {
+    const api = new URL(this.options.apiUrl ?? "https://api.github.com");
+    return api.hostname === "api.github.com" ? "https://github.com" : api.origin;
+  }
+
+  private installOAuthRoutes(
+    api: nock.Scope,
+    url: URL,
+    prefix: string,
+    guard: (fn: (uri: string, body: any) => [number, unknown]) => (uri: string, body: any) => any,
+    record: (method: string) => (uri: string, body: any) => RecordedRequest,
+  ): void {
+    const standIn = this;
+    const client = this.options.oauthClient ?? OAUTH_CLIENT;
+    /** A recorded route (Authorization kept) that scheduled failures apply to, answering with its headers. */
+    const route = (
+      method: string,
+      fn: (uri: string, body: any, headers: Record<string, string | undefined>) => readonly unknown[],
+    ) =>
+      function (this: { req: { headers: Record<string, string | undefined> } }, uri: string, body: any) {
+        const headers = this.req.headers;
+        return guard((u: string, b: any) => {
+          const recorded = record(method)(u, b);
+          if (headers.authorization) recorded.authorization = headers.authorization;
+          return fn(u, b, headers) as [number, unknown];
+        })(uri, body);
+      };
+    const web = nock(this.webOrigin).persist();
+    const random = (prefix: string, n: number) =>
+      prefix +
+      Array.from(randomBytes(n), (b) => "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[b % 62]).join(
+        "",
+      );
+
+    web
+      .get("/login/oauth/authorize")
+      .query(true)
+      .reply(
+        route("GET", (uri) => {
+          const query = new URL(uri, standIn.webOrigin).searchParams;
+          if (query.get("client_id") !== client.clientId)
+            return [404, "<html><body>The client_id is not a registered application.</body></html>"];
+          const person = standIn.signingIn;
+          if (!person) return [200, "<html><body><form>Sign in to GitHub</form></body></html>"];
+          const redirectUri = query.get("redirect_uri");
+          if (!redirectUri) return [400, "<html><body>redirect_uri is required by this stand-in</body></html>"];
+          const code = random("", 20);
+          standIn.oauthCodes.set(code, {
+            person,
+            clientId: client.clientId,
+            redirectUri,
+            used: false,
+            expiresAt: Date.now() + 600_000,
+          });
+          const back = new URL(redirectUri);
+          back.searchParams.set("code", code);
+          const state = query.get("state");
+          if (state !== null) back.searchParams.set("state", state);
+          return [302, "", { location: back.toString() }];
+        }),
+      );
+
+    web
+      .post("/login/oauth/access_token")
+      .query(true)
+      .reply(
+        route("POST", (uri, body, headers) => {
+          const params = new URL(uri, standIn.webOrigin).searchParams;
+          const given =
+            typeof body === "string" && !body.startsWith("{")
+              ? new URLSearchParams(body)
+              : new URLSearchParams(
+                  (typeof body === "string" ? JSON.parse(body) : (body ?? {})) as Record<string, string>,
+                );
+          const param = (name: string) => given.get(name) ?? params.get(name) ?? undefined;
+          const json = /application\/json/.test(String(headers.accept ?? ""));
+          const answer = (fields: Record<string, string | number>) =>
+            json
+              ? ([200, fields, { "content-type": "application/json; charset=utf-8" }] as const)
+              : ([
+                  200,
+                  new URLSearchParams(
+                    Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)]),
+                  ).toString(),
+                  { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+                ] as const);
+          const docs =
+            "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors";
+          if (param("client_id") !== client.clientId || param("client_secret") !== client.clientSecret)
+            return answer({
+              error: "incorrect_client_credentials",
+              error_description: "The client_id and/or client_secret passed are incorrect.",
+              error_uri: `${docs}/#incorrect-client-credentials`,
+            });
+          const code = param("code");
+          const issued = code ? standIn.oauthCodes.get(code) : undefined;
+          if (!issued || issued.used || issued.expiresAt < Date.now())
+            return answer({
+              error: "bad_verification_code",
+              error_description: "The code passed is incorrect or expired.",
+              error_uri: `${docs}/#bad-verification-code`,
+            });
+          issued.used = true;
+          const redirectUri = param("redirect_uri");
+          if (redirectUri !== undefined && redirectUri !== issued.redirectUri)
+            return answer({
+              error: "redirect_uri_mismatch",
+              error_description: "The redirect_uri MUST match the registered callback URL for this application.",
+              error_uri: `${docs}/#redirect-uri-mismatch2`,
+            });
+          const token = random("ghu_", 36);
+          standIn.userTokens.set(token, issued.person);
+          return answer({
+            access_token: token,
+            expires_in: 28_800,
+            refresh_token: random("ghr_", 76),
+            refresh_token_expires_in: 15_897_600,
+            token_type: "bearer",
+            scope: "",
+          });
+        }),
+      );
+
+    /** The person a request's `Authorization: Bearer|token <user token>` names, or undefined (a 401). */
+    const personOf = (authorization: string) => {
+      const match = /^(?:bearer|token)\s+(\S+)$/i.exec(authorization);
+      return match ? standIn.userTokens.get(match[1]!) : undefined;
+    };
+    const installationsOf = (person: OAuthPerson) =>
+      person.installations ?? [{ id: standIn.options.installationId, repositories: person.repositories ?? [] }];
+    const badCredentials = [401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" }];
+    /** One page of `items` under `key` with GitHub's `total_count`, and a Link to the next page when there is one. */
+    const page = (uri: string, key: string, items: unknown[]) => {
+      const query = new URL(uri, url.origin).searchParams;
+      const perPage = Math.min(Math.max(Number(query.get("per_page") ?? 30), 1), 100);
+      const n = Math.max(Number(query.get("page") ?? 1), 1);
+      const slice = items.slice((n - 1) * perPage, n * perPage);
+      const path = uri.split("?")[0];
+      const headers: Record<string, string> =
+        n * perPage < items.length
+          ? { link: `<${url.origin}${path}?per_page=${perPage}&page=${n + 1}>; rel="next"` }
+          : {};
+      return [200, { total_count: items.length, [key]: slice }, headers];
+    };
+
+    api.get(`${prefix}/user`).reply(
+      route("GET", (uri, _body, headers) => {
+        const person = personOf(headers.authorization ?? "");
+        if (!person) return badCredentials as [number, unknown];
+        return [200, { login: person.login, id: person.id, type: "User", site_admin: false }];
+      }),
+    );
+    api
+      .get(`${prefix}/user/installations`)
+      .query(true)
+      .reply(
+        route("GET", (uri, _body, headers) => {
+          const person = personOf(headers.authorization ?? "");
+          if (!person) return badCredentials as [number, unknown];
+          const installations = installationsOf(person).map((i) => ({
+            id: i.id,
+            app_id: 1,
+            app_slug: APP_SLUG,
+            target_type: "Organization",
+            account: { login: standIn.options.owner, type: "Organization" },
+          }));
+          return page(uri, "installations", installations) as [number, unknown];
+        }),
+      );
+    api.get(new RegExp(`^${prefix}/user/installations/(\\d+)/repositories(\\?.*)?$`)).reply(
+      route("GET", (uri, _body, headers) => {
+        const person = personOf(headers.authorization ?? "");
+        if (!person) return badCredentials as [number, unknown];
+        const id = Number(/installations\/(\d+)\/repositories/.exec(uri)![1]);
+        const installation = installationsOf(person).find((i) => i.id === id);
+        if (!installation) return [404, { message: "Not Found" }];
+        const repositories = installation.repositories.map((repoId) => ({
+          id: repoId,
+          name: `repo-${repoId}`,
+          full_name: `${standIn.options.owner}/repo-${repoId}`,
+          private: true,
+        }));
+        return page(uri, "repositories", repositories) as [number, unknown];
       }),
     );
   }

@@ -17,7 +17,7 @@ const manifestOf = (html: string) =>
     /id="manifest" value='([^']*)'/
       .exec(html)![1]!
       .replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))),
-  ) as typeof PROBOT_MANIFEST;
+  ) as typeof PROBOT_MANIFEST & { callback_urls?: string[]; request_oauth_on_install?: boolean };
 
 describe("withWebhook", () => {
   it.each([
@@ -38,9 +38,24 @@ describe("withWebhook", () => {
     },
   ])("$url", ({ hook, url, line }) => {
     const html = withWebhook(page(PROBOT_MANIFEST), hook, "/api/github/webhooks");
-    expect(manifestOf(html)).toEqual({ ...PROBOT_MANIFEST, hook_attributes: { url } });
+    expect(manifestOf(html)).toEqual({
+      ...PROBOT_MANIFEST,
+      hook_attributes: { url },
+      callback_urls: ["http://localhost:3456/oauth/callback"],
+      request_oauth_on_install: false,
+    });
     expect(html).toContain(line);
     expect(html.indexOf(line)).toBeLessThan(html.indexOf("<form")); // above the button
+  });
+
+  it("asks for the sign-in callback at PUBLIC_URL when it is set, else at the page's own address", () => {
+    const hook = { url: "https://smee.io/abc", via: "proxy" as const };
+    const atPublic = manifestOf(withWebhook(page(PROBOT_MANIFEST), hook, "/hooks", "https://review.example.com"));
+    expect(atPublic.callback_urls).toEqual(["https://review.example.com/oauth/callback"]);
+    expect(atPublic.request_oauth_on_install).toBe(false);
+    const { redirect_url: _, ...noAddress } = PROBOT_MANIFEST;
+    const unknown = manifestOf(withWebhook(page(noAddress), hook, "/hooks"));
+    expect(unknown).not.toHaveProperty("callback_urls");
   });
 
   it("keeps a manifest value with a quote or an ampersand intact as the browser will post it", () => {

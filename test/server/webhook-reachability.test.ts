@@ -76,6 +76,7 @@ async function startSetup(env: Record<string, string>, options: StartServerOptio
   const manifest = JSON.parse(value.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)))) as {
     hook_attributes: { url: string };
     redirect_url: string;
+    callback_urls?: string[];
   };
   return { ...started, html, manifest, cookies };
 }
@@ -134,6 +135,7 @@ describe("setup registers an App GitHub can deliver to", { timeout: 120_000 }, (
 
     expect(setup.manifest.hook_attributes.url).toBe(`${publicUrl}/api/github/webhooks`);
     expect(setup.manifest.redirect_url).toBe(`${setup.base}/probot/setup`); // the rest of Probot's manifest is kept
+    expect(setup.manifest.callback_urls).toEqual([`${publicUrl}/oauth/callback`]); // the run view's sign-in
     expect(setup.html).toContain(
       `GitHub will send the App's webhooks to <code>${publicUrl}/api/github/webhooks</code>`,
     );

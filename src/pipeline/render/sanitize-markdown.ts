@@ -60,7 +60,11 @@ export function tableCell(text: string, max = 120): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-function neutralize(text: string): string {
+/**
+ * The transforms every piece of untrusted text gets, fences aside: invisible and direction-changing
+ * characters removed, no @mention, no tag or comment opener (see the top of this file).
+ */
+export function neutralize(text: string): string {
   return text
     .replace(INVISIBLE, "")
     .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZWSP}`)

@@ -1,0 +1,142 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import type { Logger } from "pino";
+import type { Database } from "../db/database.js";
+import type { WebAuth, WebUser } from "./auth/web-auth.js";
+import { renderMessagePage } from "./pages/render-message-page.js";
+import { renderOperatorPage } from "./pages/render-operator-page.js";
+import { renderRepositoriesPage } from "./pages/render-repositories-page.js";
+import { renderRepositoryPage } from "./pages/render-repository-page.js";
+import { renderRunPage } from "./pages/render-run-page.js";
+import { runViewCss } from "./pages/run-view-css.js";
+import { findRepository } from "./queries/find-repository.js";
+import { readOperatorView } from "./queries/read-operator-view.js";
+import { readRepositoriesView } from "./queries/read-repositories-view.js";
+import { readRepositoryView } from "./queries/read-repository-view.js";
+import { readRunView } from "./queries/read-run-view.js";
+import { parseRepositoryFilter } from "./parse-repository-filter.js";
+import { webRoute, type WebRoute } from "./web-route.js";
+
+const ANONYMOUS = { operator: false };
+
+export interface WebHandlerDeps {
+  db: Database;
+  auth: WebAuth;
+  /** GitHub's web origin (https://github.com, or the GHE host's), for links to PRs and comments. */
+  webOrigin: string;
+  log: Logger;
+}
+
+/**
+ * Every page's security headers: nothing runs but what the app serves (no inline script or style), no
+ * frame, no referrer to GitHub, nothing cached (pages show what a signed-in person may read).
+ */
+const SECURITY_HEADERS = {
+  "content-security-policy":
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "cache-control": "no-store",
+};
+
+/**
+ * The run view: sign-in (WebAuth's routes), then the pages, each shown only to someone signed in who can
+ * read the repository through the App's installations. A repository, PR or page the person may not see
+ * answers the same 404 as one that does not exist. Paths it does not know are left to the next handler.
+ */
+export function createWebHandler(deps: WebHandlerDeps) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const route = webRoute(url.pathname);
+    if (!route) return false;
+    const started = performance.now();
+    const send = (
+      status: number,
+      body: string,
+      type = "text/html; charset=utf-8",
+      extra: Record<string, string> = {},
+    ) => {
+      res.writeHead(status, {
+        ...SECURITY_HEADERS,
+        "content-type": type,
+        "server-timing": `app;dur=${(performance.now() - started).toFixed(1)}`,
+        ...extra,
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
+    };
+    try {
+      if (route.kind === "asset") {
+        send(200, runViewCss, "text/css; charset=utf-8", { "cache-control": "public, max-age=300" });
+        return true;
+      }
+      if (route.kind === "auth") {
+        if (await deps.auth.routes(req, res)) return true;
+        send(404, renderMessagePage({ kind: "not-found" }, ANONYMOUS));
+        return true;
+      }
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        send(
+          405,
+          renderMessagePage({ kind: "bad-request", message: "Only GET is answered here." }, ANONYMOUS),
+          undefined,
+          {
+            allow: "GET, HEAD",
+          },
+        );
+        return true;
+      }
+      if (!deps.auth.enabled) {
+        send(503, renderMessagePage({ kind: "sign-in-not-configured" }, ANONYMOUS));
+        return true;
+      }
+      const user = await deps.auth.signedIn(req);
+      if (!user) {
+        const next = `${url.pathname}${url.search}`;
+        res.writeHead(303, { ...SECURITY_HEADERS, location: `/login?next=${encodeURIComponent(next)}` }).end();
+        return true;
+      }
+      const page = await renderRoute(deps, route, user, url);
+      if (page === undefined) send(404, renderMessagePage({ kind: "not-found" }, { user, operator: false }));
+      else send(200, page);
+      return true;
+    } catch (error) {
+      deps.log.error({ err: error, path: url.pathname }, "run view page failed");
+      if (!res.headersSent)
+        send(
+          500,
+          renderMessagePage(
+            { kind: "bad-request", message: "This page could not be shown; the app's log says why." },
+            ANONYMOUS,
+          ),
+        );
+      else res.end();
+      return true;
+    }
+  };
+}
+
+/** The page's HTML, or undefined for a 404 (not there, or not readable by this person). */
+async function renderRoute(
+  deps: WebHandlerDeps,
+  route: Exclude<WebRoute, { kind: "asset" } | { kind: "auth" }>,
+  user: WebUser,
+  url: URL,
+): Promise<string | undefined> {
+  const operator = await deps.auth.isOperator(user);
+  const context = { user, operator, github: { webOrigin: deps.webOrigin } };
+  if (route.kind === "unknown") return undefined;
+  if (route.kind === "operator")
+    return operator ? renderOperatorPage(await readOperatorView(deps.db), context) : undefined;
+  const readable = await deps.auth.readableRepositories(user);
+  if (route.kind === "repositories")
+    return renderRepositoriesPage(await readRepositoriesView(deps.db, [...readable]), context);
+  const repository = await findRepository(deps.db, route.fullName);
+  if (!repository || !readable.has(repository.repositoryId)) return undefined;
+  if (route.kind === "repository") {
+    const filter = parseRepositoryFilter(url.searchParams);
+    return renderRepositoryPage(await readRepositoryView(deps.db, repository.repositoryId, filter), context);
+  }
+  const view = await readRunView(deps.db, repository.repositoryId, route.prNumber);
+  return view && renderRunPage(view, context);
+}

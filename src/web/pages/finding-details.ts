@@ -1,0 +1,95 @@
+import { findingId } from "../../domain/finding-id.js";
+import type { FindingEventRow, FindingRow } from "../views/run-view.js";
+import { html } from "./html.js";
+import { classToken } from "./class-token.js";
+import type { HtmlSafe } from "./html-safe.js";
+import { link } from "./link.js";
+import { safeUrl } from "./safe-url.js";
+import { timeElement } from "./time-element.js";
+import { untrustedText } from "./untrusted-text.js";
+
+/**
+ * One finding, folded to a line (id, severity, status, title, place) that opens to its body (as
+ * preformatted text, never markdown), ruling, verification, GitHub comment and history.
+ */
+export function findingDetails(
+  f: FindingRow,
+  /** The PR on GitHub (its comments are fragments of it). */
+  pullUrl: string,
+): HtmlSafe {
+  const id = findingId(f.number);
+  const place = f.path
+    ? untrustedText(f.line ? `${f.path}:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : f.path)
+    : undefined;
+  const comment =
+    f.commentId !== null
+      ? link(`${pullUrl}#discussion_r${f.commentId}`, "inline comment on GitHub", "external")
+      : undefined;
+  return html`<details class="finding" id="${id}">
+    <summary>
+      <strong>${id}</strong> <span class="severity-${classToken(f.severity)}">${untrustedText(f.severity)}</span>
+      <span class="status status-${classToken(f.status)}">${untrustedText(f.status)}</span>
+      ${untrustedText(f.title)}${place && html` <code class="place">${place}</code>`}
+    </summary>
+    <dl class="facts">
+      <dt>Action</dt>
+      <dd>${untrustedText(f.action)}</dd>
+      ${
+        f.dismissReason !== null &&
+        html`<dt>Dismissed because</dt>
+          <dd>${untrustedText(f.dismissReason)}</dd>`
+      }${ruling(f)}${
+        f.verification !== null &&
+        html`<dt>Verification</dt>
+          <dd>${untrustedText(f.verification)}</dd>`
+      }${
+        f.introducedTurnId !== null &&
+        html`<dt>Raised in</dt>
+          <dd>${turnLink(f.introducedTurnId)}</dd>`
+      }${
+        f.resolvedTurnId !== null &&
+        html`<dt>Resolved in</dt>
+          <dd>${turnLink(f.resolvedTurnId)}</dd>`
+      }${
+        comment &&
+        html`<dt>Comment</dt>
+          <dd>${comment}</dd>`
+      }
+    </dl>
+    <pre class="body">${untrustedText(f.body)}</pre>
+    ${
+      f.events.length
+        ? html`<ol class="events">
+            ${f.events.map((e) => event(e))}
+          </ol>`
+        : html`<p class="empty">No history recorded.</p>`
+    }
+  </details>`;
+}
+
+function ruling(f: FindingRow): HtmlSafe | undefined {
+  if (f.ruling === null) return undefined;
+  return html`<dt>Ruling</dt>
+    <dd>
+      <strong>${untrustedText(f.ruling)}</strong
+      >${f.rulingBy !== null && html` · argued by ${untrustedText(f.rulingBy)}`}${f.rulingConfirmation !== null && html` · ${untrustedText(f.rulingConfirmation)}`}${f.rulingConfirmedBy !== null && html` by ${untrustedText(f.rulingConfirmedBy)}`}${f.rulingReason !== null && html`<pre class="ruling-reason">${untrustedText(f.rulingReason)}</pre>`}
+    </dd>`;
+}
+
+function event(e: FindingEventRow): HtmlSafe {
+  return html`<li class="event">
+    ${timeElement(e.at)}
+    <strong>${untrustedText(e.kind)}</strong
+    >${e.actor !== null && html` by ${untrustedText(e.actor)}`}${e.turnId !== null && html` in ${turnLink(e.turnId)}`}${commentLink(e.url)}${e.detail !== null && html`<pre class="detail">${untrustedText(e.detail)}</pre>`}
+  </li>`;
+}
+
+function turnLink(turnId: number): HtmlSafe {
+  return link(`#turn-${turnId}`, `turn ${turnId}`);
+}
+
+/** The GitHub comment an event happened in, when its address is one a page may link to. */
+function commentLink(url: string | null): HtmlSafe | undefined {
+  const href = url === null ? undefined : safeUrl(url);
+  return href && html` · <a href="${href}" rel="noopener noreferrer">comment</a>`;
+}

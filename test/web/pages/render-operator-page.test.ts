@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { renderOperatorPage } from "../../../src/web/pages/render-operator-page.js";
+import type { PageContext } from "../../../src/web/pages/page-context.js";
+import { parsePage } from "./parse-page.js";
+import { viewFixtures } from "./view-fixtures.js";
+
+const ctx: PageContext = { user: { login: "root" }, operator: true, github: { webOrigin: "https://github.com" } };
+const text = (field: string) => (["owner", "repository"].includes(field) ? field : `plain ${field}`);
+const squash = (s: string) => s.replace(/\s+/g, " ").trim();
+
+describe("renderOperatorPage", () => {
+  it("shows the queues, the workers and their beats", () => {
+    const page = parsePage(renderOperatorPage(viewFixtures({ text }).operator, ctx));
+    const [queues] = page.byClass("queues");
+    expect(squash(page.text(queues!))).toContain("review 1,234 2 3");
+    const [workers] = page.byClass("workers");
+    expect(squash(page.text(workers!))).toContain(
+      "plain host 4242 worker 2026-12-04 10:00:00 UTC 2026-12-04 10:00:30 UTC 1",
+    );
+  });
+
+  it("shows a failed job's reason as preformatted text, cut to a readable length", () => {
+    const view = viewFixtures({ text }).operator;
+    const page = parsePage(renderOperatorPage(view, ctx));
+    const [job] = page.byClass("failed-job");
+    expect(job?.tagName).toBe("details");
+    const reason = page.byClass("reason").find((r) => page.text(r).startsWith("plain job reason"))!;
+    expect(reason.tagName).toBe("pre");
+    const shown = page.text(reason);
+    expect(shown.length).toBeLessThan(view.failedJobs[0]!.reason.length);
+    expect(shown.length).toBeGreaterThan(1000);
+    const left = view.failedJobs[0]!.reason.length - shown.slice(0, shown.lastIndexOf("\n")).length;
+    expect(shown).toMatch(new RegExp(`… \\(${left} more characters\\)$`));
+    expect(page.byTag("a").map((a) => page.attr(a, "href"))).toContain("/repos/owner/repository/pull/7");
+  });
+
+  it("lists refusals with who, where and why", () => {
+    const page = parsePage(renderOperatorPage(viewFixtures({ text }).operator, ctx));
+    const [refusals] = page.byClass("refusals");
+    const row = squash(page.text(refusals!));
+    expect(row).toContain("command owner/repository plain refused actor plain refusal reason");
+  });
+
+  it("says so when there is nothing to show", () => {
+    const page = parsePage(renderOperatorPage({ queues: [], workers: [], failedJobs: [], refusals: [] }, ctx));
+    const text = page.text();
+    for (const empty of ["No queues.", "No workers are beating.", "No failed jobs.", "No refusals."]) {
+      expect(text).toContain(empty);
+    }
+  });
+});
