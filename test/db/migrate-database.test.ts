@@ -24,11 +24,14 @@ describe.each(kinds)("migrations on %s", (kind) => {
       "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual([
+      "finding_events",
       "findings",
+      "refusals",
       "run_agent_sessions",
       "run_commands",
       "runs",
       "turns",
+      "web_sessions",
       "webhook_deliveries",
       "worker_jobs",
       "workers",
