@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
+import { GitHubError } from "../github/github-error.js";
 import type { WebAuth, WebUser } from "./auth/web-auth.js";
 import { renderMessagePage } from "./pages/render-message-page.js";
 import { renderOperatorPage } from "./pages/render-operator-page.js";
@@ -101,15 +102,13 @@ export function createWebHandler(deps: WebHandlerDeps) {
       else send(200, page);
       return true;
     } catch (error) {
-      deps.log.error({ err: error, path: url.pathname }, "run view page failed");
-      if (!res.headersSent)
-        send(
-          500,
-          renderMessagePage(
-            { kind: "bad-request", message: "This page could not be shown; the app's log says why." },
-            ANONYMOUS,
-          ),
-        );
+      // GitHub not answering the person's access check is GitHub's outage, not a broken page: say so.
+      const github = error instanceof GitHubError;
+      deps.log[github ? "warn" : "error"]({ err: error, path: url.pathname }, "run view page failed");
+      const message = github
+        ? "GitHub did not answer who may read this repository; try again in a minute."
+        : "This page could not be shown; the app's log says why.";
+      if (!res.headersSent) send(github ? 502 : 500, renderMessagePage({ kind: "bad-request", message }, ANONYMOUS));
       else res.end();
       return true;
     }

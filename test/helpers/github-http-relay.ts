@@ -1,6 +1,7 @@
 // The module object, not its named exports: nock patches `http.request` on it, and a named import taken
 // before nock loaded (a test importing node:http first) would keep the unpatched function.
 import http, { createServer, type IncomingHttpHeaders } from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface GitHubHttpRelay {
@@ -46,7 +47,9 @@ export async function startGitHubHttpRelay(targetOrigin: string): Promise<GitHub
     req.on("end", () => {
       const payload = Buffer.concat(body);
       const headers = { ...forwardable(req.headers), host: target.host, "content-length": String(payload.length) };
-      const upstream = http.request(new URL(req.url ?? "/", target), { method: req.method, headers }, (answer) => {
+      // An https target (github.com's web host, as a browser opens it) is answered by nock like an http one.
+      const client = target.protocol === "https:" ? https : http;
+      const upstream = client.request(new URL(req.url ?? "/", target), { method: req.method, headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
         answer.pipe(res);
       });

@@ -54,7 +54,7 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
       <dd>started ${timeElement(run.createdAt)}, updated ${timeElement(run.updatedAt)}</dd>
     </dl>
     ${totalsTable(totals)}
-    <details class="section" open>
+    <details class="section" id="turns" open>
       <summary>
         <h2>
           Timeline
@@ -63,17 +63,17 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
       </summary>
       ${runTurnsTable(view.turns, repositoryUrl)}
     </details>
-    <details class="section" open>
+    <details class="section" id="sessions" open>
       <summary><h2>Sessions</h2></summary>
       ${runSessionsTable(view.sessions)}
     </details>
-    <details class="section" open>
+    <details class="section" id="findings" open>
       <summary>
         <h2>Findings <span class="muted">(${formatCount(view.findings.length)})</span></h2>
       </summary>
       ${findingsSection(view, pullUrl)}
     </details>
-    <details class="section" open>
+    <details class="section" id="commands" open>
       <summary>
         <h2>Commands <span class="muted">(${formatCount(view.commands.length)})</span></h2>
       </summary>

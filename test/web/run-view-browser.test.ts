@@ -1,0 +1,293 @@
+import { mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EnvConfig } from "../../src/config/env-config.js";
+import { createWebAuth } from "../../src/web/auth/web-auth.js";
+import { createWebHandler } from "../../src/web/create-web-handler.js";
+import { captureLogger } from "../helpers/capture-logger.js";
+import { FlowFixture, numbered, OWNER, REPO, REPO_ID } from "../helpers/flow-fixture.js";
+import { startGitHubHttpRelay, type GitHubHttpRelay } from "../helpers/github-http-relay.js";
+import { OAUTH_CLIENT, type OAuthPerson } from "../helpers/github-stand-in.js";
+import { useFlowDatabase } from "../helpers/use-flow-database.js";
+
+/**
+ * The run view in a real browser: Debian's Chromium, driven by playwright-core, signs in through the GitHub
+ * stand-in's OAuth flow (its authorize page reached over real HTTP through the relay) and walks the pages
+ * of a run the app really made here — a review, a thread ruling, a fix with its verification and the
+ * re-review. A person who cannot read the repository gets 404s; hostile titles and bodies stay text.
+ * Screenshots of each page are kept in test-artifacts/run-view/.
+ */
+
+let fx: FlowFixture;
+// The web server, the relay and Chromium are on 127.0.0.1: the app's own requests to them pass nock.
+const database = useFlowDatabase(() => undefined, { allowHost: "127.0.0.1" });
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/run-view/", import.meta.url));
+
+const WRITER = { login: "maintainer" };
+const MAINTAINER: OAuthPerson = { login: "maintainer", id: 7001, repositories: [REPO_ID] };
+const OUTSIDER: OAuthPerson = { login: "outsider", id: 7002, repositories: [] };
+
+const HOSTILE_TITLE = `Widget <script>window.pwned = 1</script> "change" <img src=x onerror="window.pwned=2">`;
+const HOSTILE_BODY = `Rename it.\n</pre><script>window.pwned = 3</script><a href="javascript:window.pwned=4">click</a> @octo-org/everyone`;
+const FIXED_APP = numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" });
+
+let relay: GitHubHttpRelay;
+let web: Server;
+let origin: string;
+let browser: Browser;
+const logs = captureLogger();
+
+beforeAll(async () => {
+  // The app's run: review (NM-1 error, NM-2 info with a hostile title and body), a writer's argument in
+  // NM-2's thread (withdrawn), `/no-mistakes fix` for NM-1 (pushed, confirmed by the verifier), the re-review.
+  fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write", Codertocat: "read" } });
+  fx.pull.title = HOSTILE_TITLE;
+  await fx.openReviewed({
+    role: "reviewer",
+    answer: {
+      summary: "One bug, one nit.",
+      findings: [
+        {
+          path: "src/app.ts",
+          line: 11,
+          severity: "error",
+          action: "auto-fix",
+          title: "Off-by-one in loop bound",
+          body: "`<=` reads past the end.",
+          suggestion: "for (i = 0; i < n; i++)",
+        },
+        {
+          path: "src/app.ts",
+          line: 12,
+          severity: "info",
+          action: "no-op",
+          title: `<img src=x onerror="window.pwned=5"> naming`,
+          body: HOSTILE_BODY,
+        },
+      ],
+      resolved: [],
+    },
+  });
+  fx.app.scenario([
+    {
+      role: "reviewer",
+      match: "NM-2",
+      answer: { ruling: "withdrawn", reason: "The name follows the module's convention.", reply: "Agreed." },
+    },
+  ]);
+  await fx.replyInThread(WRITER, fx.findingComment("NM-2").id, "This name is the module's convention.");
+  fx.app.scenario([
+    {
+      role: "fixer",
+      edits: [{ path: "src/app.ts", content: FIXED_APP }],
+      answer: { summary: "Used < for the bound.", fixed: ["NM-1"] },
+    },
+    { role: "verifier", answer: { verdicts: [{ id: "NM-1", fixed: true, reason: "The bound is now `<`." }] } },
+  ]);
+  await fx.comment("/no-mistakes fix", WRITER);
+  const headSha = fx.remote.remoteSha("refs/heads/feature");
+  fx.app.scenario([{ role: "reviewer", answer: { summary: "Fix verified.", findings: [], resolved: [] } }]);
+  await fx.pullRequest("synchronize", headSha, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
+
+  // The run view, as start-server wires it, on the app's database; GitHub's web host (the stand-in's
+  // https://github.com) reached by the browser through the relay.
+  relay = await startGitHubHttpRelay("https://github.com");
+  const config: Pick<EnvConfig, "web" | "github" | "publicUrl"> = {
+    web: { oauth: OAUTH_CLIENT, admins: ["maintainer"] },
+    github: { webOrigin: `http://${relay.host}`, host: "github.com", protocol: "https", gitHosts: ["github.com"] },
+    publicUrl: undefined,
+  };
+  const auth = createWebAuth({ database: database.handle.db, config, log: logs.log });
+  const handler = createWebHandler({ db: database.handle.db, auth, webOrigin: config.github.webOrigin, log: logs.log });
+  web = createServer((req, res) => {
+    void handler(req, res).then((handled) => {
+      if (!handled) res.writeHead(404).end("not the run view");
+    });
+  });
+  await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // As root in a container, with this machine's closed network: no sandbox, no background connections.
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (web ? web.close(() => resolve()) : resolve()));
+  await relay?.close();
+  await fx?.stop();
+});
+
+/** A new browser (own cookies) signed in as `person` through GitHub's OAuth flow, left on `path`. */
+async function signedIn(person: OAuthPerson, path: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on("dialog", (dialog) => {
+    throw new Error(`a page opened a dialog: ${dialog.message()}`);
+  });
+  fx.github.signInAs(person);
+  await page.goto(`${origin}${path}`);
+  await page.waitForURL((url) => url.origin === origin && url.pathname === path.split("?")[0]);
+  return { context, page };
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Texts of a table's rows (cells joined by " | "), the header row left out. */
+async function rows(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(`${selector} tbody tr`, (trs) =>
+    trs.map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" | "),
+    ),
+  );
+}
+
+describe("the run view in Chromium", () => {
+  it("asks for sign-in, signs a maintainer in through GitHub, and walks to the run from the repository list", async () => {
+    const before = fx.github.sent("POST", "/login/oauth/access_token").length;
+    const { context, page } = await signedIn(MAINTAINER, "/repos");
+    // one code exchange, through GitHub's web host; the session is a cookie the page's script cannot read
+    expect(fx.github.sent("POST", "/login/oauth/access_token")).toHaveLength(before + 1);
+    const cookies = await context.cookies(origin);
+    expect(cookies.find((c) => c.name === "nm_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe(
+      "",
+    );
+
+    await expect.poll(() => page.textContent("body")).toContain(`${OWNER}/${REPO}`);
+    await screenshot(page, "repositories");
+    await page.click(`a[href="/repos/${OWNER}/${REPO}"]`);
+    await page.waitForURL(`${origin}/repos/${OWNER}/${REPO}`);
+    const prs = await rows(page, "table");
+    expect(prs).toHaveLength(1);
+    expect(prs[0]).toContain(`#${fx.pr}`);
+    await screenshot(page, "repository");
+
+    await page.click(`a[href="/repos/${OWNER}/${REPO}/pull/${fx.pr}"]`);
+    await page.waitForURL(`${origin}/repos/${OWNER}/${REPO}/pull/${fx.pr}`);
+    const body = (await page.textContent("body"))!;
+    // every turn, in order, with its session mode
+    const turns = await fx.turns();
+    expect(turns.map((t) => [t.role, t.sessionMode])).toEqual([
+      ["reviewer", "started"],
+      ["reviewer", "resumed"],
+      ["fixer", "started"],
+      ["verifier", "started"],
+      ["reviewer", "resumed"],
+    ]);
+    const timeline = (await rows(page, "#turns table")).map((r) => r.toLowerCase());
+    expect(timeline).toHaveLength(turns.length);
+    turns.forEach((turn, i) => {
+      expect(timeline[i]).toContain(turn.role);
+      expect(timeline[i]).toContain(turn.sessionMode!);
+      expect(timeline[i]).toContain(turn.headSha.slice(0, 7));
+    });
+    // each finding's history, and where it stands
+    const nm1 = (await page.textContent("#NM-1"))!.replace(/\s+/g, " ");
+    expect(nm1).toContain("Off-by-one in loop bound");
+    expect(nm1).toMatch(/fixed/);
+    expect(nm1).toMatch(/raised[\s\S]*posted[\s\S]*fix-pushed[\s\S]*confirmed/);
+    const nm2 = (await page.textContent("#NM-2"))!.replace(/\s+/g, " ");
+    expect(nm2).toMatch(/withdrawn/);
+    expect(nm2).toContain("maintainer");
+    expect(nm2).toContain("The name follows the module's convention.");
+    // links to GitHub: the PR and NM-1's inline comment
+    const links = await page.$$eval("a[href]", (as) => as.map((a) => a.getAttribute("href")!));
+    expect(links).toContain(`http://${relay.host}/${OWNER}/${REPO}/pull/${fx.pr}`);
+    expect(links).toContain(
+      `http://${relay.host}/${OWNER}/${REPO}/pull/${fx.pr}#discussion_r${fx.findingComment("NM-1").id}`,
+    );
+    expect(body).toContain("/no-mistakes fix".replace("/no-mistakes ", "")); // the command is listed
+    await screenshot(page, "run");
+    await context.close();
+  });
+
+  it("renders the PR's hostile title and a finding's hostile body as text: no script runs, no element is made", async () => {
+    const { context, page } = await signedIn(MAINTAINER, `/repos/${OWNER}/${REPO}/pull/${fx.pr}`);
+    expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.$$("script")).toHaveLength(0);
+    expect(await page.$$("img")).toHaveLength(0);
+    expect(await page.$$('a[href^="javascript:"]')).toHaveLength(0);
+    // as on GitHub: the text reads the same, with a zero-width non-joiner after each `<` that could open a tag
+    const text = (await page.textContent("body"))!.replace(/\u200c/g, "");
+    expect(text).toContain("<script>window.pwned = 1</script>");
+    expect(text).toContain(`<a href="javascript:window.pwned=4">click</a>`);
+    // the CSP on the answer forbids any script a page could still carry
+    const answer = await page.request.get(`${origin}/repos/${OWNER}/${REPO}/pull/${fx.pr}`);
+    expect(answer.headers()["content-security-policy"]).toContain("default-src 'none'");
+    await context.close();
+  });
+
+  it("shows the operator page to an admin: queues, workers, failed jobs and refusals", async () => {
+    const { context, page } = await signedIn(MAINTAINER, "/operator");
+    const text = (await page.textContent("body"))!;
+    expect(text).toMatch(/queue/i);
+    expect(text).toMatch(/worker/i);
+    expect(text).toMatch(/refus/i);
+    await screenshot(page, "operator");
+    await context.close();
+  });
+
+  it("someone who cannot read the repository sees none of it: 404 for its pages, nothing in their list", async () => {
+    const { context, page } = await signedIn(OUTSIDER, "/repos");
+    expect(await page.textContent("body")).not.toContain(`${OWNER}/${REPO}`);
+    for (const path of [
+      `/repos/${OWNER}/${REPO}`,
+      `/repos/${OWNER}/${REPO}/pull/${fx.pr}`,
+      "/operator",
+      `/repos/${OWNER}/nope`,
+    ]) {
+      const answer = await page.goto(`${origin}${path}`);
+      expect(answer?.status(), path).toBe(404);
+      expect(await page.textContent("body")).not.toContain(REPO);
+    }
+    await screenshot(page, "not-found");
+    await context.close();
+  });
+
+  it("asks a browser with no session to sign in before it shows anything", async () => {
+    const context = await browser.newContext();
+    const answer = await context.request.get(`${origin}/repos/${OWNER}/${REPO}/pull/${fx.pr}`, { maxRedirects: 0 });
+    expect(answer.status()).toBe(303);
+    expect(answer.headers().location).toBe(
+      `/login?next=${encodeURIComponent(`/repos/${OWNER}/${REPO}/pull/${fx.pr}`)}`,
+    );
+    expect(await answer.text()).toBe("");
+    await context.close();
+  });
+
+  it("never puts a token in a page, a cookie or the log", async () => {
+    const tokens = [...fx.github.userTokens.keys()];
+    expect(tokens.length).toBeGreaterThan(0);
+    const { context, page } = await signedIn(MAINTAINER, `/repos/${OWNER}/${REPO}/pull/${fx.pr}`);
+    const html = await page.content();
+    const cookies = JSON.stringify(await context.cookies());
+    for (const token of [...fx.github.userTokens.keys()]) {
+      expect(html).not.toContain(token);
+      expect(cookies).not.toContain(token);
+      expect(logs.text()).not.toContain(token);
+    }
+    expect(logs.text()).not.toContain(OAUTH_CLIENT.clientSecret);
+    await context.close();
+  });
+});
