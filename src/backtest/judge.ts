@@ -22,6 +22,8 @@ const answerSchema = z.object({
 export class Judge {
   /** Questions asked of the agent in this process (not those answered from the cache). */
   asked = 0;
+  /** Questions answered in this process, from the cache or not. */
+  answered = 0;
   spentUsd = 0;
 
   constructor(
@@ -41,6 +43,7 @@ export class Judge {
   async same(finding: string, issue: string): Promise<JudgeVerdict> {
     const { agent, cache, identity, workDir, timeoutMs, log, signal } = this.options;
     const key = JudgeCache.key([identity, JUDGE_PROMPT_VERSION, finding, issue]);
+    this.answered++;
     const cached = cache.get(key);
     if (cached) return { ...cached, costUsd: 0 };
     await mkdir(workDir, { recursive: true });

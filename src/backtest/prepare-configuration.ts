@@ -67,7 +67,7 @@ export async function prepareConfiguration(
     ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
     c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
   ].join(", ");
-  return { label: c.label, fingerprint, repositoryId, dataDir, env, agent, sessions, configText, describe };
+  return { label: c.label, fingerprint, repositoryId, dataDir, env, overrides: c.env, agent, sessions, configText, describe };
 }
 
 function slug(label: string): string {

@@ -12,6 +12,8 @@ export interface PreparedConfiguration {
   /** Where its workspaces and agent homes live. */
   dataDir: string;
   env: EnvConfig;
+  /** The environment the configuration sets over the process's (the judge starts from it). */
+  overrides: Record<string, string>;
   agent: Agent;
   sessions: RunSessions;
   /** The config file's text used instead of the clone's `.github/no-mistakes.yml`, when given. */
