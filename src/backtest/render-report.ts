@@ -11,8 +11,8 @@ export function renderReport(report: BacktestReport): string {
     const d = cmp?.metrics.find((x) => x.metric === m);
     return d ? `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]` : "";
   };
-  const usdDiff = (v: number | null) => (v === null ? "—" : `${v >= 0 ? "+" : "-"}${format.usd(Math.abs(v))}`);
-  const msDiff = (v: number | null) => (v === null ? "—" : `${v >= 0 ? "+" : "-"}${format.seconds(Math.abs(v))}`);
+  const usdDiff = (v: number | null) => (v === null ? "—" : `${v < -5e-7 ? "-" : "+"}${format.usd(Math.abs(v))}`);
+  const msDiff = (v: number | null) => (v === null ? "—" : `${v <= -50 ? "-" : "+"}${format.seconds(Math.abs(v))}`);
   const rows: string[][] = [
     ["", ...configs.map((c) => c.label), ...(cmp ? [`${cmp.b} − ${cmp.a} (95% interval, ${cmp.prs} PRs)`] : [])],
     ["configuration", ...configs.map((c) => c.describe), ...(cmp ? [""] : [])],
@@ -54,6 +54,10 @@ export function renderReport(report: BacktestReport): string {
 }
 
 function severityRows(summaries: ConfigurationSummary[], kind: "recall" | "precision"): string[][] {
+  return [["", ...summaries.map((s) => s.label)], ...severityLines(summaries, kind)];
+}
+
+function severityLines(summaries: ConfigurationSummary[], kind: "recall" | "precision"): string[][] {
   const severities = [...new Set(summaries.flatMap((s) => Object.keys(kind === "recall" ? s.recallBySeverity : s.precisionBySeverity)))].sort(
     (x, y) => rank(x) - rank(y) || x.localeCompare(y),
   );
