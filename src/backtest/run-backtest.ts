@@ -130,7 +130,9 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
         }
         const judgedBefore = judge?.spentUsd ?? 0;
         const { matches, judgeCostUsd } =
-          matcher && pr.golden ? await matchPr(result.findings, pr.golden.issues, matcher) : { matches: [], judgeCostUsd: 0 };
+          matcher && pr.golden
+            ? await matchPr(raisedOf(result), pr.golden.issues, matcher)
+            : { matches: [], judgeCostUsd: 0 };
         await state.addJudgeSpend((judge?.spentUsd ?? 0) - judgedBefore);
         results.get(c.label)!.set(pr.id, { ...scorePr(result, pr.golden?.issues, matches, judgeCostUsd), findings: result.findings });
         done++;
@@ -178,6 +180,11 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
   } finally {
     await database.close();
   }
+}
+
+/** What a PR's review raised (posted inline or in the body): notes were never posted, so they are neither matched nor scored. */
+function raisedOf(result: PrReviewResult): PrReviewResult["findings"] {
+  return result.findings.filter((f) => f.placement !== "note");
 }
 
 function reviewDeps(
