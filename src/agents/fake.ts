@@ -100,7 +100,11 @@ export class FakeAgent implements Agent {
       json: extractJson(text),
       sessionId: session.id,
       resumed: options.sessionId !== undefined,
-      usage: { tokensIn: Math.ceil(options.prompt.length / 4), tokensOut: Math.ceil(text.length / 4), costUsd: step?.costUsd ?? 0 },
+      usage: {
+        tokensIn: Math.ceil(options.prompt.length / 4),
+        tokensOut: Math.ceil(text.length / 4),
+        costUsd: step?.costUsd ?? 0,
+      },
     };
     if (this.options.logPath) {
       const line = {

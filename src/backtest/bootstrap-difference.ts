@@ -22,8 +22,14 @@ export function bootstrapDifference(
   const samples = new Map<(typeof METRICS)[number], number[]>(METRICS.map((m) => [m, []]));
   for (let r = 0; r < options.resamples && a.length > 0; r++) {
     const picks = Array.from({ length: a.length }, () => Math.floor(random() * a.length));
-    const sa = summarizeConfiguration("A", picks.map((i) => a[i]!));
-    const sb = summarizeConfiguration("B", picks.map((i) => b[i]!));
+    const sa = summarizeConfiguration(
+      "A",
+      picks.map((i) => a[i]!),
+    );
+    const sb = summarizeConfiguration(
+      "B",
+      picks.map((i) => b[i]!),
+    );
     for (const m of METRICS) {
       const va = sa[m];
       const vb = sb[m];

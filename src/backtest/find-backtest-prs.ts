@@ -31,10 +31,17 @@ export async function findBacktestPrs(
 ): Promise<{ prs: BacktestPr[]; missing: string[]; withoutGolden: number }> {
   const missing: string[] = [];
   const found: (MergedPr & { golden?: GoldenPr })[] = [];
-  const allMerges = source.pairs ? [] : await listMergedPrs(git, source.branch, source.merges ? source.limit : undefined);
+  const allMerges = source.pairs
+    ? []
+    : await listMergedPrs(git, source.branch, source.merges ? source.limit : undefined);
   if (source.pairs) {
     for (const pair of source.pairs) {
-      const r = await resolvePrKey(git, { text: `${pair.base}..${pair.head}`, base: pair.base, head: pair.head }, source.branch, []);
+      const r = await resolvePrKey(
+        git,
+        { text: `${pair.base}..${pair.head}`, base: pair.base, head: pair.head },
+        source.branch,
+        [],
+      );
       if ("missing" in r) missing.push(r.missing);
       else found.push({ ...r.pr, number: pair.key?.number, title: pair.title ?? r.pr.title });
     }
@@ -74,7 +81,15 @@ export async function findBacktestPrs(
     if (seen.has(id)) continue;
     seen.add(id);
     const pushes = await replayPushes(git, m.baseSha, m.headSha, { replay: source.replay, max: source.maxPushes });
-    prs.push({ id, number, title: m.title, baseSha: m.baseSha, headSha: m.headSha, pushes, ...(golden ? { golden } : {}) });
+    prs.push({
+      id,
+      number,
+      title: m.title,
+      baseSha: m.baseSha,
+      headSha: m.headSha,
+      pushes,
+      ...(golden ? { golden } : {}),
+    });
   }
   return { prs, missing, withoutGolden };
 }

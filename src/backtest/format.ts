@@ -6,6 +6,10 @@ export const format = {
   seconds: (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(1)}s`),
   duration: (ms: number) => {
     const s = Math.round(ms / 1000);
-    return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+    return s < 60
+      ? `${s}s`
+      : s < 3600
+        ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
+        : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
   },
 };

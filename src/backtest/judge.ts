@@ -60,7 +60,10 @@ export class Judge {
     this.spentUsd += costUsd;
     const parsed = answerSchema.safeParse(result.json);
     if (!parsed.success) {
-      log.warn({ answer: result.text.slice(0, 200) }, "the judge's answer is not the expected JSON; counted as not the same");
+      log.warn(
+        { answer: result.text.slice(0, 200) },
+        "the judge's answer is not the expected JSON; counted as not the same",
+      );
       return { same: false, confidence: 0, reason: "unreadable answer", costUsd };
     }
     const verdict: JudgeVerdict = {

@@ -27,7 +27,14 @@ export async function matchPr(
         const verdict = await matcher.judge.same(findingText(f), issueText(issue));
         judgeCostUsd += verdict.costUsd;
         if (verdict.same)
-          candidates.push({ findingIndex: fi, finding: f.id, issue: ii, score: verdict.confidence, by: "judge", reason: verdict.reason });
+          candidates.push({
+            findingIndex: fi,
+            finding: f.id,
+            issue: ii,
+            score: verdict.confidence,
+            by: "judge",
+            reason: verdict.reason,
+          });
       } else {
         const distance = locationDistance(f, issue);
         if (distance !== undefined && distance <= matcher.toleranceLines)

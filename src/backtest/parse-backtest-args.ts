@@ -69,7 +69,8 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
   let maxSpendUsd: number | undefined;
   if (values["max-spend"] !== undefined) {
     maxSpendUsd = Number(values["max-spend"]);
-    if (!Number.isFinite(maxSpendUsd) || maxSpendUsd < 0) problems.push(`--max-spend: "${values["max-spend"]}" is not an amount of dollars`);
+    if (!Number.isFinite(maxSpendUsd) || maxSpendUsd < 0)
+      problems.push(`--max-spend: "${values["max-spend"]}" is not an amount of dollars`);
   }
 
   const a: BacktestConfiguration = {
@@ -82,7 +83,9 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     ...(values.config ? { configFile: values.config } : {}),
   };
   const configurations = [a];
-  const wantsB = ["b-env", "b-agent", "b-model", "b-config", "b-label"].some((k) => values[k as keyof typeof values] !== undefined);
+  const wantsB = ["b-env", "b-agent", "b-model", "b-config", "b-label"].some(
+    (k) => values[k as keyof typeof values] !== undefined,
+  );
   if (wantsB) {
     const b: BacktestConfiguration = {
       label: values["b-label"] ?? "B",
@@ -115,7 +118,9 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     resamples: int("resamples", values.resamples, 1) ?? 1000,
     seed: int("seed", values.seed, 0) ?? 1,
     ...(values["repo-name"] ? { repoName: values["repo-name"] } : {}),
-    ...((values["database-url"] ?? env.BACKTEST_DATABASE_URL) ? { databaseUrl: values["database-url"] ?? env.BACKTEST_DATABASE_URL } : {}),
+    ...((values["database-url"] ?? env.BACKTEST_DATABASE_URL)
+      ? { databaseUrl: values["database-url"] ?? env.BACKTEST_DATABASE_URL }
+      : {}),
     logLevel: values.verbose ? "info" : "warn",
   };
   if (problems.length > 0) throw new Error(`backtest: ${problems.join("\n  ")}`);

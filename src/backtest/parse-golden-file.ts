@@ -51,7 +51,9 @@ export function parseGoldenFile(json: unknown, source = "golden file"): GoldenPr
   for (const { at, keyed, value } of entries) {
     const parsed = entrySchema.safeParse(value);
     if (!parsed.success) {
-      problems.push(...parsed.error.issues.map((i) => `${at}${i.path.map((p) => `.${String(p)}`).join("")}: ${i.message}`));
+      problems.push(
+        ...parsed.error.issues.map((i) => `${at}${i.path.map((p) => `.${String(p)}`).join("")}: ${i.message}`),
+      );
       continue;
     }
     const e = parsed.data;

@@ -26,7 +26,9 @@ export function parsePairsFile(json: unknown, source = "pairs file"): PrPair[] {
   for (const [i, value] of json.entries()) {
     const parsed = pairSchema.safeParse(value);
     if (!parsed.success) {
-      problems.push(...parsed.error.issues.map((x) => `[${i}]${x.path.map((p) => `.${String(p)}`).join("")}: ${x.message}`));
+      problems.push(
+        ...parsed.error.issues.map((x) => `[${i}]${x.path.map((p) => `.${String(p)}`).join("")}: ${x.message}`),
+      );
       continue;
     }
     try {

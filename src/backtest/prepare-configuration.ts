@@ -30,8 +30,11 @@ export async function prepareConfiguration(
   const env = readEnvConfig(merged);
   const problems: string[] = [];
   if (env.agent.name === "claude" && !env.agent.anthropic.apiKey)
-    problems.push("ANTHROPIC_API_KEY: required with AGENT=claude (or give the configuration AGENT=codex and OPENAI_API_KEY)");
-  if (env.agent.name === "codex" && !env.agent.openai.apiKey) problems.push("OPENAI_API_KEY: required with AGENT=codex");
+    problems.push(
+      "ANTHROPIC_API_KEY: required with AGENT=claude (or give the configuration AGENT=codex and OPENAI_API_KEY)",
+    );
+  if (env.agent.name === "codex" && !env.agent.openai.apiKey)
+    problems.push("OPENAI_API_KEY: required with AGENT=codex");
   if (problems.length > 0) throw new ConfigError(`Configuration ${c.label}`, problems);
   const sandbox = createSandbox(env);
   await checkAgentSandbox(env, sandbox, deps.log);
@@ -53,7 +56,10 @@ export async function prepareConfiguration(
       }),
     )
     .digest("hex");
-  const repositoryId = parseInt(createHash("sha256").update(`${c.label}\0${fingerprint}`).digest("hex").slice(0, 12), 16);
+  const repositoryId = parseInt(
+    createHash("sha256").update(`${c.label}\0${fingerprint}`).digest("hex").slice(0, 12),
+    16,
+  );
   const sessions = new RunSessions({
     db: deps.db,
     agent,
@@ -67,10 +73,20 @@ export async function prepareConfiguration(
     ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
     c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
   ].join(", ");
-  return { label: c.label, fingerprint, repositoryId, dataDir, env, overrides: c.env, agent, sessions, configText, describe };
+  return {
+    label: c.label,
+    fingerprint,
+    repositoryId,
+    dataDir,
+    env,
+    overrides: c.env,
+    agent,
+    sessions,
+    configText,
+    describe,
+  };
 }
 
 function slug(label: string): string {
   return label.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "configuration";
 }
-

@@ -9,6 +9,10 @@ export function prf(c: { raised: number; matchedFindings: number; golden: number
   const precision = c.raised === 0 ? null : c.matchedFindings / c.raised;
   const recall = c.golden === 0 ? null : c.matchedGolden / c.golden;
   const f1 =
-    precision === null || recall === null ? null : precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+    precision === null || recall === null
+      ? null
+      : precision + recall === 0
+        ? 0
+        : (2 * precision * recall) / (precision + recall);
   return { precision, recall, f1 };
 }

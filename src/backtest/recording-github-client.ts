@@ -109,7 +109,13 @@ export class RecordingGitHubClient implements GitHubClient {
   async deletePendingReview(): Promise<void> {}
 
   async listReviews(): Promise<{ id: number; authorId: number; body: string; commitId: string; state: string }[]> {
-    return this.reviews.map((r) => ({ id: r.id, authorId: BOT.id, body: r.body, commitId: r.commitId, state: "COMMENTED" }));
+    return this.reviews.map((r) => ({
+      id: r.id,
+      authorId: BOT.id,
+      body: r.body,
+      commitId: r.commitId,
+      state: "COMMENTED",
+    }));
   }
 
   async listPullReviewComments(): Promise<ReviewComment[]> {

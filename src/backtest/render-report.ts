@@ -16,20 +16,46 @@ export function renderReport(report: BacktestReport): string {
   const rows: string[][] = [
     ["", ...configs.map((c) => c.label), ...(cmp ? [`${cmp.b} − ${cmp.a} (95% interval, ${cmp.prs} PRs)`] : [])],
     ["configuration", ...configs.map((c) => c.describe), ...(cmp ? [""] : [])],
-    ["PRs reviewed", ...configs.map((c) => `${c.summary.prs}${c.failures.length ? ` (${c.failures.length} failed)` : ""}`), ...(cmp ? [""] : [])],
+    [
+      "PRs reviewed",
+      ...configs.map((c) => `${c.summary.prs}${c.failures.length ? ` (${c.failures.length} failed)` : ""}`),
+      ...(cmp ? [""] : []),
+    ],
   ];
   if (report.matching !== "none") {
     rows.push(
-      ["precision", ...configs.map((c) => `${format.ratio(c.summary.precision)} (${c.summary.matchedFindings}/${c.summary.raised})`), ...(cmp ? [diff("precision", (v) => format.signed(v))] : [])],
-      ["recall", ...configs.map((c) => `${format.ratio(c.summary.recall)} (${c.summary.matchedGolden}/${c.summary.golden})`), ...(cmp ? [diff("recall", (v) => format.signed(v))] : [])],
+      [
+        "precision",
+        ...configs.map(
+          (c) => `${format.ratio(c.summary.precision)} (${c.summary.matchedFindings}/${c.summary.raised})`,
+        ),
+        ...(cmp ? [diff("precision", (v) => format.signed(v))] : []),
+      ],
+      [
+        "recall",
+        ...configs.map((c) => `${format.ratio(c.summary.recall)} (${c.summary.matchedGolden}/${c.summary.golden})`),
+        ...(cmp ? [diff("recall", (v) => format.signed(v))] : []),
+      ],
       ["F1", ...configs.map((c) => format.ratio(c.summary.f1)), ...(cmp ? [diff("f1", (v) => format.signed(v))] : [])],
     );
   }
   rows.push(
-    ["findings per PR", ...configs.map((c) => (c.summary.findingsPerPr === null ? "—" : c.summary.findingsPerPr.toFixed(2))), ...(cmp ? [diff("findingsPerPr", (v) => format.signed(v, 2))] : [])],
+    [
+      "findings per PR",
+      ...configs.map((c) => (c.summary.findingsPerPr === null ? "—" : c.summary.findingsPerPr.toFixed(2))),
+      ...(cmp ? [diff("findingsPerPr", (v) => format.signed(v, 2))] : []),
+    ],
     ["raised / notes", ...configs.map((c) => `${c.summary.raised} / ${c.summary.notes}`), ...(cmp ? [""] : [])],
-    ["cost per PR", ...configs.map((c) => format.usd(c.summary.costPerPr)), ...(cmp ? [diff("costPerPr", usdDiff)] : [])],
-    ["time per PR", ...configs.map((c) => format.seconds(c.summary.wallMsPerPr)), ...(cmp ? [diff("wallMsPerPr", msDiff)] : [])],
+    [
+      "cost per PR",
+      ...configs.map((c) => format.usd(c.summary.costPerPr)),
+      ...(cmp ? [diff("costPerPr", usdDiff)] : []),
+    ],
+    [
+      "time per PR",
+      ...configs.map((c) => format.seconds(c.summary.wallMsPerPr)),
+      ...(cmp ? [diff("wallMsPerPr", msDiff)] : []),
+    ],
     ["review cost", ...configs.map((c) => format.usd(c.summary.costUsd)), ...(cmp ? [""] : [])],
   );
   const lines = [
@@ -38,8 +64,26 @@ export function renderReport(report: BacktestReport): string {
     ...table(rows),
   ];
   if (report.matching !== "none") {
-    lines.push("", "recall by the real issue's severity:", ...table(severityRows(configs.map((c) => c.summary), "recall")));
-    lines.push("", "precision by the finding's severity:", ...table(severityRows(configs.map((c) => c.summary), "precision")));
+    lines.push(
+      "",
+      "recall by the real issue's severity:",
+      ...table(
+        severityRows(
+          configs.map((c) => c.summary),
+          "recall",
+        ),
+      ),
+    );
+    lines.push(
+      "",
+      "precision by the finding's severity:",
+      ...table(
+        severityRows(
+          configs.map((c) => c.summary),
+          "precision",
+        ),
+      ),
+    );
   }
   const judge = report.judge;
   lines.push(
@@ -48,7 +92,10 @@ export function renderReport(report: BacktestReport): string {
   );
   for (const c of configs) for (const f of c.failures) lines.push(`${c.label} ${f.prId}: review failed: ${f.error}`);
   for (const m of report.missing) lines.push(`not in the clone: ${m}`);
-  if (report.withoutGolden > 0) lines.push(`${report.withoutGolden} PR${report.withoutGolden === 1 ? "" : "s"} found in the history but not in the golden file: not run`);
+  if (report.withoutGolden > 0)
+    lines.push(
+      `${report.withoutGolden} PR${report.withoutGolden === 1 ? "" : "s"} found in the history but not in the golden file: not run`,
+    );
   if (report.stopped) lines.push(report.stopped);
   return lines.join("\n");
 }
@@ -58,9 +105,9 @@ function severityRows(summaries: ConfigurationSummary[], kind: "recall" | "preci
 }
 
 function severityLines(summaries: ConfigurationSummary[], kind: "recall" | "precision"): string[][] {
-  const severities = [...new Set(summaries.flatMap((s) => Object.keys(kind === "recall" ? s.recallBySeverity : s.precisionBySeverity)))].sort(
-    (x, y) => rank(x) - rank(y) || x.localeCompare(y),
-  );
+  const severities = [
+    ...new Set(summaries.flatMap((s) => Object.keys(kind === "recall" ? s.recallBySeverity : s.precisionBySeverity))),
+  ].sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
   return severities.map((sev) => [
     `  ${sev}`,
     ...summaries.map((s) => {
@@ -80,5 +127,10 @@ function rank(severity: string): number {
 function table(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
 }

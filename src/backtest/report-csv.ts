@@ -23,7 +23,12 @@ export function reportCsv(report: BacktestReport): string {
   const lines = [COLUMNS.join(",")];
   for (const c of report.configurations) {
     for (const p of c.prs) {
-      const s = prf({ raised: p.raised, matchedFindings: p.matchedFindings, golden: p.golden ?? 0, matchedGolden: p.matchedGolden });
+      const s = prf({
+        raised: p.raised,
+        matchedFindings: p.matchedFindings,
+        golden: p.golden ?? 0,
+        matchedGolden: p.matchedGolden,
+      });
       const golden = p.golden !== undefined;
       lines.push(
         [

@@ -25,7 +25,8 @@ export async function resolvePrKey(
 ): Promise<{ pr: MergedPr } | { missing: string }> {
   if (key.base && key.head) {
     const [baseSha, headSha] = await Promise.all([commitOf(git, key.base), commitOf(git, key.head)]);
-    if (!baseSha || !headSha) return { missing: `${key.text}: ${!baseSha ? key.base : key.head} is not a commit of the clone` };
+    if (!baseSha || !headSha)
+      return { missing: `${key.text}: ${!baseSha ? key.base : key.head} is not a commit of the clone` };
     return { pr: { baseSha, headSha, title: (await subjectOf(git, headSha)) ?? key.text } };
   }
   const n = key.number!;
@@ -37,7 +38,15 @@ export async function resolvePrKey(
     if (pullHead) break;
   }
   const ending = new RegExp(`\\(#${n}\\)\\s*$`);
-  const squashes = await git(["log", "--first-parent", "--format=%H%x00%P%x00%s", "-E", `--grep=\\(#${n}\\)[[:space:]]*$`, branch, "--"]);
+  const squashes = await git([
+    "log",
+    "--first-parent",
+    "--format=%H%x00%P%x00%s",
+    "-E",
+    `--grep=\\(#${n}\\)[[:space:]]*$`,
+    branch,
+    "--",
+  ]);
   for (const line of (squashes ?? "").split("\n")) {
     const [sha, parents, subject] = line.split("\0");
     if (!sha || !parents || !subject || !ending.test(subject)) continue;
@@ -46,7 +55,8 @@ export async function resolvePrKey(
   }
   if (pullHead) {
     const baseSha = await commitOf(git, branch);
-    if (baseSha) return { pr: { baseSha, headSha: pullHead, number: n, title: (await subjectOf(git, pullHead)) ?? `#${n}` } };
+    if (baseSha)
+      return { pr: { baseSha, headSha: pullHead, number: n, title: (await subjectOf(git, pullHead)) ?? `#${n}` } };
   }
   return {
     missing: `${key.text}: no merge or squash commit for #${n} on ${branch}, and no fetched PR ref (${PULL_REFS(n)[0]}); name its commits in a --pairs file`,

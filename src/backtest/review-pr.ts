@@ -106,13 +106,21 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     const ctx = await loadRunContext(pipeline, run.id);
     if (!ctx) throw new ReviewFailedError(`the run of ${pr.id} is gone`);
     const trigger = i === 0 ? "opened" : "synchronize";
-    const job = { runId: run.id, trigger, deliveryId: `backtest-${pr.id}-${i}`, senderLogin: p.authorLogin, senderType: "User" };
+    const job = {
+      runId: run.id,
+      trigger,
+      deliveryId: `backtest-${pr.id}-${i}`,
+      senderLogin: p.authorLogin,
+      senderType: "User",
+    };
     const reviewed = await runReview(pipeline, ctx, job, signal, { retry: 0, last: true });
     if (signal.aborted) throw signal.reason;
     if (!reviewed) {
       const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
       if (check?.conclusion === "failure")
-        throw new ReviewFailedError(`${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim());
+        throw new ReviewFailedError(
+          `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
+        );
       if (check?.title === "Review skipped") {
         skipped = check.summary?.split("\n")[0] ?? "skipped";
         log.info({ headSha: sha, skipped }, "the app skipped this PR");

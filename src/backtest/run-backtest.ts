@@ -53,8 +53,12 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
   const log = createLogger({ level: options.logLevel, destination: pino.destination(2) });
 
   // 1. The PRs.
-  const golden = options.golden ? parseGoldenFile(JSON.parse(await readFile(options.golden, "utf8")), options.golden) : undefined;
-  const pairs = options.pairs ? parsePairsFile(JSON.parse(await readFile(options.pairs, "utf8")), options.pairs) : undefined;
+  const golden = options.golden
+    ? parseGoldenFile(JSON.parse(await readFile(options.golden, "utf8")), options.golden)
+    : undefined;
+  const pairs = options.pairs
+    ? parsePairsFile(JSON.parse(await readFile(options.pairs, "utf8")), options.pairs)
+    : undefined;
   const git = cloneGit(repo);
   const { prs, missing, withoutGolden } = await findBacktestPrs(git, {
     golden,
@@ -65,7 +69,8 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     replay: options.replay,
     maxPushes: options.maxPushes,
   });
-  if (prs.length === 0) throw new Error(`no pull request to backtest${missing.length ? `:\n  ${missing.join("\n  ")}` : ""}`);
+  if (prs.length === 0)
+    throw new Error(`no pull request to backtest${missing.length ? `:\n  ${missing.join("\n  ")}` : ""}`);
   const repoName = options.repoName ?? golden?.find((g) => g.key.repo)?.key.repo ?? `backtest/${basename(repo)}`;
 
   // 2. The database, the configurations and the judge.
@@ -79,13 +84,27 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     const state = await BacktestState.open(join(out, "state.json"));
     for (const c of configurations) {
       const { reused, dropped } = state.useConfiguration(c.label, c.fingerprint);
-      if (reused > 0) io.progress(`${c.label}: resuming, ${reused} PR${reused === 1 ? "" : "s"} already reviewed (no agent call for ${reused === 1 ? "it" : "them"})`);
-      if (dropped > 0) io.progress(`${c.label}: the configuration changed since the last run; its ${dropped} earlier result${dropped === 1 ? "" : "s"} set aside`);
+      if (reused > 0)
+        io.progress(
+          `${c.label}: resuming, ${reused} PR${reused === 1 ? "" : "s"} already reviewed (no agent call for ${reused === 1 ? "it" : "them"})`,
+        );
+      if (dropped > 0)
+        io.progress(
+          `${c.label}: the configuration changed since the last run; its ${dropped} earlier result${dropped === 1 ? "" : "s"} set aside`,
+        );
     }
     const cache = await JudgeCache.open(join(out, "judge-cache.json"));
     const judge =
       golden && options.matching === "judge"
-        ? await prepareJudge({ first: configurations[0]!, judgeEnv: options.judgeEnv, baseEnv: io.env, outDir: out, cache, log, signal })
+        ? await prepareJudge({
+            first: configurations[0]!,
+            judgeEnv: options.judgeEnv,
+            baseEnv: io.env,
+            outDir: out,
+            cache,
+            log,
+            signal,
+          })
         : undefined;
     const matcher: Matcher | undefined = !golden
       ? undefined
@@ -134,9 +153,13 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
             ? await matchPr(raisedOf(result), pr.golden.issues, matcher)
             : { matches: [], judgeCostUsd: 0 };
         await state.addJudgeSpend((judge?.spentUsd ?? 0) - judgedBefore);
-        results.get(c.label)!.set(pr.id, { ...scorePr(result, pr.golden?.issues, matches, judgeCostUsd), findings: result.findings });
+        results
+          .get(c.label)!
+          .set(pr.id, { ...scorePr(result, pr.golden?.issues, matches, judgeCostUsd), findings: result.findings });
         done++;
-        io.progress(progressLine(done, total, pr, c.label, result, state.spentUsd(), options.maxSpendUsd, reviewedHere));
+        io.progress(
+          progressLine(done, total, pr, c.label, result, state.spentUsd(), options.maxSpendUsd, reviewedHere),
+        );
         if (signal.aborted) {
           stopped = `Interrupted: the report covers what finished; rerun the same command to resume (finished PRs are not reviewed again).`;
           break outer;
@@ -149,16 +172,31 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
       repo,
       ...(options.golden ? { golden: options.golden } : {}),
       matching: matcher ? (matcher.kind === "judge" ? "judge" : "location") : "none",
-      prs: prs.map((p) => ({ id: p.id, title: p.title, baseSha: p.baseSha, headSha: p.headSha, pushes: p.pushes.length, ...(p.golden ? { golden: p.golden.issues.length } : {}) })),
+      prs: prs.map((p) => ({
+        id: p.id,
+        title: p.title,
+        baseSha: p.baseSha,
+        headSha: p.headSha,
+        pushes: p.pushes.length,
+        ...(p.golden ? { golden: p.golden.issues.length } : {}),
+      })),
       missing,
       withoutGolden,
       configurations: configurations.map((c) => {
         const scored = [...results.get(c.label)!.values()];
-        return { label: c.label, describe: c.describe, summary: summarizeConfiguration(c.label, scored), prs: scored, failures: failures.get(c.label)! };
+        return {
+          label: c.label,
+          describe: c.describe,
+          summary: summarizeConfiguration(c.label, scored),
+          prs: scored,
+          failures: failures.get(c.label)!,
+        };
       }),
       ...(stopped ? { stopped } : {}),
       spentUsd: state.spentUsd(),
-      ...(judge ? { judge: { asked: judge.asked, cached: judge.answered - judge.asked, costUsd: judge.spentUsd } } : {}),
+      ...(judge
+        ? { judge: { asked: judge.asked, cached: judge.answered - judge.asked, costUsd: judge.spentUsd } }
+        : {}),
     };
     if (configurations.length === 2) {
       const a = results.get(configurations[0]!.label)!;
@@ -170,7 +208,11 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
         prs: both.length,
         resamples: options.resamples,
         seed: options.seed,
-        metrics: bootstrapDifference(both.map((id) => a.get(id)!), both.map((id) => b.get(id)!), { resamples: options.resamples, seed: options.seed }),
+        metrics: bootstrapDifference(
+          both.map((id) => a.get(id)!),
+          both.map((id) => b.get(id)!),
+          { resamples: options.resamples, seed: options.seed },
+        ),
       };
     }
     await writeFile(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);

@@ -10,15 +10,20 @@ afterAll(() => removeTempDirs());
 const ROOT = join(import.meta.dirname, "..", "..");
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(join(ROOT, "node_modules", ".bin", "tsx"), [join(ROOT, "src", "backtest", "run-backtest-cli.ts"), ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    timeout: 120_000,
-    env: { PATH: process.env.PATH, HOME: tempDir("nm-backtest-home-"), AGENT_SANDBOX: "off", ...env },
-  });
+  return spawnSync(
+    join(ROOT, "node_modules", ".bin", "tsx"),
+    [join(ROOT, "src", "backtest", "run-backtest-cli.ts"), ...args],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { PATH: process.env.PATH, HOME: tempDir("nm-backtest-home-"), AGENT_SANDBOX: "off", ...env },
+    },
+  );
 }
 
-const flags = (name: string, env: Record<string, string>) => Object.entries(env).flatMap(([k, v]) => [name, `${k}=${v}`]);
+const flags = (name: string, env: Record<string, string>) =>
+  Object.entries(env).flatMap(([k, v]) => [name, `${k}=${v}`]);
 
 describe("npm run backtest", () => {
   it("prints precision, recall, cost and time per configuration and B − A, and exits 0", () => {
@@ -61,7 +66,23 @@ describe("npm run backtest", () => {
 describe("parseBacktestArgs", () => {
   it("builds A from the flags and B from A with its own over it", () => {
     const options = parseBacktestArgs(
-      ["--repo", "r", "--merges", "--limit", "20", "--model", "m1", "--env", "AGENT_ARGS=--x", "--b-model", "m2", "--b-config", "b.yml", "--max-spend", "12.5"],
+      [
+        "--repo",
+        "r",
+        "--merges",
+        "--limit",
+        "20",
+        "--model",
+        "m1",
+        "--env",
+        "AGENT_ARGS=--x",
+        "--b-model",
+        "m2",
+        "--b-config",
+        "b.yml",
+        "--max-spend",
+        "12.5",
+      ],
       {},
     );
     expect(options).toMatchObject({
@@ -79,6 +100,8 @@ describe("parseBacktestArgs", () => {
   it("takes a database of the backtest's own from BACKTEST_DATABASE_URL, never DATABASE_URL", () => {
     const parsed = (env: NodeJS.ProcessEnv) => parseBacktestArgs(["--repo", "r", "--merges"], env);
     expect(parsed({ DATABASE_URL: "postgres://prod/app" })).not.toHaveProperty("databaseUrl");
-    expect(parsed({ BACKTEST_DATABASE_URL: "postgres://localhost/bt" })).toMatchObject({ databaseUrl: "postgres://localhost/bt" });
+    expect(parsed({ BACKTEST_DATABASE_URL: "postgres://localhost/bt" })).toMatchObject({
+      databaseUrl: "postgres://localhost/bt",
+    });
   });
 });

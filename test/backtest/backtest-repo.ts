@@ -21,14 +21,28 @@ export class BacktestRepo {
    * One PR: a branch off main with `commits` (each a set of files), merged with a merge commit whose
    * message is GitHub's (`Merge pull request #N from dev/…`, then the title). Returns base, head and the merge.
    */
-  mergePr(number: number, title: string, commits: Record<string, string>[]): { base: string; head: string; merge: string } {
+  mergePr(
+    number: number,
+    title: string,
+    commits: Record<string, string>[],
+  ): { base: string; head: string; merge: string } {
     const base = this.sha("main");
     const branch = `feature-${number}`;
     this.git("checkout", "-q", "-b", branch, "main");
     for (const [i, files] of commits.entries()) this.commit(files, `${title} (part ${i + 1})`);
     const head = this.sha("HEAD");
     this.git("checkout", "-q", "main");
-    this.git(...AUTHOR, "merge", "-q", "--no-ff", "-m", `Merge pull request #${number} from dev/${branch}`, "-m", title, branch);
+    this.git(
+      ...AUTHOR,
+      "merge",
+      "-q",
+      "--no-ff",
+      "-m",
+      `Merge pull request #${number} from dev/${branch}`,
+      "-m",
+      title,
+      branch,
+    );
     return { base, head, merge: this.sha("main") };
   }
 

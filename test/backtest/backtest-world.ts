@@ -35,7 +35,11 @@ export const REVIEWER_A = [
   review("Add logger", [], 0.1),
 ];
 /** B: only the real bugs, the logger's included; $0.30 a review. */
-export const REVIEWER_B = [review("Add parser", [F1], 0.3), review("Add cache", [F3], 0.3), review("Add logger", [F5], 0.3)];
+export const REVIEWER_B = [
+  review("Add parser", [F1], 0.3),
+  review("Add cache", [F3], 0.3),
+  review("Add logger", [F5], 0.3),
+];
 
 const same = (finding: string, issue: string, confidence: number) => ({
   role: "verifier",
@@ -85,7 +89,12 @@ export function calls(root: string, name: string): { role: string; prompt: strin
 }
 
 /** Options for a backtest of `repo` with the benchmark-shaped golden file and the given configurations. */
-export function options(repo: string, out: string, configurations: BacktestOptions["configurations"], extra: Partial<BacktestOptions> = {}): BacktestOptions {
+export function options(
+  repo: string,
+  out: string,
+  configurations: BacktestOptions["configurations"],
+  extra: Partial<BacktestOptions> = {},
+): BacktestOptions {
   return {
     repo,
     golden: GOLDEN_FIXTURE,

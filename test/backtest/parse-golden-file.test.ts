@@ -45,7 +45,10 @@ describe("parseGoldenFile", () => {
 
   it("reports every mistake at once, with where it is", () => {
     expect(() =>
-      parseGoldenFile([{ url: "https://github.com/o/r/issues/3", comments: [] }, { comments: [{ severity: "High" }] }, { pr: 1 }], "g.json"),
+      parseGoldenFile(
+        [{ url: "https://github.com/o/r/issues/3", comments: [] }, { comments: [{ severity: "High" }] }, { pr: 1 }],
+        "g.json",
+      ),
     ).toThrow(
       /g\.json:\n {2}\[0\]: not a pull request key.*issues\/3.*\n {2}\[1\]\.comments\.0: an issue needs `comment`\n {2}\[2\]\.comments: /s,
     );
@@ -68,12 +71,19 @@ describe("parsePrKey", () => {
 
 describe("parsePairsFile", () => {
   it("reads base, head and an optional PR key and title", () => {
-    expect(parsePairsFile([{ base: "main", head: "f", pr: "#4", title: "T" }, { base: "a", head: "b" }])).toEqual([
+    expect(
+      parsePairsFile([
+        { base: "main", head: "f", pr: "#4", title: "T" },
+        { base: "a", head: "b" },
+      ]),
+    ).toEqual([
       { base: "main", head: "f", key: { text: "#4", number: 4 }, title: "T" },
       { base: "a", head: "b" },
     ]);
   });
   it("refuses what is not a pair", () => {
-    expect(() => parsePairsFile([{ base: "a" }, { base: "a", head: "b", extra: 1 }])).toThrow(/\[0\]\.head: .*\n {2}\[1\]: /s);
+    expect(() => parsePairsFile([{ base: "a" }, { base: "a", head: "b", extra: 1 }])).toThrow(
+      /\[0\]\.head: .*\n {2}\[1\]: /s,
+    );
   });
 });

@@ -17,10 +17,16 @@ describe("backtest of an open PR from a pairs file, its commits replayed as push
     const base = repo.sha("main");
     repo.git("checkout", "-q", "-b", "feature");
     repo.commit({ "src/app.ts": lines("app", 20, { 3: "for (i = 0; i <= n; i++)", 5: "let tmp = 0;" }) }, "loop");
-    const head = repo.commit({ "src/app.ts": lines("app", 20, { 3: "for (i = 0; i <= n; i++)", 5: "let tmp = 0;", 15: "done();" }) }, "finish");
+    const head = repo.commit(
+      { "src/app.ts": lines("app", 20, { 3: "for (i = 0; i <= n; i++)", 5: "let tmp = 0;", 15: "done();" }) },
+      "finish",
+    );
     repo.git("checkout", "-q", "main");
 
-    writeFileSync(join(root, "pairs.json"), JSON.stringify([{ base: "main", head: "feature", pr: 7, title: "Loop work" }]));
+    writeFileSync(
+      join(root, "pairs.json"),
+      JSON.stringify([{ base: "main", head: "feature", pr: 7, title: "Loop work" }]),
+    );
     // A team's own golden file, keyed by number, with places: the loop bound (found), the unused variable (only a note).
     writeFileSync(
       join(root, "golden.json"),
@@ -31,8 +37,22 @@ describe("backtest of an open PR from a pairs file, its commits replayed as push
         ],
       }),
     );
-    const loop = { path: "src/app.ts", line: 3, severity: "error", action: "ask-user", title: "Off-by-one", body: "`<=` reads past the end." };
-    const unused = { path: "src/app.ts", line: 5, severity: "warning", action: "ask-user", title: "Unused", body: "tmp is never read." };
+    const loop = {
+      path: "src/app.ts",
+      line: 3,
+      severity: "error",
+      action: "ask-user",
+      title: "Off-by-one",
+      body: "`<=` reads past the end.",
+    };
+    const unused = {
+      path: "src/app.ts",
+      line: 5,
+      severity: "warning",
+      action: "ask-user",
+      title: "Unused",
+      body: "tmp is never read.",
+    };
     const reviewer = [
       { role: "reviewer", times: 1, answer: { summary: "One bug.", findings: [loop], resolved: [] } },
       // The second push only touched line 15: a new finding on line 5 is kept as a note, the loop bound is the same finding.
@@ -67,11 +87,40 @@ describe("backtest of an open PR from a pairs file, its commits replayed as push
 
 describe("assignOneToOne", () => {
   it.each([
-    { name: "best score first", candidates: [[0, 0, 0.5], [0, 1, 0.9], [1, 1, 0.8]], chosen: [[0, 1]] },
-    { name: "each issue once", candidates: [[0, 0, 1], [1, 0, 1], [1, 1, 0.2]], chosen: [[0, 0], [1, 1]] },
-    { name: "ties: the earlier finding, then the earlier issue", candidates: [[1, 0, 1], [0, 1, 1], [0, 0, 1]], chosen: [[0, 0]] },
+    {
+      name: "best score first",
+      candidates: [
+        [0, 0, 0.5],
+        [0, 1, 0.9],
+        [1, 1, 0.8],
+      ],
+      chosen: [[0, 1]],
+    },
+    {
+      name: "each issue once",
+      candidates: [
+        [0, 0, 1],
+        [1, 0, 1],
+        [1, 1, 0.2],
+      ],
+      chosen: [
+        [0, 0],
+        [1, 1],
+      ],
+    },
+    {
+      name: "ties: the earlier finding, then the earlier issue",
+      candidates: [
+        [1, 0, 1],
+        [0, 1, 1],
+        [0, 0, 1],
+      ],
+      chosen: [[0, 0]],
+    },
   ])("$name", ({ candidates, chosen }) => {
-    const picked = assignOneToOne(candidates.map(([finding, issue, score]) => ({ finding: finding!, issue: issue!, score: score! })));
+    const picked = assignOneToOne(
+      candidates.map(([finding, issue, score]) => ({ finding: finding!, issue: issue!, score: score! })),
+    );
     expect(picked.map((c) => [c.finding, c.issue])).toEqual(chosen);
   });
 });

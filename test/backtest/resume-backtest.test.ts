@@ -26,7 +26,8 @@ function io(onProgress: (line: string) => void = () => {}): BacktestIo & { print
   };
 }
 
-const prompts = (root: string, name: string, match: string) => calls(root, name).filter((c) => c.prompt.includes(match));
+const prompts = (root: string, name: string, match: string) =>
+  calls(root, name).filter((c) => c.prompt.includes(match));
 
 describe.each(await databaseKinds())("backtest interrupted and resumed (%s)", (kind) => {
   it("keeps what finished, reviews nothing twice, and redoes a PR cut off mid-review from a clean run", async () => {
@@ -43,7 +44,10 @@ describe.each(await databaseKinds())("backtest interrupted and resumed (%s)", (k
 
       // 1. Stopped between PRs, once #1 is done.
       const first = new AbortController();
-      const one = await runBacktest(opts, { ...io((l) => l.startsWith("[1/3]") && first.abort()), signal: first.signal });
+      const one = await runBacktest(opts, {
+        ...io((l) => l.startsWith("[1/3]") && first.abort()),
+        signal: first.signal,
+      });
       expect(one.stopped).toMatch(/^Interrupted: .*rerun the same command to resume/);
       expect(one.configurations[0]!.prs.map((p) => p.prId)).toEqual(["#1"]);
       expect(calls(root, "a")).toHaveLength(1);

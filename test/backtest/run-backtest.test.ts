@@ -8,7 +8,14 @@ import { baseEnv, calls, fakeEnv, JUDGE, makeRepo, options, REVIEWER_A, REVIEWER
 function io(extra: Partial<BacktestIo> = {}): BacktestIo & { printed: string[]; progressed: string[] } {
   const printed: string[] = [];
   const progressed: string[] = [];
-  return { env: baseEnv(), print: (t) => printed.push(t), progress: (l) => progressed.push(l), printed, progressed, ...extra };
+  return {
+    env: baseEnv(),
+    print: (t) => printed.push(t),
+    progress: (l) => progressed.push(l),
+    printed,
+    progressed,
+    ...extra,
+  };
 }
 
 describe("backtest: A/B of two scripted reviewers on three merged PRs, judged", () => {
@@ -22,10 +29,15 @@ describe("backtest: A/B of two scripted reviewers on three merged PRs, judged", 
     const judge = fakeEnv(root, "judge", JUDGE);
     out = io();
     report = await runBacktest(
-      options(repoDir, join(root, "out"), [
-        { label: "A", env: fakeEnv(root, "a", REVIEWER_A) },
-        { label: "B", env: fakeEnv(root, "b", REVIEWER_B) },
-      ], { judgeEnv: judge }),
+      options(
+        repoDir,
+        join(root, "out"),
+        [
+          { label: "A", env: fakeEnv(root, "a", REVIEWER_A) },
+          { label: "B", env: fakeEnv(root, "b", REVIEWER_B) },
+        ],
+        { judgeEnv: judge },
+      ),
       out,
     );
   }, 120_000);
@@ -105,7 +117,9 @@ describe("backtest: A/B of two scripted reviewers on three merged PRs, judged", 
     expect(text).toMatch(/cost per PR\s+\$0\.10\s+\$0\.30\s+\+\$0\.20 \[\+\$0\.20, \+\$0\.20\]/);
     const json = JSON.parse(readFileSync(join(root, "out", "report.json"), "utf8"));
     expect(json.configurations[0].summary.precision).toBe(0.75);
-    const csv = readFileSync(join(root, "out", "report.csv"), "utf8").trim().split("\n");
+    const csv = readFileSync(join(root, "out", "report.csv"), "utf8")
+      .trim()
+      .split("\n");
     expect(csv).toHaveLength(1 + 6);
     expect(csv[1]).toBe("A,#1,2,0,2,1,1,0.5000,0.5000,0.5000,0.100000,0.040000,".concat(csv[1]!.split(",")[12]!, ","));
     expect(out.progressed.filter((l) => /^\[\d\/6\]/.test(l))).toHaveLength(6);
