@@ -8,6 +8,8 @@ interface StateFile {
   configurations: Record<string, { fingerprint: string; prs: Record<string, PrReviewResult> }>;
   /** What the judge has cost over every run of this backtest. */
   judgeSpentUsd: number;
+  /** What reviews that did not finish (cut off, failed) cost: paid, though no result came of it. */
+  unfinishedSpentUsd?: number;
 }
 
 /**
@@ -48,9 +50,9 @@ export class BacktestState {
     return this.#file.configurations[label]?.prs[prId];
   }
 
-  /** Everything spent so far: every stored review and the judge. */
+  /** Everything spent so far: every stored review, the judge, and reviews that did not finish. */
   spentUsd(): number {
-    let total = this.#file.judgeSpentUsd;
+    let total = this.#file.judgeSpentUsd + (this.#file.unfinishedSpentUsd ?? 0);
     for (const c of Object.values(this.#file.configurations)) for (const r of Object.values(c.prs)) total += r.costUsd;
     return total;
   }
@@ -58,6 +60,12 @@ export class BacktestState {
   async addJudgeSpend(usd: number): Promise<void> {
     if (usd === 0) return;
     this.#file.judgeSpentUsd += usd;
+    await this.save();
+  }
+
+  async addUnfinishedSpend(usd: number): Promise<void> {
+    if (usd === 0) return;
+    this.#file.unfinishedSpentUsd = (this.#file.unfinishedSpentUsd ?? 0) + usd;
     await this.save();
   }
 

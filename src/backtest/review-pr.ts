@@ -34,6 +34,8 @@ export interface ReviewPrDeps {
   readDefaultBranchFile: (path: string) => Promise<string | undefined>;
   agentTimeoutMs: number;
   workspaceMaxBytes?: number;
+  /** Spend of reviews that did not finish (an earlier attempt cut off, a failed review): counted towards the cap. */
+  countSpend: (usd: number) => Promise<void>;
 }
 
 /** Thrown when the app could not complete a review: the PR is not counted as done (a rerun tries it again). */
@@ -48,7 +50,7 @@ export class ReviewFailedError extends Error {}
 export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: AbortSignal): Promise<PrReviewResult> {
   const started = performance.now();
   const log = deps.log.child({ pr: pr.id });
-  await deps.db.delete(runs).where(and(eq(runs.repositoryId, deps.repositoryId), eq(runs.prNumber, pr.number)));
+  await dropRun(deps, pr.number);
   const [owner = "backtest", repo = "repo"] = deps.repositoryFullName.split("/");
   let head = pr.pushes[0]!;
   const pull = (): PullRequestInfo => ({
@@ -117,10 +119,12 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     if (signal.aborted) throw signal.reason;
     if (!reviewed) {
       const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
-      if (check?.conclusion === "failure")
+      if (check?.conclusion === "failure") {
+        await dropRun(deps, pr.number);
         throw new ReviewFailedError(
           `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
         );
+      }
       if (check?.title === "Review skipped") {
         skipped = check.summary?.split("\n")[0] ?? "skipped";
         log.info({ headSha: sha, skipped }, "the app skipped this PR");
@@ -146,6 +150,16 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     costUsd: turns.reduce((s, t) => s + Number(t.costUsd ?? 0), 0),
     wallMs: Math.round(performance.now() - started),
   };
+}
+
+/** Drops the PR's run (an earlier attempt, cut off or failed), counting what its turns spent first: nothing is paid for silently. */
+async function dropRun(deps: ReviewPrDeps, prNumber: number): Promise<void> {
+  const where = and(eq(runs.repositoryId, deps.repositoryId), eq(runs.prNumber, prNumber));
+  const [earlier] = await deps.db.select({ id: runs.id }).from(runs).where(where);
+  if (!earlier) return;
+  const spent = (await listTurns(deps.db, earlier.id)).reduce((s, t) => s + Number(t.costUsd ?? 0), 0);
+  await deps.countSpend(spent);
+  await deps.db.delete(runs).where(where);
 }
 
 function backtestFinding(f: Finding, inline: ReadonlyMap<number, { path: string; line: number }>): BacktestFinding {

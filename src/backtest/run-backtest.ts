@@ -132,7 +132,11 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
             break outer;
           }
           try {
-            result = await reviewPr(reviewDeps(c, database, log, stage, repoName, git, options.branch), pr, signal);
+            result = await reviewPr(
+              reviewDeps(c, database, log, stage, repoName, git, options.branch, state),
+              pr,
+              signal,
+            );
           } catch (error) {
             if (signal.aborted) {
               stopped = `Interrupted: the report covers what finished; rerun the same command to resume (finished PRs are not reviewed again).`;
@@ -237,6 +241,7 @@ function reviewDeps(
   repositoryFullName: string,
   git: CloneGit,
   branch: string,
+  state: BacktestState,
 ) {
   return {
     db: database.db,
@@ -253,6 +258,7 @@ function reviewDeps(
     },
     agentTimeoutMs: c.env.agent.timeoutMs,
     workspaceMaxBytes: c.env.workspaceMaxBytes,
+    countSpend: (usd: number) => state.addUnfinishedSpend(usd),
   };
 }
 

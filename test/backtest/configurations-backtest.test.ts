@@ -13,8 +13,13 @@ describe("backtest configurations", () => {
     const repo = makeRepo(join(root, "clone"));
     repo.commit({ ".github/no-mistakes.yml": 'review:\n  instructions: "CLONE-RULES apply"\n' }, "config");
     writeFileSync(join(root, "variant.yml"), 'review:\n  instructions: "VARIANT-RULES apply"\n');
-    // B's reviewer fails on the cache PR (the agent exits 1).
-    const failing = REVIEWER_A.map((s) => (s.match === "Add cache" ? { ...s, answer: undefined, exitCode: 1 } : s));
+    // B's reviewer answers the cache PR twice without JSON ($0.50, then $0.25 for the repair): a paid, failed review.
+    const failing = [
+      ...REVIEWER_A.map((s) =>
+        s.match === "Add cache" ? { ...s, answer: undefined, text: "no JSON here", costUsd: 0.5, times: 1 } : s,
+      ),
+      { role: "reviewer", text: "still no JSON", costUsd: 0.25, times: 1 },
+    ];
     const report = await runBacktest(
       options(
         join(root, "clone"),
@@ -30,17 +35,27 @@ describe("backtest configurations", () => {
     expect(calls(root, "a").every((c) => c.prompt.includes("CLONE-RULES") && !c.prompt.includes("VARIANT-RULES"))).toBe(
       true,
     );
-    expect(calls(root, "b").every((c) => c.prompt.includes("VARIANT-RULES") && !c.prompt.includes("CLONE-RULES"))).toBe(
+    // B's first prompts carry its own instructions (a repair prompt carries none); none carries the clone's.
+    const b = calls(root, "b");
+    expect(b.filter((c) => /title: Add /.test(c.prompt)).map((c) => c.prompt.includes("VARIANT-RULES"))).toEqual([
       true,
-    );
-    expect(calls(root, "b")).toHaveLength(2);
+      true,
+      true,
+    ]);
+    expect(b.some((c) => c.prompt.includes("CLONE-RULES"))).toBe(false);
+    expect(calls(root, "b")).toHaveLength(4);
 
     const [team, variant] = report.configurations;
     expect(team!.describe).toBe("fake, the clone's .github/no-mistakes.yml");
     expect(variant!.describe).toBe(`fake, config ${join(root, "variant.yml")}`);
-    expect(variant!.failures).toEqual([{ prId: "#2", error: expect.stringContaining("#2 at ") }]);
+    expect(variant!.failures).toEqual([
+      { prId: "#2", error: expect.stringContaining("The reviewer's answer could not be read") },
+    ]);
     expect(variant!.prs.map((p) => p.prId)).toEqual(["#1", "#3"]);
     // The comparison holds only the PRs both finished.
     expect(report.comparison!.prs).toBe(2);
+    // What the failed review cost counts: A 3 × $0.10, B 2 × $0.10 + $0.75, the judge 4 + 4 + 0 + 0 questions × $0.01
+    // (B's findings are A's: answered from the cache).
+    expect(report.spentUsd).toBeCloseTo(0.3 + 0.2 + 0.75 + 0.08, 10);
   }, 120_000);
 });
