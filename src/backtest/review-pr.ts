@@ -16,6 +16,7 @@ import type { BacktestFinding } from "./backtest-finding.js";
 import type { BacktestPr } from "./backtest-pr.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { RecordingGitHubClient } from "./recording-github-client.js";
+import { ReviewFailedError } from "./review-failed-error.js";
 import { StageRepository } from "./stage-repository.js";
 
 /** What reviewing a PR for one configuration needs: the app's own database, sessions and workspaces. */
@@ -37,9 +38,6 @@ export interface ReviewPrDeps {
   /** Spend of reviews that did not finish (an earlier attempt cut off, a failed review): counted towards the cap. */
   countSpend: (usd: number) => Promise<void>;
 }
-
-/** Thrown when the app could not complete a review: the PR is not counted as done (a rerun tries it again). */
-export class ReviewFailedError extends Error {}
 
 /**
  * One PR reviewed exactly as the app does it: a run of its own (the app's tables), the head staged as

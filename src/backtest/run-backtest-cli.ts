@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { BACKTEST_USAGE } from "./backtest-usage.js";
 import { parseBacktestArgs } from "./parse-backtest-args.js";
 import { runBacktest } from "./run-backtest.js";
@@ -7,6 +8,8 @@ import { runBacktest } from "./run-backtest.js";
  * report covers what finished and a rerun resumes), exits 1 with the reason on a mistake.
  */
 async function main(): Promise<number> {
+  // The app's own .env (the model key, AGENT, AGENT_MODEL …), as `npm start` and `npm run doctor` read it.
+  if (existsSync(".env")) process.loadEnvFile(".env");
   let options;
   try {
     options = parseBacktestArgs(process.argv.slice(2));

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runBacktest, type BacktestIo } from "../../src/backtest/run-backtest.js";
+import type { BacktestIo } from "../../src/backtest/backtest-io.js";
+import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { createPostgresDatabase, databaseKinds } from "../helpers/test-database.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { baseEnv, calls, fakeEnv, JUDGE, makeRepo, options, REVIEWER_A } from "./backtest-world.js";
