@@ -20,7 +20,7 @@ export interface BacktestReport {
     describe: string;
     summary: ConfigurationSummary;
     prs: (ScoredPr & { findings: BacktestFinding[] })[];
-    /** PRs whose review failed (not counted; a rerun tries them again). */
+    /** PRs whose review or judging failed (not scored; a rerun tries them again). */
     failures: { prId: string; error: string }[];
   }[];
   /** With two configurations: B − A on the PRs both finished. */

@@ -90,7 +90,7 @@ export function renderReport(report: BacktestReport): string {
     "",
     `spent ${format.usd(report.spentUsd)} in all${judge ? ` (judge: ${judge.asked} asked, ${judge.cached} from the cache, ${format.usd(judge.costUsd)})` : ""}`,
   );
-  for (const c of configs) for (const f of c.failures) lines.push(`${c.label} ${f.prId}: review failed: ${f.error}`);
+  for (const c of configs) for (const f of c.failures) lines.push(`${c.label} ${f.prId}: ${f.error}`);
   for (const m of report.missing) lines.push(`not in the clone: ${m}`);
   if (report.withoutGolden > 0)
     lines.push(

@@ -74,7 +74,7 @@ export async function reviewEachPr(ctx: {
             break outer;
           }
           if (!(error instanceof ReviewFailedError)) throw error;
-          failures.get(c.label)!.push({ prId: pr.id, error: error.message });
+          failures.get(c.label)!.push({ prId: pr.id, error: `review failed: ${error.message}` });
           io.progress(`${c.label} ${pr.id}: review failed (${error.message}); a rerun tries it again`);
           done++;
           continue;
@@ -83,11 +83,27 @@ export async function reviewEachPr(ctx: {
         reviewedHere.push(result.wallMs);
       }
       const judgedBefore = judge?.spentUsd ?? 0;
-      const { matches, judgeCostUsd } =
-        matcher && pr.golden
-          ? await matchPr(raisedOf(result), pr.golden.issues, matcher)
-          : { matches: [], judgeCostUsd: 0 };
-      await state.addJudgeSpend((judge?.spentUsd ?? 0) - judgedBefore);
+      let matched: Awaited<ReturnType<typeof matchPr>>;
+      try {
+        matched =
+          matcher && pr.golden
+            ? await matchPr(raisedOf(result), pr.golden.issues, matcher)
+            : { matches: [], judgeCostUsd: 0 };
+      } catch (error) {
+        if (signal.aborted) {
+          stopped = INTERRUPTED;
+          break outer;
+        }
+        // The review is kept; the PR is left unscored, and a rerun asks only the questions not yet answered.
+        const message = `judging failed: ${(error as Error).message}`;
+        failures.get(c.label)!.push({ prId: pr.id, error: message });
+        io.progress(`${c.label} ${pr.id}: ${message}; a rerun judges it again (answers so far are cached)`);
+        done++;
+        continue;
+      } finally {
+        await state.addJudgeSpend((judge?.spentUsd ?? 0) - judgedBefore);
+      }
+      const { matches, judgeCostUsd } = matched;
       results
         .get(c.label)!
         .set(pr.id, { ...scorePr(result, pr.golden?.issues, matches, judgeCostUsd), findings: result.findings });

@@ -59,3 +59,38 @@ describe("backtest configurations", () => {
     expect(report.spentUsd).toBeCloseTo(0.3 + 0.2 + 0.75 + 0.08, 10);
   }, 120_000);
 });
+
+describe("backtest whose judge fails on a PR", () => {
+  it("keeps the review, leaves the PR unscored, and a rerun asks only the questions not yet answered", async () => {
+    const root = tempDir("nm-backtest-judge-");
+    makeRepo(join(root, "clone"));
+    const no = (finding: string) => ({
+      role: "verifier",
+      match: finding,
+      answer: { same: false, confidence: 1, reason: "no" },
+    });
+    // Only the parser's questions have answers: the cache PR's first question finds no step (the agent fails).
+    const partial = [JUDGE[0]!, no("Unchecked index"), no("Naming")];
+    const configurations = [{ label: "A", env: fakeEnv(root, "a", REVIEWER_A) }];
+    const first = await runBacktest(
+      options(join(root, "clone"), join(root, "out"), configurations, { judgeEnv: fakeEnv(root, "judge1", partial) }),
+      { env: baseEnv(), print: () => {}, progress: () => {} },
+    );
+    expect(first.configurations[0]!.failures).toEqual([
+      { prId: "#2", error: expect.stringMatching(/^judging failed: fake agent: no scenario step matches/) },
+    ]);
+    expect(first.configurations[0]!.prs.map((p) => p.prId)).toEqual(["#1", "#3"]);
+    expect(calls(root, "judge1")).toHaveLength(4);
+
+    const second = await runBacktest(
+      options(join(root, "clone"), join(root, "out"), configurations, { judgeEnv: fakeEnv(root, "judge2", JUDGE) }),
+      { env: baseEnv(), print: () => {}, progress: () => {} },
+    );
+    expect(second.configurations[0]!.failures).toEqual([]);
+    expect(calls(root, "a")).toHaveLength(3); // no review again
+    expect(calls(root, "judge2")).toHaveLength(4); // only the cache PR's four questions
+    expect([second.configurations[0]!.summary.precision, second.configurations[0]!.summary.recall]).toEqual([
+      0.75, 0.6,
+    ]);
+  }, 120_000);
+});
