@@ -7,6 +7,8 @@ const stepSchema = z
     role: z.enum(["reviewer", "fixer", "verifier"]).optional(),
     /** Substring the prompt must contain. */
     match: z.string().optional(),
+    /** Substrings the prompt must all contain (e.g. both texts a judge is asked to compare). */
+    matchAll: z.array(z.string()).optional(),
     /** Any JSON: the agent's final message is this value, serialized. */
     answer: z.unknown().optional(),
     /** A raw final message instead of `answer`. */
@@ -37,6 +39,8 @@ const stepSchema = z
     failResume: z.boolean().optional(),
     exitCode: z.number().int().optional(),
     delayMs: z.number().int().nonnegative().optional(),
+    /** The spend this call reports (dollars); 0 when absent. */
+    costUsd: z.number().nonnegative().optional(),
     /** How many calls this step may answer; unlimited when absent. */
     times: z.number().int().positive().optional(),
   })

@@ -100,7 +100,11 @@ export class FakeAgent implements Agent {
       json: extractJson(text),
       sessionId: session.id,
       resumed: options.sessionId !== undefined,
-      usage: { tokensIn: Math.ceil(options.prompt.length / 4), tokensOut: Math.ceil(text.length / 4), costUsd: 0 },
+      usage: {
+        tokensIn: Math.ceil(options.prompt.length / 4),
+        tokensOut: Math.ceil(text.length / 4),
+        costUsd: step?.costUsd ?? 0,
+      },
     };
     if (this.options.logPath) {
       const line = {
@@ -125,6 +129,7 @@ export class FakeAgent implements Agent {
       (step, i) =>
         (step.role === undefined || step.role === options.role) &&
         (step.match === undefined || options.prompt.includes(step.match)) &&
+        (step.matchAll ?? []).every((m) => options.prompt.includes(m)) &&
         (step.times === undefined || (uses[i] ?? 0) < step.times),
     );
     if (index < 0) {

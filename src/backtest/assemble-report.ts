@@ -1,0 +1,86 @@
+import type { BacktestOptions } from "./backtest-options.js";
+import type { BacktestPr } from "./backtest-pr.js";
+import type { BacktestReport } from "./backtest-report.js";
+import type { BacktestState } from "./backtest-state.js";
+import { bootstrapDifference } from "./bootstrap-difference.js";
+import type { Judge } from "./judge.js";
+import type { Matcher } from "./match-pr.js";
+import type { PreparedConfiguration } from "./prepared-configuration.js";
+import type { ReviewedPrs } from "./review-each-pr.js";
+import { summarizeConfiguration } from "./summarize-configuration.js";
+
+/** The report: the PRs, each configuration's scores over what it finished, and with two configurations B − A on the PRs both finished. */
+export function assembleReport(
+  ctx: ReviewedPrs & {
+    repo: string;
+    options: BacktestOptions;
+    prs: BacktestPr[];
+    missing: string[];
+    withoutGolden: number;
+    configurations: PreparedConfiguration[];
+    matcher?: Matcher;
+    judge?: Judge;
+    state: BacktestState;
+  },
+): BacktestReport {
+  const {
+    repo,
+    options,
+    prs,
+    missing,
+    withoutGolden,
+    configurations,
+    matcher,
+    judge,
+    state,
+    results,
+    failures,
+    stopped,
+  } = ctx;
+  const report: BacktestReport = {
+    repo,
+    ...(options.golden ? { golden: options.golden } : {}),
+    matching: matcher ? (matcher.kind === "judge" ? "judge" : "location") : "none",
+    prs: prs.map((p) => ({
+      id: p.id,
+      title: p.title,
+      baseSha: p.baseSha,
+      headSha: p.headSha,
+      pushes: p.pushes.length,
+      ...(p.golden ? { golden: p.golden.issues.length } : {}),
+    })),
+    missing,
+    withoutGolden,
+    configurations: configurations.map((c) => {
+      const scored = [...results.get(c.label)!.values()];
+      return {
+        label: c.label,
+        describe: c.describe,
+        summary: summarizeConfiguration(c.label, scored),
+        prs: scored,
+        failures: failures.get(c.label)!,
+      };
+    }),
+    ...(stopped ? { stopped } : {}),
+    spentUsd: state.spentUsd(),
+    ...(judge ? { judge: { asked: judge.asked, cached: judge.answered - judge.asked, costUsd: judge.spentUsd } } : {}),
+  };
+  if (configurations.length === 2) {
+    const a = results.get(configurations[0]!.label)!;
+    const b = results.get(configurations[1]!.label)!;
+    const both = prs.map((p) => p.id).filter((id) => a.has(id) && b.has(id));
+    report.comparison = {
+      a: configurations[0]!.label,
+      b: configurations[1]!.label,
+      prs: both.length,
+      resamples: options.resamples,
+      seed: options.seed,
+      metrics: bootstrapDifference(
+        both.map((id) => a.get(id)!),
+        both.map((id) => b.get(id)!),
+        { resamples: options.resamples, seed: options.seed },
+      ),
+    };
+  }
+  return report;
+}

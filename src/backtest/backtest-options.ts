@@ -1,0 +1,33 @@
+import type { BacktestConfiguration } from "./backtest-configuration.js";
+
+/** What `npm run backtest` was asked (parse-backtest-args), in one object. */
+export interface BacktestOptions {
+  /** The local clone. */
+  repo: string;
+  golden?: string;
+  pairs?: string;
+  /** The PRs are the merge commits of `branch` (at most `limit`). */
+  merges: boolean;
+  /** The branch whose history holds the merges and squash commits, and whose tip holds the config: default HEAD. */
+  branch: string;
+  limit?: number;
+  /** Each PR's commits reviewed as pushes, one after another (the first `opened`, then `synchronize`). */
+  replay: boolean;
+  maxPushes?: number;
+  out: string;
+  maxSpendUsd?: number;
+  /** One (the team's) or two (A and B) configurations. */
+  configurations: BacktestConfiguration[];
+  /** `agent`: the judge (an agent asked per pair); `location`: path and line alone, no agent call. */
+  matching: "judge" | "location";
+  /** The judge's environment over the first configuration's. */
+  judgeEnv: Record<string, string>;
+  lineTolerance: number;
+  resamples: number;
+  seed: number;
+  /** `owner/repo` the runs carry (default: the golden file's, else `backtest/<clone's folder>`). */
+  repoName?: string;
+  /** A PostgreSQL of the backtest's own; default an embedded PGlite under `out`. */
+  databaseUrl?: string;
+  logLevel: string;
+}

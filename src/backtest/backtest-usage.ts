@@ -1,0 +1,38 @@
+/** `npm run backtest -- --help`. */
+export const BACKTEST_USAGE = `Usage: npm run backtest -- --repo <clone> [--golden <file>] [options]
+
+Reviews pull requests of a local clone with the app's own pipeline (no GitHub needed) and scores the
+findings against a golden file of real issues.
+
+Which pull requests:
+  --golden <file>        real issues per PR (the public benchmark's JSON as is, or your own in that shape);
+                         without --merges or --pairs, its PRs are looked up in the clone
+  --merges               the merge commits of --branch (base = first parent, head = second parent)
+  --limit <n>            with --merges: the newest n
+  --pairs <file>         [{ "base": "<rev>", "head": "<rev>", "pr": "<url or number>", "title": "…" }]
+  --branch <ref>         history and config branch (default HEAD)
+  --replay               review each PR's commits as pushes, one after another
+  --max-pushes <n>       with --replay: the last n commits of each PR
+
+Configurations (A is the team's; any --b-* option adds B, compared with A):
+  --env KEY=VALUE        A's environment over this one's (AGENT, AGENT_MODEL, AGENT_ARGS, AGENT_SANDBOX, …)
+  --agent <name>         A's AGENT (claude, codex, fake);   --model <id>  A's AGENT_MODEL
+  --config <file>        A's .github/no-mistakes.yml instead of the clone's (e.g. review.instructions)
+  --label <name>         A's name in the report (default A)
+  --b-env, --b-agent, --b-model, --b-config, --b-label   the same for B (B starts from A's environment)
+
+Scoring:
+  --match judge|location judge (default): the configured agent asks whether a finding and a real issue are
+                         the same (cached); location: same path within --line-tolerance lines (no agent call)
+  --judge-env KEY=VALUE  the judge's environment over A's (e.g. --judge-env AGENT_MODEL=…)
+  --line-tolerance <n>   default 5
+  --resamples <n>        bootstrap resamples for the A/B interval (default 1000);  --seed <n> (default 1)
+
+Running:
+  --out <dir>            output, state and caches (default ./backtest-out); a rerun resumes from it
+  --max-spend <usd>      stop before the next review once this much was spent (reviews and judge)
+  --repo-name <o/r>      owner/repo the runs carry (default: the golden file's, else backtest/<folder>)
+  --database-url <url>   a PostgreSQL of the backtest's own (default: an embedded PGlite under --out;
+                         BACKTEST_DATABASE_URL also works; never the app's DATABASE_URL)
+  --verbose              the app's log lines on stderr
+`;

@@ -1,0 +1,128 @@
+import { parseArgs } from "node:util";
+import type { BacktestConfiguration } from "./backtest-configuration.js";
+import type { BacktestOptions } from "./backtest-options.js";
+
+/** The command line and environment → BacktestOptions; every mistake reported in one throw. `help` when asked for it. */
+export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BacktestOptions | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      help: { type: "boolean", short: "h" },
+      repo: { type: "string" },
+      golden: { type: "string" },
+      pairs: { type: "string" },
+      merges: { type: "boolean" },
+      limit: { type: "string" },
+      branch: { type: "string" },
+      replay: { type: "boolean" },
+      "max-pushes": { type: "string" },
+      out: { type: "string" },
+      "max-spend": { type: "string" },
+      env: { type: "string", multiple: true },
+      agent: { type: "string" },
+      model: { type: "string" },
+      config: { type: "string" },
+      label: { type: "string" },
+      "b-env": { type: "string", multiple: true },
+      "b-agent": { type: "string" },
+      "b-model": { type: "string" },
+      "b-config": { type: "string" },
+      "b-label": { type: "string" },
+      match: { type: "string" },
+      "judge-env": { type: "string", multiple: true },
+      "line-tolerance": { type: "string" },
+      resamples: { type: "string" },
+      seed: { type: "string" },
+      "repo-name": { type: "string" },
+      "database-url": { type: "string" },
+      verbose: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  const problems: string[] = [];
+  const int = (name: string, value: string | undefined, min: number): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) {
+      problems.push(`--${name}: "${value}" is not a whole number of at least ${min}`);
+      return undefined;
+    }
+    return n;
+  };
+  const pairsOf = (name: string, list: string[] | undefined): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const item of list ?? []) {
+      const at = item.indexOf("=");
+      if (at <= 0) problems.push(`--${name}: "${item}" is not KEY=VALUE`);
+      else out[item.slice(0, at)] = item.slice(at + 1);
+    }
+    return out;
+  };
+  if (!values.repo) problems.push("--repo: the local clone to backtest is required");
+  if (!values.golden && !values.pairs && !values.merges)
+    problems.push("name the pull requests: --golden <file>, --pairs <file> or --merges");
+  if (values.pairs && values.merges) problems.push("--pairs and --merges: give one of them");
+  const match = values.match ?? "judge";
+  if (match !== "judge" && match !== "location") problems.push(`--match: "${match}" is neither judge nor location`);
+  let maxSpendUsd: number | undefined;
+  if (values["max-spend"] !== undefined) {
+    maxSpendUsd = Number(values["max-spend"]);
+    if (!Number.isFinite(maxSpendUsd) || maxSpendUsd < 0)
+      problems.push(`--max-spend: "${values["max-spend"]}" is not an amount of dollars`);
+  }
+
+  const a: BacktestConfiguration = {
+    label: values.label ?? "A",
+    env: {
+      ...pairsOf("env", values.env),
+      ...(values.agent ? { AGENT: values.agent } : {}),
+      ...(values.model ? { AGENT_MODEL: values.model } : {}),
+    },
+    ...(values.config ? { configFile: values.config } : {}),
+  };
+  const configurations = [a];
+  const wantsB = ["b-env", "b-agent", "b-model", "b-config", "b-label"].some(
+    (k) => values[k as keyof typeof values] !== undefined,
+  );
+  if (wantsB) {
+    const b: BacktestConfiguration = {
+      label: values["b-label"] ?? "B",
+      env: {
+        ...a.env,
+        ...pairsOf("b-env", values["b-env"]),
+        ...(values["b-agent"] ? { AGENT: values["b-agent"] } : {}),
+        ...(values["b-model"] ? { AGENT_MODEL: values["b-model"] } : {}),
+      },
+      ...((values["b-config"] ?? a.configFile) ? { configFile: values["b-config"] ?? a.configFile } : {}),
+    };
+    if (b.label === a.label) problems.push(`--b-label: B needs a name other than A's ("${a.label}")`);
+    configurations.push(b);
+  }
+  const options: BacktestOptions = {
+    repo: values.repo ?? "",
+    ...(values.golden ? { golden: values.golden } : {}),
+    ...(values.pairs ? { pairs: values.pairs } : {}),
+    merges: values.merges ?? false,
+    branch: values.branch ?? "HEAD",
+    limit: int("limit", values.limit, 1),
+    replay: values.replay ?? false,
+    maxPushes: int("max-pushes", values["max-pushes"], 1),
+    out: values.out ?? "backtest-out",
+    ...(maxSpendUsd !== undefined ? { maxSpendUsd } : {}),
+    configurations,
+    matching: match === "location" ? "location" : "judge",
+    judgeEnv: pairsOf("judge-env", values["judge-env"]),
+    lineTolerance: int("line-tolerance", values["line-tolerance"], 0) ?? 5,
+    resamples: int("resamples", values.resamples, 1) ?? 1000,
+    seed: int("seed", values.seed, 0) ?? 1,
+    ...(values["repo-name"] ? { repoName: values["repo-name"] } : {}),
+    ...((values["database-url"] ?? env.BACKTEST_DATABASE_URL)
+      ? { databaseUrl: values["database-url"] ?? env.BACKTEST_DATABASE_URL }
+      : {}),
+    logLevel: values.verbose ? "info" : "warn",
+  };
+  if (problems.length > 0) throw new Error(`backtest: ${problems.join("\n  ")}`);
+  return options;
+}

@@ -1,0 +1,92 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Logger } from "pino";
+import { createAgent, createSandbox } from "../agents/create-agent.js";
+import { ConfigError } from "../config/config-error.js";
+import { readEnvConfig } from "../config/env-config.js";
+import type { Database } from "../db/database.js";
+import { RunSessions } from "../pipeline/sessions/run-sessions.js";
+import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
+import type { BacktestConfiguration } from "./backtest-configuration.js";
+import type { PreparedConfiguration } from "./prepared-configuration.js";
+
+/** Settings whose values never enter a fingerprint or a report (only whether they are set). */
+const SECRET = /KEY|SECRET|TOKEN|PASSWORD/i;
+
+/**
+ * The configuration's agent built as the app builds it (AGENT, AGENT_MODEL, …; the sandbox probed when
+ * the agent is real, as at the app's start), its RunSessions on the backtest's database, and its
+ * fingerprint. The model key must be there: a backtest with no key would fail every PR.
+ */
+export async function prepareConfiguration(
+  c: BacktestConfiguration,
+  deps: { db: Database; log: Logger; baseEnv: NodeJS.ProcessEnv; outDir: string },
+): Promise<PreparedConfiguration> {
+  const dataDir = resolve(deps.outDir, "configurations", slug(c.label));
+  const merged: NodeJS.ProcessEnv = { ...deps.baseEnv, ...c.env, DATA_DIR: dataDir };
+  // The app's own settings, minus what only the GitHub App needs: a backtest posts nothing.
+  for (const name of ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET", "NODE_ENV"]) delete merged[name];
+  const env = readEnvConfig(merged);
+  const problems: string[] = [];
+  if (env.agent.name === "claude" && !env.agent.anthropic.apiKey)
+    problems.push(
+      "ANTHROPIC_API_KEY: required with AGENT=claude (or give the configuration AGENT=codex and OPENAI_API_KEY)",
+    );
+  if (env.agent.name === "codex" && !env.agent.openai.apiKey)
+    problems.push("OPENAI_API_KEY: required with AGENT=codex");
+  if (problems.length > 0) throw new ConfigError(`Configuration ${c.label}`, problems);
+  const sandbox = createSandbox(env);
+  await checkAgentSandbox(env, sandbox, deps.log);
+  const agent = createAgent(env, sandbox);
+  const configText = c.configFile ? await readFile(c.configFile, "utf8") : undefined;
+  const scenario =
+    env.agent.name === "fake" && env.agent.fake.scenario ? await readFile(env.agent.fake.scenario, "utf8") : undefined;
+  const fingerprint = createHash("sha256")
+    .update(
+      JSON.stringify({
+        agent: env.agent.name,
+        model: env.agent.model ?? null,
+        args: env.agent.extraArgs,
+        env: Object.entries(c.env)
+          .filter(([k]) => !SECRET.test(k))
+          .sort(([x], [y]) => x.localeCompare(y)),
+        configText: configText ?? null,
+        scenario: scenario ?? null,
+      }),
+    )
+    .digest("hex");
+  const repositoryId = parseInt(
+    createHash("sha256").update(`${c.label}\0${fingerprint}`).digest("hex").slice(0, 12),
+    16,
+  );
+  const sessions = new RunSessions({
+    db: deps.db,
+    agent,
+    log: deps.log,
+    maxStateBytes: env.agent.stateMaxBytes,
+    sessionBudgetTokens: env.agent.sessionMaxTokens,
+    cacheTtlMs: env.agent.cacheTtlMs,
+  });
+  const describe = [
+    `${env.agent.name}${env.agent.model ? ` (${env.agent.model})` : ""}`,
+    ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
+    c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
+  ].join(", ");
+  return {
+    label: c.label,
+    fingerprint,
+    repositoryId,
+    dataDir,
+    env,
+    overrides: c.env,
+    agent,
+    sessions,
+    configText,
+    describe,
+  };
+}
+
+function slug(label: string): string {
+  return label.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "configuration";
+}

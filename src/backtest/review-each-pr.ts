@@ -1,0 +1,174 @@
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { DatabaseHandle } from "../db/database.js";
+import type { BacktestIo } from "./backtest-io.js";
+import type { BacktestOptions } from "./backtest-options.js";
+import type { BacktestPr } from "./backtest-pr.js";
+import type { BacktestState } from "./backtest-state.js";
+import type { CloneGit } from "./clone-git.js";
+import { format } from "./format.js";
+import type { Judge } from "./judge.js";
+import { matchPr, type Matcher } from "./match-pr.js";
+import type { PreparedConfiguration } from "./prepared-configuration.js";
+import type { PrReviewResult } from "./pr-review-result.js";
+import { ReviewFailedError } from "./review-failed-error.js";
+import { reviewPr, type ReviewPrDeps } from "./review-pr.js";
+import { scorePr } from "./score-pr.js";
+import type { ScoredPr } from "./scored-pr.js";
+import type { StageRepository } from "./stage-repository.js";
+
+/** Each configuration's scored PRs (by PR id), its failed reviews, and why the backtest stopped early, if it did. */
+export interface ReviewedPrs {
+  results: Map<string, Map<string, ScoredPr & { findings: PrReviewResult["findings"] }>>;
+  failures: Map<string, { prId: string; error: string }[]>;
+  stopped?: string;
+}
+
+const INTERRUPTED =
+  "Interrupted: the report covers what finished; rerun the same command to resume (finished PRs are not reviewed again).";
+
+/**
+ * Every PR reviewed by every configuration (all configurations on a PR before the next PR: a stop leaves
+ * them even), each result stored as it finishes and matched to the PR's real issues. A PR the state holds
+ * is not reviewed again; before each review the spend so far is checked against the cap; an abort stops
+ * the review in progress; a failed review is reported and left for a rerun.
+ */
+export async function reviewEachPr(ctx: {
+  prs: BacktestPr[];
+  configurations: PreparedConfiguration[];
+  state: BacktestState;
+  matcher?: Matcher;
+  judge?: Judge;
+  options: BacktestOptions;
+  io: BacktestIo;
+  signal: AbortSignal;
+  log: Logger;
+  database: DatabaseHandle;
+  stage: StageRepository;
+  repoName: string;
+  git: CloneGit;
+}): Promise<ReviewedPrs> {
+  const { prs, configurations, state, matcher, judge, options, io, signal } = ctx;
+  const results = new Map<string, Map<string, ScoredPr & { findings: PrReviewResult["findings"] }>>();
+  const failures = new Map<string, { prId: string; error: string }[]>(configurations.map((c) => [c.label, []]));
+  for (const c of configurations) results.set(c.label, new Map());
+  let stopped: string | undefined;
+  const reviewedHere: number[] = [];
+  const total = prs.length * configurations.length;
+  let done = 0;
+  outer: for (const pr of prs) {
+    for (const c of configurations) {
+      let result = state.result(c.label, pr.id);
+      if (!result) {
+        const spent = state.spentUsd();
+        if (options.maxSpendUsd !== undefined && spent >= options.maxSpendUsd) {
+          const left = total - done;
+          stopped = `Spend cap reached: ${format.usd(spent)} spent of the ${format.usd(options.maxSpendUsd)} allowed (--max-spend); ${left} review${left === 1 ? "" : "s"} not started. The report covers what finished; rerun with a higher --max-spend to go on.`;
+          break outer;
+        }
+        try {
+          result = await reviewPr(reviewDeps(ctx, c), pr, signal);
+        } catch (error) {
+          if (signal.aborted) {
+            stopped = INTERRUPTED;
+            break outer;
+          }
+          if (!(error instanceof ReviewFailedError)) throw error;
+          failures.get(c.label)!.push({ prId: pr.id, error: `review failed: ${error.message}` });
+          io.progress(`${c.label} ${pr.id}: review failed (${error.message}); a rerun tries it again`);
+          done++;
+          continue;
+        }
+        await state.record(c.label, result);
+        reviewedHere.push(result.wallMs);
+      }
+      const judgedBefore = judge?.spentUsd ?? 0;
+      let matched: Awaited<ReturnType<typeof matchPr>>;
+      try {
+        matched =
+          matcher && pr.golden
+            ? await matchPr(raisedOf(result), pr.golden.issues, matcher)
+            : { matches: [], judgeCostUsd: 0 };
+      } catch (error) {
+        if (signal.aborted) {
+          stopped = INTERRUPTED;
+          break outer;
+        }
+        // The review is kept; the PR is left unscored, and a rerun asks only the questions not yet answered.
+        const message = `judging failed: ${(error as Error).message}`;
+        failures.get(c.label)!.push({ prId: pr.id, error: message });
+        io.progress(`${c.label} ${pr.id}: ${message}; a rerun judges it again (answers so far are cached)`);
+        done++;
+        continue;
+      } finally {
+        await state.addJudgeSpend((judge?.spentUsd ?? 0) - judgedBefore);
+      }
+      const { matches, judgeCostUsd } = matched;
+      results
+        .get(c.label)!
+        .set(pr.id, { ...scorePr(result, pr.golden?.issues, matches, judgeCostUsd), findings: result.findings });
+      done++;
+      io.progress(progressLine(done, total, pr, c.label, result, state.spentUsd(), options.maxSpendUsd, reviewedHere));
+      if (signal.aborted) {
+        stopped = INTERRUPTED;
+        break outer;
+      }
+    }
+  }
+
+  return { results, failures, ...(stopped ? { stopped } : {}) };
+}
+
+/** What a PR's review raised (posted inline or in the body): notes were never posted, so they are neither matched nor scored. */
+function raisedOf(result: PrReviewResult): PrReviewResult["findings"] {
+  return result.findings.filter((f) => f.placement !== "note");
+}
+
+function reviewDeps(
+  ctx: {
+    database: DatabaseHandle;
+    log: Logger;
+    stage: StageRepository;
+    repoName: string;
+    git: CloneGit;
+    options: BacktestOptions;
+    state: BacktestState;
+  },
+  c: PreparedConfiguration,
+): ReviewPrDeps {
+  const { database, log, stage, git, state } = ctx;
+  const branch = ctx.options.branch;
+  return {
+    db: database.db,
+    sessions: c.sessions,
+    log: log.child({ configuration: c.label }),
+    stage,
+    repositoryId: c.repositoryId,
+    repositoryFullName: ctx.repoName,
+    workspaceDir: (n: number) => join(c.dataDir, "workspaces", String(n)),
+    readDefaultBranchFile: async (path: string) => {
+      if (c.configText !== undefined && path === ".github/no-mistakes.yml") return c.configText;
+      const blob = (await git(["rev-parse", "--verify", "--quiet", `${branch}:${path}`], [1]))?.trim();
+      return blob ? git(["cat-file", "blob", blob]) : undefined;
+    },
+    agentTimeoutMs: c.env.agent.timeoutMs,
+    workspaceMaxBytes: c.env.workspaceMaxBytes,
+    countSpend: (usd: number) => state.addUnfinishedSpend(usd),
+  };
+}
+
+function progressLine(
+  done: number,
+  total: number,
+  pr: BacktestPr,
+  label: string,
+  result: PrReviewResult,
+  spent: number,
+  cap: number | undefined,
+  reviewedHere: readonly number[],
+): string {
+  const mean = reviewedHere.length === 0 ? undefined : reviewedHere.reduce((s, v) => s + v, 0) / reviewedHere.length;
+  const left = mean === undefined || done === total ? "" : ` · ~${format.duration(mean * (total - done))} left`;
+  const raised = result.findings.filter((f) => f.placement !== "note").length;
+  return `[${done}/${total}] ${pr.id} ${label}: ${result.skipped ? `skipped (${result.skipped})` : `${raised} finding${raised === 1 ? "" : "s"}, ${format.usd(result.costUsd)}, ${format.seconds(result.wallMs)}`} · spent ${format.usd(spent)}${cap === undefined ? "" : ` of ${format.usd(cap)}`}${left}`;
+}

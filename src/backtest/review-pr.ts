@@ -1,0 +1,177 @@
+import { and, eq } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Database } from "../db/database.js";
+import { listFindings } from "../db/findings.js";
+import { getRun, upsertRun } from "../db/runs.js";
+import { runs, type Finding } from "../db/schema.js";
+import { listTurns } from "../db/turns.js";
+import { findingId } from "../domain/finding-id.js";
+import type { PullRequestInfo } from "../domain/pull-request.js";
+import { GitWorkspace } from "../git/git-workspace.js";
+import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
+import { loadRunContext } from "../pipeline/job/run-context.js";
+import { runReview } from "../pipeline/review/run-review.js";
+import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
+import type { BacktestFinding } from "./backtest-finding.js";
+import type { BacktestPr } from "./backtest-pr.js";
+import type { PrReviewResult } from "./pr-review-result.js";
+import { RecordingGitHubClient } from "./recording-github-client.js";
+import { ReviewFailedError } from "./review-failed-error.js";
+import { StageRepository } from "./stage-repository.js";
+
+/** What reviewing a PR for one configuration needs: the app's own database, sessions and workspaces. */
+export interface ReviewPrDeps {
+  db: Database;
+  sessions: RunSessions;
+  log: Logger;
+  stage: StageRepository;
+  /** The configuration's repository id: its runs are its own, apart from another configuration's. */
+  repositoryId: number;
+  /** `owner/repo` the runs carry. */
+  repositoryFullName: string;
+  /** Where the configuration keeps this PR's workspace (stable: the agent's sessions are keyed by it). */
+  workspaceDir: (prNumber: number) => string;
+  /** A file of the repository's default branch (`.github/no-mistakes.yml`, or the configuration's own file instead). */
+  readDefaultBranchFile: (path: string) => Promise<string | undefined>;
+  agentTimeoutMs: number;
+  workspaceMaxBytes?: number;
+  /** Spend of reviews that did not finish (an earlier attempt cut off, a failed review): counted towards the cap. */
+  countSpend: (usd: number) => Promise<void>;
+}
+
+/**
+ * One PR reviewed exactly as the app does it: a run of its own (the app's tables), the head staged as
+ * GitHub's `refs/pull/<n>/head`, each push (the first `opened`, every later one a `synchronize`) through
+ * the pipeline's review job — the same prompts, session, convergence and ledger — with GitHub's side
+ * recorded instead of posted. An earlier, interrupted attempt's run is dropped first: a PR starts clean.
+ */
+export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: AbortSignal): Promise<PrReviewResult> {
+  const started = performance.now();
+  const log = deps.log.child({ pr: pr.id });
+  await dropRun(deps, pr.number);
+  const [owner = "backtest", repo = "repo"] = deps.repositoryFullName.split("/");
+  let head = pr.pushes[0]!;
+  const pull = (): PullRequestInfo => ({
+    number: pr.number,
+    title: pr.title,
+    body: "",
+    authorLogin: "backtest-author",
+    state: "open",
+    draft: false,
+    baseRef: StageRepository.baseBranch(pr.number),
+    baseSha: pr.baseSha,
+    headRef: `backtest/head/${pr.number}`,
+    headSha: head,
+    headRepoFullName: deps.repositoryFullName,
+    headCloneUrl: deps.stage.dir,
+    maintainerCanModify: false,
+    updatedAt: null,
+    labels: [],
+  });
+  const github = new RecordingGitHubClient({ owner, repo }, pull, deps.readDefaultBranchFile);
+  const pipeline: PipelineDeps = {
+    db: deps.db,
+    sessions: deps.sessions,
+    log,
+    github: async () => github,
+    workspace: () => new GitWorkspace(deps.workspaceDir(pr.number), { maxCheckoutBytes: deps.workspaceMaxBytes }),
+    agentTimeoutMs: deps.agentTimeoutMs,
+    gitToken: () => undefined,
+    isOwnBot: async (login) => login === (await github.botIdentity()).login,
+  };
+
+  let runId: number | undefined;
+  let skipped: string | undefined;
+  for (const [i, sha] of pr.pushes.entries()) {
+    if (signal.aborted) throw signal.reason;
+    head = sha;
+    await deps.stage.stage(pr.number, pr.baseSha, sha);
+    const p = pull();
+    const run = await upsertRun(deps.db, {
+      installationId: 1,
+      repositoryId: deps.repositoryId,
+      repositoryFullName: deps.repositoryFullName,
+      cloneUrl: deps.stage.dir,
+      prNumber: pr.number,
+      baseRef: p.baseRef,
+      baseSha: p.baseSha,
+      headRef: p.headRef,
+      headSha: sha,
+      headRepoFullName: p.headRepoFullName,
+      headCloneUrl: p.headCloneUrl,
+      title: p.title,
+      authorLogin: p.authorLogin,
+    });
+    runId = run.id;
+    const ctx = await loadRunContext(pipeline, run.id);
+    if (!ctx) throw new ReviewFailedError(`the run of ${pr.id} is gone`);
+    const trigger = i === 0 ? "opened" : "synchronize";
+    const job = {
+      runId: run.id,
+      trigger,
+      deliveryId: `backtest-${pr.id}-${i}`,
+      senderLogin: p.authorLogin,
+      senderType: "User",
+    };
+    const reviewed = await runReview(pipeline, ctx, job, signal, { retry: 0, last: true });
+    if (signal.aborted) throw signal.reason;
+    if (!reviewed) {
+      const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
+      if (check?.conclusion === "failure") {
+        await dropRun(deps, pr.number);
+        throw new ReviewFailedError(
+          `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
+        );
+      }
+      if (check?.title === "Review skipped") {
+        skipped = check.summary?.split("\n")[0] ?? "skipped";
+        log.info({ headSha: sha, skipped }, "the app skipped this PR");
+        break;
+      }
+    }
+  }
+
+  const ledger = runId === undefined ? [] : await listFindings(deps.db, runId);
+  const turns = runId === undefined ? [] : await listTurns(deps.db, runId);
+  const lastRun = runId === undefined ? undefined : await getRun(deps.db, runId);
+  const inline = new Map(github.reviews.flatMap((r) => r.comments.map((c) => [c.id, c] as const)));
+  return {
+    prId: pr.id,
+    pushes: pr.pushes.length,
+    reviews: github.reviews.length,
+    findings: ledger.map((f) => backtestFinding(f, inline)),
+    conclusion: github.checkRuns.findLast((c) => c.headSha === lastRun?.headSha)?.update.conclusion,
+    ...(skipped ? { skipped } : {}),
+    turns: turns.length,
+    tokensIn: turns.reduce((s, t) => s + (t.tokensIn ?? 0), 0),
+    tokensOut: turns.reduce((s, t) => s + (t.tokensOut ?? 0), 0),
+    costUsd: turns.reduce((s, t) => s + Number(t.costUsd ?? 0), 0),
+    wallMs: Math.round(performance.now() - started),
+  };
+}
+
+/** Drops the PR's run (an earlier attempt, cut off or failed), counting what its turns spent first: nothing is paid for silently. */
+async function dropRun(deps: ReviewPrDeps, prNumber: number): Promise<void> {
+  const where = and(eq(runs.repositoryId, deps.repositoryId), eq(runs.prNumber, prNumber));
+  const [earlier] = await deps.db.select({ id: runs.id }).from(runs).where(where);
+  if (!earlier) return;
+  const spent = (await listTurns(deps.db, earlier.id)).reduce((s, t) => s + Number(t.costUsd ?? 0), 0);
+  await deps.countSpend(spent);
+  await deps.db.delete(runs).where(where);
+}
+
+function backtestFinding(f: Finding, inline: ReadonlyMap<number, { path: string; line: number }>): BacktestFinding {
+  const comment = f.commentId === null ? undefined : inline.get(f.commentId);
+  return {
+    id: findingId(f.number),
+    path: comment?.path ?? f.path,
+    line: comment?.line ?? f.line,
+    endLine: f.endLine,
+    severity: f.severity,
+    action: f.action,
+    title: f.title,
+    body: f.body,
+    status: f.status,
+    placement: comment ? "inline" : f.status === "note" && f.reviewId === null ? "note" : "body",
+  };
+}

@@ -1,0 +1,150 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import pino from "pino";
+import { migrateDatabase } from "../db/migrate-database.js";
+import { openDatabase } from "../db/open-database.js";
+import { createLogger } from "../logging/create-logger.js";
+import type { BacktestIo } from "./backtest-io.js";
+import type { BacktestOptions } from "./backtest-options.js";
+import type { BacktestReport } from "./backtest-report.js";
+import { BacktestState } from "./backtest-state.js";
+import { cloneGit } from "./clone-git.js";
+import { findBacktestPrs } from "./find-backtest-prs.js";
+import { JudgeCache } from "./judge-cache.js";
+import type { Matcher } from "./match-pr.js";
+import { parseGoldenFile } from "./parse-golden-file.js";
+import { parsePairsFile } from "./parse-pairs-file.js";
+import { prepareConfiguration } from "./prepare-configuration.js";
+import { prepareJudge } from "./prepare-judge.js";
+import type { PreparedConfiguration } from "./prepared-configuration.js";
+import { renderReport } from "./render-report.js";
+import { reviewEachPr } from "./review-each-pr.js";
+import { assembleReport } from "./assemble-report.js";
+import { reportCsv } from "./report-csv.js";
+import { StageRepository } from "./stage-repository.js";
+
+/**
+ * A backtest: 1. the PRs (golden file, pairs file or merges) found in the clone; 2. each configuration's
+ * agent and sessions built as the app builds them, on a database of the backtest's own; 3. each PR
+ * reviewed by each configuration through the app's pipeline (reviewPr), stored as it finishes, within the
+ * spend cap; 4. each finding matched to the PR's real issues (the judge, or location); 5. scores, the A/B
+ * difference with its bootstrap interval, the report on the terminal and in report.json / report.csv.
+ */
+export async function runBacktest(options: BacktestOptions, io: BacktestIo): Promise<BacktestReport> {
+  const out = resolve(options.out);
+  const repo = resolve(options.repo);
+  await mkdir(out, { recursive: true });
+  const signal = io.signal ?? new AbortController().signal;
+  const log = createLogger({
+    level: options.logLevel,
+    destination: pino.destination(2),
+    secrets: secretsOf(options, io.env),
+  });
+
+  // 1. The PRs.
+  const golden = options.golden
+    ? parseGoldenFile(JSON.parse(await readFile(options.golden, "utf8")), options.golden)
+    : undefined;
+  const pairs = options.pairs
+    ? parsePairsFile(JSON.parse(await readFile(options.pairs, "utf8")), options.pairs)
+    : undefined;
+  const git = cloneGit(repo);
+  const { prs, missing, withoutGolden } = await findBacktestPrs(git, {
+    golden,
+    pairs,
+    merges: options.merges,
+    branch: options.branch,
+    limit: options.limit,
+    replay: options.replay,
+    maxPushes: options.maxPushes,
+  });
+  if (prs.length === 0)
+    throw new Error(`no pull request to backtest${missing.length ? `:\n  ${missing.join("\n  ")}` : ""}`);
+  const repoName = options.repoName ?? golden?.find((g) => g.key.repo)?.key.repo ?? `backtest/${basename(repo)}`;
+
+  // 2. The database, the configurations and the judge.
+  await mkdir(join(out, "pglite"), { recursive: true });
+  const database = await openDatabase({ databaseUrl: options.databaseUrl, pgliteDir: join(out, "pglite", "data") });
+  try {
+    await migrateDatabase(database);
+    const configurations: PreparedConfiguration[] = [];
+    for (const c of options.configurations)
+      configurations.push(await prepareConfiguration(c, { db: database.db, log, baseEnv: io.env, outDir: out }));
+    const state = await BacktestState.open(join(out, "state.json"));
+    for (const c of configurations) {
+      const { reused, dropped } = state.useConfiguration(c.label, c.fingerprint);
+      if (reused > 0)
+        io.progress(
+          `${c.label}: resuming, ${reused} PR${reused === 1 ? "" : "s"} already reviewed (no agent call for ${reused === 1 ? "it" : "them"})`,
+        );
+      if (dropped > 0)
+        io.progress(
+          `${c.label}: the configuration changed since the last run; its ${dropped} earlier result${dropped === 1 ? "" : "s"} set aside`,
+        );
+    }
+    const cache = await JudgeCache.open(join(out, "judge-cache.json"));
+    const judge =
+      golden && options.matching === "judge"
+        ? await prepareJudge({
+            first: configurations[0]!,
+            judgeEnv: options.judgeEnv,
+            baseEnv: io.env,
+            outDir: out,
+            cache,
+            log,
+            signal,
+          })
+        : undefined;
+    const matcher: Matcher | undefined = !golden
+      ? undefined
+      : judge
+        ? { kind: "judge", judge }
+        : { kind: "location", toleranceLines: options.lineTolerance };
+    const stage = await StageRepository.open(join(out, "stage.git"), repo);
+
+    // 3. + 4. Review and match, PR by PR.
+    const reviewed = await reviewEachPr({
+      prs,
+      configurations,
+      state,
+      matcher,
+      judge,
+      options,
+      io,
+      signal,
+      log,
+      database,
+      stage,
+      repoName,
+      git,
+    });
+
+    // 5. Scores, the A/B difference, the report.
+    const report = assembleReport({
+      repo,
+      options,
+      prs,
+      missing,
+      withoutGolden,
+      configurations,
+      matcher,
+      judge,
+      state,
+      ...reviewed,
+    });
+    await writeFile(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(join(out, "report.csv"), reportCsv(report));
+    io.print(`${renderReport(report)}\nreport: ${join(out, "report.json")} and ${join(out, "report.csv")}`);
+    return report;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Every secret-looking value the backtest's environments hold (model keys, tokens): scrubbed from its log lines. */
+function secretsOf(options: BacktestOptions, env: NodeJS.ProcessEnv): string[] {
+  const all = [env, options.judgeEnv, ...options.configurations.map((c) => c.env)].flatMap((e) => Object.entries(e));
+  return all
+    .filter(([k, v]) => /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/i.test(k) && typeof v === "string" && v.length >= 8)
+    .map(([, v]) => v as string);
+}

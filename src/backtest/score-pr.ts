@@ -1,0 +1,44 @@
+import type { GoldenIssue } from "./golden-pr.js";
+import type { PrMatch } from "./pr-match.js";
+import type { PrReviewResult } from "./pr-review-result.js";
+import type { ScoredPr, SeverityCount } from "./scored-pr.js";
+
+/**
+ * One PR's counts: raised findings (notes apart), real issues, and which of each the matches cover, by
+ * the finding's severity for precision and by the real issue's severity for recall.
+ */
+export function scorePr(
+  result: PrReviewResult,
+  issues: readonly GoldenIssue[] | undefined,
+  matches: readonly PrMatch[],
+  judgeCostUsd: number,
+): ScoredPr {
+  const raised = result.findings.filter((f) => f.placement !== "note");
+  const matchedFindings = new Set(matches.map((m) => m.finding));
+  const matchedIssues = new Set(matches.map((m) => m.issue));
+  const byFindingSeverity: Record<string, SeverityCount> = {};
+  for (const f of raised) add(byFindingSeverity, f.severity, matchedFindings.has(f.id));
+  const byGoldenSeverity: Record<string, SeverityCount> = {};
+  for (const [i, issue] of (issues ?? []).entries()) add(byGoldenSeverity, issue.severity, matchedIssues.has(i));
+  return {
+    prId: result.prId,
+    raised: raised.length,
+    notes: result.findings.length - raised.length,
+    ...(issues ? { golden: issues.length } : {}),
+    matchedFindings: raised.filter((f) => matchedFindings.has(f.id)).length,
+    matchedGolden: matchedIssues.size,
+    byFindingSeverity,
+    byGoldenSeverity,
+    matches: [...matches],
+    costUsd: result.costUsd,
+    judgeCostUsd,
+    wallMs: result.wallMs,
+    ...(result.skipped ? { skipped: result.skipped } : {}),
+  };
+}
+
+function add(counts: Record<string, SeverityCount>, severity: string, matched: boolean): void {
+  const c = (counts[severity] ??= { n: 0, matched: 0 });
+  c.n++;
+  if (matched) c.matched++;
+}
