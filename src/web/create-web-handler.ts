@@ -52,6 +52,8 @@ export function createWebHandler(deps: WebHandlerDeps) {
     const route = webRoute(url.pathname);
     if (!route) return false;
     const started = performance.now();
+    // Set before anything answers, so sign-in's redirects and pages (written by WebAuth) carry them too.
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     const send = (
       status: number,
       body: string,

@@ -1,26 +1,19 @@
 import type { ServerResponse } from "node:http";
+import { html } from "../pages/html.js";
+import { layout } from "../pages/layout.js";
+import { untrustedText } from "../pages/untrusted-text.js";
 
-/** A small HTML page for the sign-in's own answers (not configured, refused, failed); every text is escaped. */
+/**
+ * A page for the sign-in's own answers (not configured, refused, failed), in the run view's layout; every
+ * text goes through the pages' untrusted-text rules. The run view's router has set the security headers.
+ */
 export function sendAuthPage(res: ServerResponse, status: number, title: string, paragraphs: string[]): void {
-  const body = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · no-mistakes</title></head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
-</main>
-</body>
-</html>
-`;
+  const body = html`<h1>${untrustedText(title)}</h1>
+    ${paragraphs.map((p) => html`<p>${untrustedText(p)}</p>`)}`;
   res.writeHead(status, {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
   });
-  res.end(body);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  res.end(layout({ title, operator: false, body }));
 }
