@@ -114,6 +114,27 @@ module.exports = {
       from: { path: "^src/", pathNot: "^src/(wiring|github)/" },
       to: { path: "^src/github/octokit-github-client\\.ts$" },
     },
+    {
+      name: "web-shows-never-acts",
+      comment:
+        "src/web (the run view) reads the database and asks GitHub, with the person's own token, what they may read: it never runs a job, an agent or git, and shares with the pipeline only the renderer's rules for untrusted text and its labels (the same words as on GitHub).",
+      severity: "error",
+      from: { path: "^src/web/" },
+      to: {
+        path: [
+          "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands|agents|git|backtest)(/|$)",
+          "^src/pipeline/(?!render/(sanitize-markdown|labels)\\.ts$)",
+          "(^|/)node_modules/(pg-boss|@octokit|probot)/",
+        ],
+      },
+    },
+    {
+      name: "web-only-from-the-wiring",
+      comment: "The run view is mounted by the wiring; nothing else imports it.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(wiring|web)/" },
+      to: { path: "^src/web/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

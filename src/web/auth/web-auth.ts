@@ -7,7 +7,7 @@ import { appJwt } from "../../github/app-jwt.js";
 import { GitHubError } from "../../github/github-error.js";
 import { createGitHubUserClient, OAuthExchangeError, type AppOwner } from "../../github/github-user-client.js";
 import { sendAuthPage } from "./auth-page.js";
-import { OAUTH_CALLBACK_PATH } from "./oauth-callback-path.js";
+import { OAUTH_CALLBACK_PATH } from "../../domain/oauth-callback-path.js";
 import { readCookie } from "./read-cookie.js";
 import { cameOverTls, requestOrigin } from "./request-origin.js";
 import { safeNextPath } from "./safe-next-path.js";
