@@ -50,6 +50,7 @@ beforeAll(async () => {
   fx.pull.title = HOSTILE_TITLE;
   await fx.openReviewed({
     role: "reviewer",
+    costUsd: 0.0421,
     answer: {
       summary: "One bug, one nit.",
       findings: [
@@ -85,6 +86,7 @@ beforeAll(async () => {
   fx.app.scenario([
     {
       role: "fixer",
+      costUsd: 0.0187,
       edits: [{ path: "src/app.ts", content: FIXED_APP }],
       answer: { summary: "Used < for the bound.", fixed: ["NM-1"] },
     },
@@ -202,6 +204,10 @@ describe("the run view in Chromium", () => {
       expect(timeline[i]).toContain(turn.sessionMode!);
       expect(timeline[i]).toContain(turn.headSha.slice(0, 7));
     });
+    // what the turns cost: each row's, and the run's total
+    expect(timeline[0]).toContain("$0.0421");
+    expect(timeline[2]).toContain("$0.0187");
+    expect(body).toContain("$0.0608");
     // each finding's history, and where it stands
     const nm1 = (await page.textContent("#NM-1"))!.replace(/\s+/g, " ");
     expect(nm1).toContain("Off-by-one in loop bound");
@@ -218,6 +224,7 @@ describe("the run view in Chromium", () => {
       `http://${relay.host}/${OWNER}/${REPO}/pull/${fx.pr}#discussion_r${fx.findingComment("NM-1").id}`,
     );
     expect(body).toContain("/no-mistakes fix".replace("/no-mistakes ", "")); // the command is listed
+    await page.click("#NM-1 summary"); // the fixed finding's history, open in the screenshot
     await screenshot(page, "run");
     await context.close();
   });
