@@ -7,6 +7,7 @@ import { numbered } from "../helpers/flow-fixture.js";
 import { sample } from "../metrics/sample.js";
 import { descendants } from "../helpers/descendants.js";
 import { ProcessWorld, WEBHOOK_SECRET, waitFor, type StartedApp } from "../helpers/process-world.js";
+import { OAUTH_CLIENT } from "../helpers/github-stand-in.js";
 import { isProcessAlive } from "../../src/system/process-identity.js";
 import { postSignedDelivery } from "../helpers/signed-delivery.js";
 import { removeTempDirs } from "../helpers/temp-dir.js";
@@ -364,11 +365,18 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     const workerEnv = { ROLE: "worker", FAKE_AGENT_SCENARIO: scenario, FAKE_AGENT_HOME: agentHome };
     // The web process first: processes that create pg-boss's queues at the same moment on a fresh
     // database can deadlock (one of them then fails to start).
-    const web = await w.start({ name: "web", env: { ROLE: "web", REDELIVER_INTERVAL: "10s" } });
+    const oauth = { GITHUB_CLIENT_ID: OAUTH_CLIENT.clientId, GITHUB_CLIENT_SECRET: OAUTH_CLIENT.clientSecret };
+    const web = await w.start({ name: "web", env: { ROLE: "web", REDELIVER_INTERVAL: "10s", ...oauth } });
     const workers = await Promise.all([
-      w.start({ name: "worker-1", env: { ...workerEnv, REDELIVER_INTERVAL: "10s" } }),
-      w.start({ name: "worker-2", env: { ...workerEnv, REDELIVER_INTERVAL: "10s" } }),
+      w.start({ name: "worker-1", env: { ...workerEnv, REDELIVER_INTERVAL: "10s", ...oauth } }),
+      w.start({ name: "worker-2", env: { ...workerEnv, REDELIVER_INTERVAL: "10s", ...oauth } }),
     ]);
+    // The run view is the web process's: it asks for sign-in; a worker serves no pages.
+    const page = (app: StartedApp) => fetch(new URL("/repos", app.webhookUrl), { redirect: "manual" });
+    const asked = await page(web);
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get("location")).toBe("/login?next=%2Frepos");
+    expect((await page(workers[0]!)).status).toBe(404);
 
     // A delivery misrouted to a worker is refused (GitHub marks it failed; the sweep redelivers it).
     const misrouted = w.fixture.pr + 7000;
