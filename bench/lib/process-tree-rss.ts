@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { descendants } from "../../test/helpers/descendants.js";
+
+/** One process of a tree: its pid, command line (shortened) and resident memory in MiB. */
+export interface ProcessRss {
+  pid: number;
+  command: string;
+  rssMiB: number;
+}
+
+/**
+ * Resident memory of `pid` and of every process below it that is alive now, from the kernel
+ * (/proc/<pid>/status VmRSS: anonymous, file-backed and shared pages the process has mapped in). A page
+ * two processes share counts in both, as `ps` and `top` show it; processes gone meanwhile are skipped.
+ */
+export function processTreeRss(pid: number): { totalMiB: number; processes: ProcessRss[] } {
+  const processes: ProcessRss[] = [];
+  for (const p of [pid, ...descendants(pid)]) {
+    const rssKiB = vmRssKiB(p);
+    if (rssKiB === undefined) continue;
+    processes.push({ pid: p, command: commandOf(p), rssMiB: Math.round((rssKiB / 1024) * 10) / 10 });
+  }
+  const totalMiB = Math.round(processes.reduce((sum, p) => sum + p.rssMiB, 0) * 10) / 10;
+  return { totalMiB, processes };
+}
+
+function vmRssKiB(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : 0; // a zombie has no VmRSS line: nothing resident
+  } catch {
+    return undefined;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+    return command.length > 120 ? `${command.slice(0, 117)}...` : command;
+  } catch {
+    return "?";
+  }
+}
