@@ -7,5 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const compile = fileURLToPath(new URL("./compile-src.mjs", import.meta.url));
-const out = execFileSync(process.execPath, [compile], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+const out = execFileSync(process.execPath, [compile], {
+  encoding: "utf8",
+  stdio: ["ignore", "pipe", "inherit"],
+}).trim();
 await import(pathToFileURL(join(out, "index.js")).href);

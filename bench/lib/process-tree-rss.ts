@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { descendants } from "../../test/helpers/descendants.js";
 
-/** One process of a tree: its pid, command line (shortened) and resident memory in MiB. */
+/** One process of a tree: its pid, command line and resident memory in MiB. */
 export interface ProcessRss {
   pid: number;
   command: string;
@@ -35,8 +35,7 @@ function vmRssKiB(pid: number): number | undefined {
 
 function commandOf(pid: number): string {
   try {
-    const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
-    return command.length > 120 ? `${command.slice(0, 117)}...` : command;
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
   } catch {
     return "?";
   }

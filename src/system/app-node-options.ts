@@ -1,7 +1,7 @@
 /**
  * Node options every start of the app passes on its command line: `npm start`, `npm run start:prod` and
  * the image's CMD (a test holds the three to this list), and the bench, which starts the app as they do.
- * The worker process inherits them (`fork` passes this process's options on).
+ * They are for the process that answers webhooks: its worker process gets WORKER_NODE_OPTIONS instead.
  *
  * `--no-parallel-scavenge`: V8 collects the young generation (see below for how often) on the thread
  * that allocates instead of sharing it with helper threads and waiting for them all to finish. On the
@@ -38,7 +38,7 @@ export const APP_NODE_OPTIONS: readonly string[] = [
  * `--optimize-for-size`: V8 keeps its heap small (grows it later, collects more often) and its
  * compilers' code smaller; the reviews' work is git's and the agent's, not this process's JavaScript.
  */
-export const WORKER_NODE_OPTIONS: readonly string[] = (process.env.EXP_WORKER_ARGS ?? "--optimize-for-size").split(" ").filter(Boolean);
+export const WORKER_NODE_OPTIONS: readonly string[] = ["--optimize-for-size"];
 
 /**
  * The worker process's Node options, from this process's own (`process.execArgv`): every one it was
