@@ -243,9 +243,13 @@ async function measure(kind: DatabaseKind) {
   );
   const sample = async () => {
     const tree = processTreeRss(app.child.pid!);
+    const byRole = rssByRole(tree.processes);
     return {
       appTreeMiB: tree.totalMiB,
-      byRole: rssByRole(tree.processes),
+      /** The same tree without npm and its shell: the app started by node itself (the image, systemd). */
+      withoutNpmMiB: round(tree.totalMiB - (byRole.npm ?? 0) - (byRole.shell ?? 0), 1),
+      appTreePssMiB: tree.totalPssMiB,
+      byRole,
       bareMiB: processTreeRss(bare.child.pid!).totalMiB,
       ...(pg ? { postgresServer: await postgresBackends(pg.url) } : {}),
     };

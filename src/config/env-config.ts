@@ -83,7 +83,7 @@ const envSchema = z.object({
     "must start with postgres:// or postgresql:// (leave it unset to use the embedded database)",
   ),
   DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
-  EMBEDDED_DB_BUFFERS_MB: positiveInt(16),
+  EMBEDDED_DB_BUFFERS_MB: positiveInt(8),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
   LOG_FORMAT: optionalString.pipe(z.enum(LOG_FORMATS).optional()).transform((v) => v ?? "auto"),
   AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "claude"),

@@ -13,7 +13,7 @@ const MAX_SOCKET_PATH = 107;
 /** The app's pool, the queue's pool and a few one-off connections fit many times over; beyond it the server refuses. */
 const MAX_CONNECTIONS = 64;
 /** PostgreSQL's shared buffers in the embedded database unless EMBEDDED_DB_BUFFERS_MB says otherwise. */
-export const DEFAULT_EMBEDDED_BUFFERS_MB = 16;
+export const DEFAULT_EMBEDDED_BUFFERS_MB = 8;
 
 /**
  * Node options of the database process. `--liftoff-only`: PostgreSQL's WebAssembly stays compiled by V8's
