@@ -57,7 +57,7 @@ describe("npm start runs compiled JavaScript", { timeout: 180_000 }, () => {
     await listeningPort(app);
     const tree = descendants(app.child.pid!).map((pid) => ({ pid, command: commandLine(pid) }));
     expect(tree.filter((p) => /tsx|esbuild/.test(p.command))).toEqual([]);
-    const main = tree.find((p) => p.command.includes("scripts/start.mjs"));
+    const main = tree.find((p) => /^\S*node\s/.test(p.command) && p.command.includes("scripts/start.mjs")); // not npm's sh -c
     expect(main?.command.split(" ").slice(1, 1 + APP_NODE_OPTIONS.length)).toEqual([...APP_NODE_OPTIONS]);
     expect(tree.some((p) => p.command.includes("pglite-server-process.mjs"))).toBe(true);
     const pid = (
