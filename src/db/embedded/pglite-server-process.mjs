@@ -1,13 +1,13 @@
 // The embedded database's process: PGlite (WebAssembly PostgreSQL) served over the PostgreSQL wire protocol
-// on a unix socket. A child process of its own, not a thread of the app: PGlite's memory (hundreds of MB)
-// would otherwise belong to the app process, and every fork() the app makes (git, the agents) copies the
-// page tables of all of it. Started and stopped by start-embedded-server.ts over the IPC channel:
+// on a unix socket. A child process of its own, not a thread of the app: PGlite's memory (some 120 MB, its
+// WebAssembly heap and code) would otherwise belong to the app process, and every fork() the app makes (git,
+// the agents) copies the page tables of all of it. Started and stopped by start-embedded-server.ts over the IPC channel:
 // { start } down, "ready" | { failed } up, "stop" down, "stopped" up.
 //
 // Sized for a small install: PostgreSQL's defaults (128 MB of shared buffers, 64 MB for index builds) filled
-// PGlite's WebAssembly memory, which never shrinks, on the first migrations; see SERVER_SETTINGS and
+// PGlite's WebAssembly memory, which never shrinks, on the first migrations; see serverSettings and
 // start-embedded-server.ts's Node options. A new data directory is made by initdb in a short-lived process
-// of its own (createDataDir): initdb's WebAssembly instance left ~600 MB resident in the process that ran it.
+// of its own (createDataDir): initdb's WebAssembly instance left ~500 MB resident in the process that ran it.
 //
 // It never outlives the app: when the channel closes (the app exited, even by SIGKILL) it closes PGlite and
 // exits. Signals sent to the whole process group (Ctrl-C, a terminal hanging up) are left to the app,
