@@ -1,11 +1,12 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions,run-page,web, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions,run-page,web,memory, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
  * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 60),
- * BENCH_ACK_DATABASES=embedded,postgres (which the ack section measures; default both).
+ * BENCH_ACK_DATABASES=embedded,postgres (which the ack section measures; default both), and
+ * BENCH_MEMORY_DATABASES likewise for the memory section.
  * Run alone (`npx tsx bench/sections/ack.ts`): BENCH_ACK_AA=1 puts a second bare app in the app's place
  * (the bench's own noise), BENCH_APP_NODE_ARGS adds Node options to the app's processes.
  */
@@ -13,6 +14,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RESULT_PREFIX, ROOT, SMOKE } from "./lib/common.js";
+import { memoryRows } from "./lib/memory-rows.js";
 
 const only = process.argv
   .find((a) => a.startsWith("--only="))
@@ -30,6 +32,7 @@ const sections = [
   "sessions",
   "run-page",
   "web",
+  "memory",
 ].filter((s) => !only || only.includes(s));
 
 function runSection(name: string): Promise<any> {
@@ -396,6 +399,7 @@ if (web) {
     });
   }
 }
+if (results.memory) rows.push(...memoryRows(results.memory));
 for (const f of failures)
   rows.push({
     figure: `section ${f}`,

@@ -83,6 +83,7 @@ const envSchema = z.object({
     "must start with postgres:// or postgresql:// (leave it unset to use the embedded database)",
   ),
   DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
+  EMBEDDED_DB_BUFFERS_MB: positiveInt(8),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
   LOG_FORMAT: optionalString.pipe(z.enum(LOG_FORMATS).optional()).transform((v) => v ?? "auto"),
   AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "claude"),
@@ -134,6 +135,8 @@ export type EnvConfig = {
   host: string;
   databaseUrl?: string;
   dataDir: string;
+  /** The embedded database's shared buffers (its page cache), in MB: EMBEDDED_DB_BUFFERS_MB. */
+  embeddedBuffersMb: number;
   /** The most a PR's checked-out tree may take on disk (WORKSPACE_MAX_MB), in bytes. */
   workspaceMaxBytes: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -306,6 +309,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    embeddedBuffersMb: e.EMBEDDED_DB_BUFFERS_MB,
     workspaceMaxBytes: e.WORKSPACE_MAX_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -7,6 +7,8 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; `undefined` with no databaseUrl means in-memory (tests). */
   pgliteDir?: string;
+  /** The embedded database's shared buffers in MB (see startEmbeddedServer). */
+  embeddedBuffersMb?: number;
   /** postgres.js pool size (PostgreSQL; the embedded database has its own, see EMBEDDED_POOL). */
   maxConnections?: number;
 }
@@ -25,7 +27,7 @@ const EMBEDDED_POOL = 2;
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, { max: options.maxConnections ?? 10 });
-  const server = await startEmbeddedServer(options.pgliteDir);
+  const server = await startEmbeddedServer(options.pgliteDir, { sharedBuffersMb: options.embeddedBuffersMb });
   const handle = connectEmbedded(server.socketDir);
   return {
     ...handle,

@@ -1,7 +1,7 @@
 /**
  * Node options every start of the app passes on its command line: `npm start`, `npm run start:prod` and
  * the image's CMD (a test holds the three to this list), and the bench, which starts the app as they do.
- * The worker process inherits them (`fork` passes this process's options on).
+ * They are for the process that answers webhooks: its worker process gets WORKER_NODE_OPTIONS instead.
  *
  * `--no-parallel-scavenge`: V8 collects the young generation (see below for how often) on the thread
  * that allocates instead of sharing it with helper threads and waiting for them all to finish. On the
@@ -29,3 +29,21 @@ export const APP_NODE_OPTIONS: readonly string[] = [
   "--min-semi-space-size=16",
   "--no-memory-reducer",
 ];
+
+/**
+ * Node options of ROLE=all's worker process in place of APP_NODE_OPTIONS, which are for the process that
+ * answers webhooks: the worker answers none, and what they cost it at idle (a 16 MB young generation kept
+ * committed, a heap never shrunk) is memory a small machine needs elsewhere.
+ *
+ * `--optimize-for-size`: V8 keeps its heap small (grows it later, collects more often) and its
+ * compilers' code smaller; the reviews' work is git's and the agent's, not this process's JavaScript.
+ */
+export const WORKER_NODE_OPTIONS: readonly string[] = ["--optimize-for-size"];
+
+/**
+ * The worker process's Node options, from this process's own (`process.execArgv`): every one it was
+ * started with (loaders and preloads: `--import`, `--require`, …) but APP_NODE_OPTIONS, then WORKER_NODE_OPTIONS.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  return [...execArgv.filter((option) => !APP_NODE_OPTIONS.includes(option)), ...WORKER_NODE_OPTIONS];
+}

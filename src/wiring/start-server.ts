@@ -62,7 +62,11 @@ export async function startServer(
   const answersWebhooks = config.role !== "worker";
   const sandbox = works ? createSandbox(config) : undefined;
   const sandboxStatus: SandboxStatus | undefined = sandbox ? await checkAgentSandbox(config, sandbox, log) : undefined;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, "pglite") });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: join(config.dataDir, "pglite"),
+    embeddedBuffersMb: config.embeddedBuffersMb,
+  });
   await migrateDatabase(database);
   log.info({ database: database.kind }, "database ready");
 

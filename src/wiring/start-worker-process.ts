@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
 import type { MetricObjectWithValues, MetricValue } from "prom-client";
+import { workerExecArgv } from "../system/app-node-options.js";
 import { EMBEDDED_SOCKET_ENV, type FromWorker, type ToWorker } from "./worker-messages.js";
 
 /** The entry beside this module: TypeScript under tsx (`npm start`), JavaScript when compiled. */
@@ -43,7 +44,12 @@ export function startWorkerProcess(options: { log: Logger; embeddedSocket?: stri
     const startedAt = Date.now();
     const env = { ...process.env };
     if (options.embeddedSocket) env[EMBEDDED_SOCKET_ENV] = options.embeddedSocket;
-    const worker = fork(ENTRY, [], { env, stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "advanced" });
+    const worker = fork(ENTRY, [], {
+      env,
+      execArgv: workerExecArgv(process.execArgv),
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      serialization: "advanced",
+    });
     child = worker;
     // Not at background priority: it holds the embedded database's one session for its transactions, and
     // the intake's statements would wait behind a worker the scheduler keeps waiting (measured: commit lag

@@ -12,6 +12,26 @@ export const EMBEDDED_PORT = 5432;
 const MAX_SOCKET_PATH = 107;
 /** The app's pool, the queue's pool and a few one-off connections fit many times over; beyond it the server refuses. */
 const MAX_CONNECTIONS = 64;
+/** PostgreSQL's shared buffers in the embedded database unless EMBEDDED_DB_BUFFERS_MB says otherwise. */
+export const DEFAULT_EMBEDDED_BUFFERS_MB = 8;
+
+/**
+ * Node options of the database process. `--liftoff-only`: PostgreSQL's WebAssembly stays compiled by V8's
+ * baseline compiler, not recompiled by the optimizing one as it gets hot — that second copy of the hot
+ * code was ~40 MiB resident, and the app's queries (a few rows each, waiting on fsync) ran no slower
+ * without it. `--optimize-for-size` and a 1 MB young generation: the process's own JavaScript is the
+ * socket server's, a few MB.
+ */
+export const EMBEDDED_DB_NODE_OPTIONS: readonly string[] = [
+  "--liftoff-only",
+  "--optimize-for-size",
+  "--max-semi-space-size=1",
+];
+
+export interface EmbeddedServerOptions {
+  /** PostgreSQL's shared_buffers, in MB (default DEFAULT_EMBEDDED_BUFFERS_MB). */
+  sharedBuffersMb?: number;
+}
 
 export interface EmbeddedServer {
   /** The socket's directory: postgres.js takes it as `host`. */
@@ -33,7 +53,10 @@ export interface EmbeddedServer {
  * owned by one app process at a time (see lockDataDir); the lock names the child too before it opens the
  * files, so that a later start waits for a child still closing them after this process was killed.
  */
-export async function startEmbeddedServer(dataDir: string | undefined): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(
+  dataDir: string | undefined,
+  options: EmbeddedServerOptions = {},
+): Promise<EmbeddedServer> {
   const dir = dataDir === undefined ? undefined : resolve(dataDir);
   let lock: DataDirLock | undefined;
   if (dir) {
@@ -50,10 +73,10 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
 
   let child: ChildProcess;
   try {
-    // Plain node whatever loader runs the app (tsx, vitest): the entry is JavaScript. Its stdout is PGlite's
+    // Plain node with its own options whatever loader runs the app (tsx, vitest): the entry is JavaScript. Its stdout is PGlite's
     // chatter; its stderr (a crash) goes to the app's.
     child = fork(fileURLToPath(new URL("./pglite-server-process.mjs", import.meta.url)), [], {
-      execArgv: [],
+      execArgv: [...EMBEDDED_DB_NODE_OPTIONS],
       stdio: ["ignore", "ignore", "inherit", "ipc"],
       serialization: "json",
     });
@@ -107,7 +130,14 @@ export async function startEmbeddedServer(dataDir: string | undefined): Promise<
           ? ready()
           : fail(new Error(`the embedded database did not start: ${JSON.stringify(message)}`)),
       );
-      child.send({ start: { dataDir: dir, socketPath, maxConnections: MAX_CONNECTIONS } });
+      child.send({
+        start: {
+          dataDir: dir,
+          socketPath,
+          maxConnections: MAX_CONNECTIONS,
+          sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_EMBEDDED_BUFFERS_MB,
+        },
+      });
     });
   } catch (error) {
     await ended();
