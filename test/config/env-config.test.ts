@@ -52,7 +52,13 @@ describe("readEnvConfig", () => {
     });
     expect(config.workerConcurrency).toBe(2);
     expect(config.databaseUrl).toBeUndefined();
-    expect(config.github).toEqual({ host: "github.com", protocol: "https", gitHosts: ["github.com"] });
+    expect(config.github).toEqual({
+      webOrigin: "https://github.com",
+      host: "github.com",
+      protocol: "https",
+      gitHosts: ["github.com"],
+    });
+    expect(config.web).toEqual({ oauth: undefined, admins: [] });
     expect(config.production).toBe(false);
     expect(config.app).toBeUndefined();
     expect(config.secrets).toEqual([]);
@@ -213,6 +219,7 @@ describe("readEnvConfig", () => {
       { GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "http" },
       {
         baseUrl: "http://ghe.example.com/api/v3",
+        webOrigin: "http://ghe.example.com",
         host: "ghe.example.com",
         protocol: "http",
         gitHosts: ["ghe.example.com"],
@@ -222,18 +229,38 @@ describe("readEnvConfig", () => {
       { GHE_HOST: "ghe.example.com" },
       {
         baseUrl: "https://ghe.example.com/api/v3",
+        webOrigin: "https://ghe.example.com",
         host: "ghe.example.com",
         protocol: "https",
         gitHosts: ["ghe.example.com"],
       },
     ],
-    [{}, { host: "github.com", protocol: "https", gitHosts: ["github.com"] }],
+    [{}, { webOrigin: "https://github.com", host: "github.com", protocol: "https", gitHosts: ["github.com"] }],
     [
       { GIT_TRUSTED_HOSTS: "mirror.corp, 10.0.0.5:8080" },
-      { host: "github.com", protocol: "https", gitHosts: ["github.com", "mirror.corp", "10.0.0.5:8080"] },
+      {
+        webOrigin: "https://github.com",
+        host: "github.com",
+        protocol: "https",
+        gitHosts: ["github.com", "mirror.corp", "10.0.0.5:8080"],
+      },
     ],
   ])("points GitHub at %j", (env, github) => {
     expect(readEnvConfig(env).github).toEqual(github);
+  });
+
+  it("reads the run view's sign-in (both OAuth values or none) and WEB_ADMINS; the client secret is redacted", () => {
+    const config = readEnvConfig({
+      GITHUB_CLIENT_ID: "Iv23liClient",
+      GITHUB_CLIENT_SECRET: "client-secret-0123456789",
+      WEB_ADMINS: "Alice, bob  carol",
+    });
+    expect(config.web).toEqual({
+      oauth: { clientId: "Iv23liClient", clientSecret: "client-secret-0123456789" },
+      admins: ["alice", "bob", "carol"],
+    });
+    expect(config.secrets).toContain("client-secret-0123456789");
+    expect(readEnvConfig({ GITHUB_CLIENT_ID: "Iv23liClient" }).web.oauth).toBeUndefined();
   });
 
   it("reads the agent settings", () => {
