@@ -398,9 +398,17 @@ if (web) {
       holds: null,
       kind: "info",
     });
+    const q = d.idle;
+    rows.push({
+      figure: `run view, ${db}: the same pages once the deliveries stopped and the workers went idle (for comparison; not judged), p95`,
+      value: `run view ${q.runView.p95} ms vs ${q.runViewBaseline.p95} ms; repository page ${q.repositoryPage.p95} ms vs ${q.repositoryPageBaseline.p95} ms; home ${q.homePage.p95} ms, operator ${q.operatorPage.p95} ms`,
+      target: "(reported)",
+      holds: null,
+      kind: "info",
+    });
     const l = d.load;
     rows.push({
-      figure: `run view measurement, ${db}: reviews posted during the measured ${l.measuredSeconds} s (the workers were working), pages as seeded, sign-in through the OAuth flow`,
+      figure: `run view measurement, ${db}: reviews posted during the measured ${l.measuredSeconds} s (the workers were working; load average ${l.loadAverage.join(" → ")}), pages as seeded, sign-in through the OAuth flow`,
       value: `${l.reviewsDuringMeasurement} reviews, ${l.deliveriesDuringMeasurement} deliveries (${l.deliveries.failed} failed); ${l.turns.failed ?? 0} failed turns; page shows ${d.checks.runViewFindings} findings, ${d.checks.runViewTurns} turns, ${d.checks.repositoryTotal} PRs; ${d.unmatchedGitHubRequests} unknown GitHub requests`,
       target: "> 0 reviews, 0 failed, as seeded, 0 unknown",
       holds:

@@ -17,6 +17,7 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Agent } from "node:http";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "../../src/db/database.js";
@@ -62,6 +63,7 @@ const cfg = SMOKE
       prs: 200,
       iterations: 5,
       seconds: 4,
+      idleIterations: 5,
       loadPrs: 4,
       deliveriesPerSecond: 4,
       commitsPerPr: 10,
@@ -70,8 +72,9 @@ const cfg = SMOKE
       findings: 500,
       turns: 300,
       prs: 2000,
-      iterations: 40,
-      seconds: 40,
+      iterations: 60,
+      seconds: 45,
+      idleIterations: 30,
       loadPrs: 20,
       deliveriesPerSecond: 10,
       commitsPerPr: 40,
@@ -384,25 +387,47 @@ async function measure(kind: "embedded" | "postgres") {
     runViewKb: Math.round(Buffer.byteLength(big) / 1024),
   };
 
-  const samples = Object.fromEntries(pages.map((p) => [p, [] as Sample[]])) as Record<Page, Sample[]>;
+  /** Rounds of every page in turn, spread over `seconds` (a pause after each round, as between a person's clicks). */
+  const pass = async (iterations: number, seconds: number) => {
+    const taken = Object.fromEntries(pages.map((p) => [p, [] as Sample[]])) as Record<Page, Sample[]>;
+    const from = performance.now();
+    for (let i = 0; i < iterations; i++) {
+      for (const page of pages) taken[page].push((await get(PAGES[page])).sample);
+      const due = from + ((i + 1) * seconds * 1000) / iterations;
+      if (i < iterations - 1 && performance.now() < due) await sleep(due - performance.now());
+    }
+    return { samples: taken, from, to: performance.now() };
+  };
+
+  // The measurement: the workers reviewing all through (the window is long enough to span many reviews).
   const reviewsBefore = gh.reviews.length;
   const deliveriesBefore = deliveries.ok;
-  const measuredFrom = performance.now();
-  // One round of every page, then a pause: the rounds spread over `seconds`, as a person's clicks are,
-  // so the window spans many reviews.
-  for (let i = 0; i < cfg.iterations; i++) {
-    for (const page of pages) samples[page].push((await get(PAGES[page])).sample);
-    const due = measuredFrom + ((i + 1) * cfg.seconds * 1000) / cfg.iterations;
-    if (i < cfg.iterations - 1 && performance.now() < due) await sleep(due - performance.now());
-  }
-  for (const page of pages) samples[page].push((await get(PAGES[page])).sample);
-  const measuredTo = performance.now();
-  const reviewsDuringMeasurement = gh.reviews.filter((r) => r.at >= measuredFrom && r.at <= measuredTo).length;
+  const loadBefore = loadavg()[0]!;
+  const loaded = await pass(cfg.iterations, cfg.seconds);
+  const loadAfter = loadavg()[0]!;
+  const reviewsDuringMeasurement = gh.reviews.filter((r) => r.at >= loaded.from && r.at <= loaded.to).length;
   const deliveriesDuringMeasurement = deliveries.ok - deliveriesBefore;
+  const measuredSeconds = (loaded.to - loaded.from) / 1000;
 
+  // For comparison only: the same pages once the deliveries stop and the workers have gone idle (no
+  // review posted for 3 s), unpaced. What the load itself adds; not what the targets are judged on.
   clearInterval(timer);
   await Promise.all(inFlight);
   await mover.close();
+  let posted = gh.reviews.length;
+  let quietSince = performance.now();
+  const idleDeadline = Date.now() + 120_000;
+  while (performance.now() - quietSince < 3000 && Date.now() < idleDeadline) {
+    await sleep(250);
+    if (gh.reviews.length !== posted) {
+      posted = gh.reviews.length;
+      quietSince = performance.now();
+    }
+  }
+  const idle = await pass(cfg.idleIterations, 0);
+  const reviewsDuringIdle = gh.reviews.filter((r) => r.at >= idle.from && r.at <= idle.to).length;
+  writeFileSync(join(root, "samples.json"), JSON.stringify({ loaded: loaded.samples, idle: idle.samples }));
+
   const stoppedCleanly = await app.kill(120_000);
   agent.destroy();
 
@@ -420,12 +445,12 @@ async function measure(kind: "embedded" | "postgres") {
   await gh.stop();
   await pg?.drop();
 
-  const figures = Object.fromEntries(
-    pages.map((p) => [
-      p,
-      { ...summary(samples[p].map((s) => s.server)), wall: summary(samples[p].map((s) => s.wall)) },
-    ]),
-  ) as Record<Page, ReturnType<typeof summary> & { wall: ReturnType<typeof summary> }>;
+  const figuresOf = (taken: Record<Page, Sample[]>) =>
+    Object.fromEntries(
+      pages.map((p) => [p, { ...summary(taken[p].map((s) => s.server)), wall: summary(taken[p].map((s) => s.wall)) }]),
+    ) as Record<Page, ReturnType<typeof summary> & { wall: ReturnType<typeof summary> }>;
+  const figures = figuresOf(loaded.samples);
+  const idleFigures = figuresOf(idle.samples);
   return {
     database: kind,
     seedMs,
@@ -435,14 +460,26 @@ async function measure(kind: "embedded" | "postgres") {
     runViewRatio: round(figures.runView.p95 / figures.runViewBaseline.p95),
     repositoryPageRatio: round(figures.repositoryPage.p95 / figures.repositoryPageBaseline.p95),
     load: {
-      measuredSeconds: round((measuredTo - measuredFrom) / 1000, 1),
+      measuredSeconds: round(measuredSeconds, 1),
       deliveriesDuringMeasurement,
       reviewsDuringMeasurement,
-      reviewsPerSecond: round(reviewsDuringMeasurement / ((measuredTo - measuredFrom) / 1000)),
+      reviewsPerSecond: round(reviewsDuringMeasurement / measuredSeconds),
+      /** The machine's 1-minute load average before and after the window (2 cores: other work shows here too). */
+      loadAverage: [round(loadBefore), round(loadAfter)],
       reviewsBefore,
       reviewsPosted: gh.reviews.length,
       deliveries,
       turns: Object.fromEntries(turnRows.map((t) => [t.status, Number(t.n)])),
+    },
+    /** The same pages with the workers idle (deliveries stopped), unpaced: for comparison, not judged. */
+    idle: {
+      reviewsDuring: reviewsDuringIdle,
+      runView: idleFigures.runView,
+      runViewBaseline: idleFigures.runViewBaseline,
+      repositoryPage: idleFigures.repositoryPage,
+      repositoryPageBaseline: idleFigures.repositoryPageBaseline,
+      homePage: idleFigures.homePage,
+      operatorPage: idleFigures.operatorPage,
     },
     signIn: { ...session.steps, github: Object.fromEntries(gh.oauth.counts) },
     unmatchedGitHubRequests: gh.unmatched.length,
