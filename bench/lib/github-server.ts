@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { GitHubOAuthRoutes } from "./github-oauth-routes.js";
 
 /** The App's bot user: the author of everything the app writes. */
 const BOT_USER = { id: 4242, login: "no-mistakes[bot]", type: "Bot" };
@@ -36,6 +37,8 @@ export class GitHubHttpStandIn {
   >();
   private nextId = 1000;
   private server?: Server;
+  /** Sign-in with GitHub and what a person's token reads (the run view's), when set: see github-oauth-routes.ts. */
+  oauth?: GitHubOAuthRoutes;
   port = 0;
 
   async start(): Promise<number> {
@@ -48,6 +51,11 @@ export class GitHubHttpStandIn {
 
   get host(): string {
     return `127.0.0.1:${this.port}`;
+  }
+
+  /** The web host's origin (GitHub Enterprise Server layout: the same host as the API). */
+  get webOrigin(): string {
+    return `http://${this.host}`;
   }
 
   get apiUrl(): string {
@@ -64,6 +72,7 @@ export class GitHubHttpStandIn {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
+      if (this.oauth?.handle(req, raw, res)) return;
       let body: any = undefined;
       try {
         body = raw ? JSON.parse(raw) : undefined;

@@ -1,28 +1,32 @@
 /**
- * 10. The run view's server time: the queries behind a PR's run view and a repository's page, and their
- * rendering to HTML, on the embedded database (PGlite in its own process behind a unix socket, opened as
- * `npm start` opens it, on a data directory) and on PostgreSQL. Seeded directly: a PR with 500 findings (2–3 events each), 300 turns,
- * its sessions and 20 commands; a repository with 2,000 PRs (2 turns and 3 findings each). Each figure is
- * the p95 of repeated calls after a warm-up, against a baseline measured in the same run on the same
- * database: a small PR (5 findings, 3 turns) and a small repository (10 PRs). Also reported: the home
- * page over both repositories, a filtered later page, finding a repository by name, and the operator page
- * (queries only). Leaving RENDER empty measures the queries alone.
+ * 10. The run view's pages as a signed-in person gets them from the app as `npm start` runs it, on the
+ * embedded database (no DATABASE_URL: DATA_DIR/pglite in its own process) and on PostgreSQL. The app's
+ * database is seeded first (directly, as the pipeline would have written it): a PR with 500 findings
+ * (2–3 events each), 300 turns, its sessions and 20 commands; a repository with 2,000 PRs (2 turns and
+ * 3 findings each); a small PR (5 findings, 3 turns) and a small repository (10 PRs) as baselines. Then
+ * the app (startServer with readEnvConfig, workers in their own process, the fake agent) is started on it
+ * with the run view's sign-in configured against the bench's GitHub server (GitHub Enterprise layout:
+ * GHE_HOST, GHE_PROTOCOL=http, the OAuth web flow there too), a person signs in through the real flow
+ * (/login → GitHub's authorize → /oauth/callback), and signed `pull_request.synchronize` deliveries keep
+ * arriving (each naming its PR's next real commit) so the workers fetch, diff, review and post the whole
+ * time. The pages are requested over HTTP with the session cookie, one after another in rounds of every
+ * page (the big pages and their baselines under the same load), the rounds spread over the window (60
+ * rounds in 45 s; smoke: 5 in 4 s) as a person's clicks are; each figure is the p95 of the router's own
+ * `server-timing: app;dur=` (queries + render, the person's access check included) after a warm-up, with
+ * the client's wall time beside it (this process also runs the GitHub server and sends the deliveries).
+ * Reviews posted during the window are counted. Then, for comparison only, the deliveries stop and, once
+ * the workers are idle, the pages are measured again (not judged: the standard measures under load).
  */
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Agent } from "node:http";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { findings, turns } from "../../src/db/schema.js";
 import { migrateDatabase } from "../../src/db/migrate-database.js";
 import { openDatabase } from "../../src/db/open-database.js";
-import { renderRepositoryPage } from "../../src/web/pages/render-repository-page.js";
-import { renderRunPage } from "../../src/web/pages/render-run-page.js";
-import { findRepository } from "../../src/web/queries/find-repository.js";
-import { readOperatorView } from "../../src/web/queries/read-operator-view.js";
-import { readRepositoriesView } from "../../src/web/queries/read-repositories-view.js";
-import { readRepositoryView } from "../../src/web/queries/read-repository-view.js";
-import { readRunView } from "../../src/web/queries/read-run-view.js";
-import type { RepositoryView } from "../../src/web/views/repository-view.js";
-import type { RunView } from "../../src/web/views/run-view.js";
 import {
   seedCommands,
   seedEvents,
@@ -34,19 +38,80 @@ import {
   type SeedRun,
   type SeedTurn,
 } from "../../test/helpers/run-view-seed.js";
-import { createDatabase, emitResult, percentile, round, SMOKE, tempRoot } from "../lib/common.js";
+import { GitHubOAuthRoutes } from "../lib/github-oauth-routes.js";
+import { GitHubHttpStandIn } from "../lib/github-server.js";
+import { postWebhook } from "../lib/post-webhook.js";
+import { buildRepo, PullHeadMover } from "../lib/repo.js";
+import { signIn } from "../lib/sign-in.js";
+import {
+  appEnv,
+  createDatabase,
+  emitResult,
+  freePort,
+  INSTALLATION_ID,
+  percentile,
+  pullRequestPayload,
+  REPO_ID,
+  round,
+  sleep,
+  SMOKE,
+  startChild,
+  tempRoot,
+} from "../lib/common.js";
 
 const cfg = SMOKE
-  ? { findings: 50, turns: 30, prs: 200, iterations: 5 }
-  : { findings: 500, turns: 300, prs: 2000, iterations: 40 };
+  ? {
+      findings: 50,
+      turns: 30,
+      prs: 200,
+      iterations: 5,
+      seconds: 4,
+      idleIterations: 5,
+      loadPrs: 4,
+      deliveriesPerSecond: 4,
+      commitsPerPr: 10,
+    }
+  : {
+      findings: 500,
+      turns: 300,
+      prs: 2000,
+      iterations: 60,
+      seconds: 45,
+      idleIterations: 30,
+      loadPrs: 20,
+      deliveriesPerSecond: 10,
+      commitsPerPr: 40,
+    };
 const SMALL = { findings: 5, turns: 3, prs: 10 };
 const TARGET_MS = { runView: 100, repositoryPage: 200 };
+const WARM_UP = 3;
 
-const CONTEXT = { user: { login: "alice" }, operator: true, github: { webOrigin: "https://github.com" } };
-/** The pages' renderers, measured with the queries (the server's time for the page). */
-const RENDER: { run?: (view: RunView) => string; repository?: (view: RepositoryView) => string } = {
-  run: (view) => renderRunPage(view, CONTEXT),
-  repository: (view) => renderRepositoryPage(view, CONTEXT),
+/** The person who signs in: an admin (WEB_ADMINS), so the operator page is theirs too. */
+const PERSON = { id: 7001, login: "alice" };
+const OAUTH_CLIENT = { clientId: "Iv1.benchclient0001", clientSecret: "bench-client-secret-0123456789abcdef" };
+
+/** The reviewer's answer for every turn of the PRs the deliveries name: two findings on lines every commit changes. */
+const REVIEWER_ANSWER = {
+  summary: "Two things to look at.",
+  findings: [
+    {
+      path: "src/m0/file0.ts",
+      line: 5,
+      severity: "warning",
+      action: "ask-user",
+      title: "Changed constant lost its number",
+      body: "v0_5 was a number; it is a string now.",
+    },
+    {
+      path: "src/m0/file0.ts",
+      line: 20,
+      severity: "info",
+      action: "no-op",
+      title: "Revised comment",
+      body: "The comment says revised; say what changed.",
+    },
+  ],
+  resolved: [],
 };
 
 const BIG_PR_REPO = { id: 1, name: "octo/large-pr" };
@@ -176,98 +241,253 @@ async function seedRepository(handle: DatabaseHandle, repo: { id: number; name: 
   for (let i = 0; i < findingRows.length; i += 1000) await db.insert(findings).values(findingRows.slice(i, i + 1000));
 }
 
-async function time(
-  iterations: number,
-  fn: () => Promise<unknown>,
-): Promise<{ p50: number; p95: number; max: number }> {
-  for (let i = 0; i < 3; i++) await fn(); // warm-up: prepared statements, caches
-  const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: round(percentile(samples, 50)), p95: round(percentile(samples, 95)), max: round(samples.at(-1)!) };
-}
-
-async function open(kind: "embedded" | "postgres"): Promise<{ handle: DatabaseHandle; close: () => Promise<void> }> {
-  if (kind === "embedded") {
-    const handle = await openDatabase({ pgliteDir: join(tempRoot("web"), "pglite") });
-    await migrateDatabase(handle);
-    return { handle, close: () => handle.close() };
-  }
-  const pg = await createDatabase();
-  const handle = await openDatabase({ databaseUrl: pg.url });
-  await migrateDatabase(handle);
-  return {
-    handle,
-    close: async () => {
-      await handle.close();
-      await pg.drop();
-    },
-  };
-}
-
-async function measure(kind: "embedded" | "postgres") {
-  const { handle, close } = await open(kind);
-  const db = handle.db;
+async function seed(handle: DatabaseHandle): Promise<number> {
   const seedStarted = performance.now();
   await seedPullRequest(handle, BIG_PR_REPO, 1, cfg, 20);
   await seedPullRequest(handle, BIG_PR_REPO, 2, SMALL, 2);
   await seedRepository(handle, MANY_PRS_REPO, cfg.prs);
   await seedRepository(handle, FEW_PRS_REPO, SMALL.prs);
   await handle.executeSql("analyze");
-  const seedMs = round(performance.now() - seedStarted, 0);
+  return round(performance.now() - seedStarted, 0);
+}
 
-  const runPage = async (prNumber: number) => {
-    const view = await readRunView(db, BIG_PR_REPO.id, prNumber);
-    RENDER.run?.(view!);
-    return view!;
+const PAGES = {
+  runView: `/repos/${BIG_PR_REPO.name}/pull/1`,
+  runViewBaseline: `/repos/${BIG_PR_REPO.name}/pull/2`,
+  repositoryPage: `/repos/${MANY_PRS_REPO.name}?state=all`,
+  repositoryPageBaseline: `/repos/${FEW_PRS_REPO.name}?state=all`,
+  repositoryPageFiltered: `/repos/${MANY_PRS_REPO.name}?state=open&author=Carol&page=5`,
+  homePage: "/repos",
+  operatorPage: "/operator",
+} as const;
+type Page = keyof typeof PAGES;
+
+interface Sample {
+  server: number;
+  wall: number;
+}
+
+const summary = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return { p50: round(percentile(s, 50)), p95: round(percentile(s, 95)), max: round(s.at(-1) ?? NaN) };
+};
+
+async function measure(kind: "embedded" | "postgres") {
+  const root = tempRoot(`web-${kind}`);
+  const dataDir = join(root, "app-data");
+  const pg = kind === "postgres" ? await createDatabase() : undefined;
+
+  // The app's database, seeded before the app opens it (the embedded one serves one process at a time).
+  const seeding = await openDatabase(pg ? { databaseUrl: pg.url } : { pgliteDir: join(dataDir, "pglite") });
+  await migrateDatabase(seeding);
+  const seedMs = await seed(seeding);
+  await seeding.close();
+
+  const gh = new GitHubHttpStandIn();
+  gh.oauth = new GitHubOAuthRoutes(
+    OAUTH_CLIENT,
+    {
+      ...PERSON,
+      installations: [
+        { id: INSTALLATION_ID, repositories: [BIG_PR_REPO.id, MANY_PRS_REPO.id, FEW_PRS_REPO.id, REPO_ID] },
+      ],
+    },
+    () => gh.webOrigin,
+  );
+  await gh.start();
+  const repo = buildRepo(
+    root,
+    5,
+    Array.from({ length: cfg.loadPrs }, (_, i) => ({
+      number: i + 1,
+      changedFiles: 1,
+      laterPushes: cfg.commitsPerPr - 1,
+    })),
+  );
+  const scenario = join(root, "scenario.json");
+  writeFileSync(scenario, JSON.stringify({ steps: [{ role: "reviewer", answer: REVIEWER_ANSWER }] }));
+  const app = await startChild(
+    "bench/servers/app-server.ts",
+    {
+      ...appEnv(gh.host),
+      PORT: String(await freePort()),
+      ...(pg ? { DATABASE_URL: pg.url } : {}),
+      DATA_DIR: dataDir,
+      FAKE_AGENT_SCENARIO: scenario,
+      STOP_GRACE: "60s",
+      GITHUB_CLIENT_ID: OAUTH_CLIENT.clientId,
+      GITHUB_CLIENT_SECRET: OAUTH_CLIENT.clientSecret,
+      WEB_ADMINS: PERSON.login,
+    },
+    join(root, "app.log"),
+  );
+  const origin = `http://127.0.0.1:${app.port}`;
+
+  // Deliveries all through: the k-th names PR (k mod loadPrs)+1 at that PR's next commit (its
+  // refs/pull/<n>/head moved there first), on a fixed schedule whatever the app's answers take.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
+  const mover = new PullHeadMover(repo.bare);
+  const deliveries = { sent: 0, ok: 0, failed: 0 };
+  const inFlight = new Set<Promise<void>>();
+  let k = 0;
+  const deliver = async () => {
+    const n = k++;
+    const pr = (n % cfg.loadPrs) + 1;
+    const step = Math.floor(n / cfg.loadPrs);
+    const chain = repo.heads.get(pr)!;
+    const head = chain[step % chain.length]!;
+    await mover.move([[pr, head]]);
+    const body = JSON.stringify(
+      pullRequestPayload({
+        action: "synchronize",
+        number: pr,
+        baseSha: repo.baseSha,
+        headSha: head,
+        before: step === 0 ? repo.baseSha : chain[(step - 1) % chain.length]!,
+        updatedAt: new Date(Date.UTC(2026, 0, 1) + step * 1000).toISOString().replace(/\.\d+Z$/, "Z"),
+        cloneUrl: repo.bare,
+      }),
+    );
+    deliveries.sent++;
+    const status = await postWebhook(app.port, agent, "pull_request", randomUUID(), body);
+    if (status >= 200 && status < 300) deliveries.ok++;
+    else deliveries.failed++;
   };
-  const repositoryPage = async (
-    repositoryId: number,
-    filter: Parameters<typeof readRepositoryView>[2] = { state: "all", page: 1 },
-  ) => {
-    const view = await readRepositoryView(db, repositoryId, filter);
-    RENDER.repository?.(view);
-    return view;
+  const timer = setInterval(() => {
+    const p = deliver().finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }, 1000 / cfg.deliveriesPerSecond);
+
+  // Sign in as a person does, and wait for the workers' first reviews (warm: token, workspaces, JIT).
+  const session = await signIn(origin);
+  const warmDeadline = Date.now() + 120_000;
+  while (gh.reviews.length < 2) {
+    if (Date.now() > warmDeadline)
+      throw new Error(`${kind}: no review posted within 120 s of the first deliveries; see ${app.logPath}`);
+    await sleep(100);
+  }
+
+  const get = async (path: string) => {
+    const started = performance.now();
+    const response = await fetch(`${origin}${path}`, { headers: { cookie: session.cookie }, redirect: "manual" });
+    const text = await response.text();
+    const wall = performance.now() - started;
+    const timing = /app;dur=([\d.]+)/.exec(response.headers.get("server-timing") ?? "");
+    if (response.status !== 200 || !timing)
+      throw new Error(`${kind}: GET ${path} answered ${response.status} (server-timing ${timing ? "set" : "missing"})`);
+    return { text, sample: { server: Number(timing[1]), wall } };
   };
-  // what the pages show, checked once: the measured calls read what was seeded
-  const big = await runPage(1);
-  const many = await repositoryPage(MANY_PRS_REPO.id);
+  const pages = Object.keys(PAGES) as Page[];
+  for (let i = 0; i < WARM_UP; i++) for (const page of pages) await get(PAGES[page]);
+
+  // What the pages show, checked once: the measured pages carry what was seeded.
+  const big = (await get(PAGES.runView)).text;
+  const many = (await get(PAGES.repositoryPage)).text;
   const checks = {
-    runViewFindings: big.findings.length,
-    runViewEvents: big.findings.reduce((n, f) => n + f.events.length, 0),
-    runViewTurns: big.turns.length,
-    repositoryTotal: many.total,
-    repositoryRows: many.pullRequests.length,
+    runViewFindings: big.split('<details class="finding"').length - 1,
+    runViewTurns: big.split('<tr id="turn-').length - 1,
+    repositoryTotal: Number((/([\d,]+)\s+pull\s+requests?/.exec(many)?.[1] ?? "NaN").replace(/,/g, "")),
+    runViewKb: Math.round(Buffer.byteLength(big) / 1024),
   };
 
-  const iterations = cfg.iterations;
-  const result = {
+  /** Rounds of every page in turn, spread over `seconds` (a pause after each round, as between a person's clicks). */
+  const pass = async (iterations: number, seconds: number) => {
+    const taken = Object.fromEntries(pages.map((p) => [p, [] as Sample[]])) as Record<Page, Sample[]>;
+    const from = performance.now();
+    for (let i = 0; i < iterations; i++) {
+      for (const page of pages) taken[page].push((await get(PAGES[page])).sample);
+      const due = from + ((i + 1) * seconds * 1000) / iterations;
+      if (i < iterations - 1 && performance.now() < due) await sleep(due - performance.now());
+    }
+    return { samples: taken, from, to: performance.now() };
+  };
+
+  // The measurement: the workers reviewing all through (the window is long enough to span many reviews).
+  const reviewsBefore = gh.reviews.length;
+  const deliveriesBefore = deliveries.ok;
+  const loadBefore = loadavg()[0]!;
+  const loaded = await pass(cfg.iterations, cfg.seconds);
+  const loadAfter = loadavg()[0]!;
+  const reviewsDuringMeasurement = gh.reviews.filter((r) => r.at >= loaded.from && r.at <= loaded.to).length;
+  const deliveriesDuringMeasurement = deliveries.ok - deliveriesBefore;
+  const measuredSeconds = (loaded.to - loaded.from) / 1000;
+
+  // For comparison only: the same pages once the deliveries stop and the workers have gone idle (no
+  // review posted for 3 s), unpaced. What the load itself adds; not what the targets are judged on.
+  clearInterval(timer);
+  await Promise.all(inFlight);
+  await mover.close();
+  let posted = gh.reviews.length;
+  let quietSince = performance.now();
+  const idleDeadline = Date.now() + 120_000;
+  while (performance.now() - quietSince < 3000 && Date.now() < idleDeadline) {
+    await sleep(250);
+    if (gh.reviews.length !== posted) {
+      posted = gh.reviews.length;
+      quietSince = performance.now();
+    }
+  }
+  const idle = await pass(cfg.idleIterations, 0);
+  const reviewsDuringIdle = gh.reviews.filter((r) => r.at >= idle.from && r.at <= idle.to).length;
+  writeFileSync(join(root, "samples.json"), JSON.stringify({ loaded: loaded.samples, idle: idle.samples }));
+
+  const stoppedCleanly = await app.kill(120_000);
+  agent.destroy();
+
+  // The turns the workers ran, read as the app reads its database (it has stopped).
+  const after = await openDatabase(
+    pg ? { databaseUrl: pg.url, maxConnections: 2 } : { pgliteDir: join(dataDir, "pglite") },
+  );
+  const turnRows = (
+    await after.executeSql(
+      "select t.status, count(*)::int as n from turns t join runs r on r.id = t.run_id where r.repository_id = $1 group by t.status",
+      [REPO_ID],
+    )
+  ).rows as { status: string; n: number }[];
+  await after.close();
+  await gh.stop();
+  await pg?.drop();
+
+  const figuresOf = (taken: Record<Page, Sample[]>) =>
+    Object.fromEntries(
+      pages.map((p) => [p, { ...summary(taken[p].map((s) => s.server)), wall: summary(taken[p].map((s) => s.wall)) }]),
+    ) as Record<Page, ReturnType<typeof summary> & { wall: ReturnType<typeof summary> }>;
+  const figures = figuresOf(loaded.samples);
+  const idleFigures = figuresOf(idle.samples);
+  return {
     database: kind,
     seedMs,
     checks,
-    rendered: RENDER.run !== undefined && RENDER.repository !== undefined,
-    runView: await time(iterations, () => runPage(1)),
-    runViewBaseline: await time(iterations, () => runPage(2)),
-    repositoryPage: await time(iterations, () => repositoryPage(MANY_PRS_REPO.id)),
-    repositoryPageBaseline: await time(iterations, () => repositoryPage(FEW_PRS_REPO.id)),
-    repositoryPageFiltered: await time(iterations, () =>
-      repositoryPage(MANY_PRS_REPO.id, { state: "open", author: "Carol", page: 5 }),
-    ),
-    homePage: await time(iterations, () =>
-      readRepositoriesView(db, [BIG_PR_REPO.id, MANY_PRS_REPO.id, FEW_PRS_REPO.id]),
-    ),
-    findRepository: await time(iterations, () => findRepository(db, "OCTO/many-prs")),
-    operatorPage: await time(iterations, () => readOperatorView(db)),
-  };
-  await close();
-  return {
-    ...result,
-    runViewRatio: round(result.runView.p95 / result.runViewBaseline.p95),
-    repositoryPageRatio: round(result.repositoryPage.p95 / result.repositoryPageBaseline.p95),
+    ...figures,
+    runViewRatio: round(figures.runView.p95 / figures.runViewBaseline.p95),
+    repositoryPageRatio: round(figures.repositoryPage.p95 / figures.repositoryPageBaseline.p95),
+    load: {
+      measuredSeconds: round(measuredSeconds, 1),
+      deliveriesDuringMeasurement,
+      reviewsDuringMeasurement,
+      reviewsPerSecond: round(reviewsDuringMeasurement / measuredSeconds),
+      /** The machine's 1-minute load average before and after the window (2 cores: other work shows here too). */
+      loadAverage: [round(loadBefore), round(loadAfter)],
+      reviewsBefore,
+      reviewsPosted: gh.reviews.length,
+      deliveries,
+      turns: Object.fromEntries(turnRows.map((t) => [t.status, Number(t.n)])),
+    },
+    /** The same pages with the workers idle (deliveries stopped), unpaced: for comparison, not judged. */
+    idle: {
+      reviewsDuring: reviewsDuringIdle,
+      runView: idleFigures.runView,
+      runViewBaseline: idleFigures.runViewBaseline,
+      repositoryPage: idleFigures.repositoryPage,
+      repositoryPageBaseline: idleFigures.repositoryPageBaseline,
+      homePage: idleFigures.homePage,
+      operatorPage: idleFigures.operatorPage,
+    },
+    signIn: { ...session.steps, github: Object.fromEntries(gh.oauth.counts) },
+    unmatchedGitHubRequests: gh.unmatched.length,
+    unmatchedSample: [...new Set(gh.unmatched)].slice(0, 10),
+    stoppedCleanly,
+    log: app.logPath,
   };
 }
 
