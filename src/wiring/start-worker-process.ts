@@ -121,7 +121,10 @@ export function startWorkerProcess(options: WorkerProcessOptions): WorkerProcess
         waiting.delete(message.id);
       } else if (message.type === "idle" && child === worker && !stopping && !exitingIdle) {
         exitingIdle = true;
-        log.info({ pid: worker.pid, reason: message.reason, idleMs: message.idleMs }, "worker process exiting: idle");
+        log.info(
+          { workerPid: worker.pid, reason: message.reason, idleMs: message.idleMs },
+          "worker process exiting: idle",
+        );
         send({ type: "stop", graceMs: options.stopGraceMs ?? 30_000 });
       }
     });
