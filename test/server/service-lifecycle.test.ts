@@ -219,6 +219,8 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
       expect(sweep.pid).not.toBe(app.pid);
     }
     expect(sweeps[0]!.redelivered).toBe(1);
+    // Nothing was queued at start: the worker process was started for the sweep (WORKER_IDLE_EXIT's default).
+    expect(app.output()).toContain('"reason":"the delivery sweep is due"');
   });
 
   it("WORKER_IDLE_EXIT=off: the worker process runs from the start; killed alone, the app keeps answering, restarts it, and the restarted one reviews the head", async () => {
