@@ -9,6 +9,12 @@
  * server's backends serving the app are reported apart (they are not the app's processes). Leak check:
  * the last round's drained RSS within 10% of the second round's (the first warms caches and JIT).
  *
+ * The app runs with `npm start`'s WORKER_IDLE_EXIT (60 s; --smoke: 3 s, said in the output): its worker
+ * process is started when a delivery queues a job and exits after that long with nothing to do. The idle
+ * sample at start is taken before any job (the worker process has not started, or has exited after the
+ * start-up delivery sweep: it is in the sample if it runs); a second idle sample is taken after the last
+ * review, once the app has been idle longer than WORKER_IDLE_EXIT (and says its workers are idle).
+ *
  * GitHub's client-side write pacing is off (a preload through NODE_OPTIONS, compiled here): against the
  * local stand-in it is only waiting. The bare app runs compiled too (esbuild, here), not under tsx.
  */
@@ -24,7 +30,7 @@ import { postWebhook } from "../lib/post-webhook.js";
 import { processTreeRss } from "../lib/process-tree-rss.js";
 import { buildRepo, PullHeadMover } from "../lib/repo.js";
 import { descendants } from "../../test/helpers/descendants.js";
-import { rssByRole } from "../lib/tree-roles.js";
+import { roleOf, rssByRole } from "../lib/tree-roles.js";
 import {
   appEnv,
   createDatabase,
@@ -49,6 +55,8 @@ const cfg = SMOKE
       largeFiles: 2000,
       findings: 30,
     };
+/** `npm start`'s default; the smoke run's is short so that it sees the worker process exit too. */
+const WORKER_IDLE_EXIT_S = SMOKE ? 3 : 60;
 const STEPS_PER_ROUND = Math.ceil(cfg.deliveries / cfg.prs);
 const LARGE_PR = 9000;
 type DatabaseKind = "embedded" | "postgres";
@@ -230,6 +238,7 @@ async function measure(kind: DatabaseKind) {
       DATA_DIR: dataDir,
       FAKE_AGENT_SCENARIO: scenario,
       STOP_GRACE: "60s",
+      WORKER_IDLE_EXIT: `${WORKER_IDLE_EXIT_S}s`,
       LOG_FORMAT: "json",
     },
     appLog,
@@ -244,7 +253,10 @@ async function measure(kind: DatabaseKind) {
   const sample = async () => {
     const tree = processTreeRss(app.child.pid!);
     const byRole = rssByRole(tree.processes);
+    const health = (await (await fetch(`http://127.0.0.1:${app.port}/health`)).json()) as { workers?: string };
     return {
+      workers: health.workers,
+      workerProcessInTree: byRole.worker !== undefined,
       appTreeMiB: tree.totalMiB,
       /** The same tree without npm and its shell: the app started by node itself (the image, systemd). */
       withoutNpmMiB: round(tree.totalMiB - (byRole.npm ?? 0) - (byRole.shell ?? 0), 1),
@@ -354,6 +366,16 @@ async function measure(kind: DatabaseKind) {
   clearInterval(largeSampler);
   await sleep(2_000);
   const afterLarge = await sample();
+  // Idle again, past WORKER_IDLE_EXIT: the worker process has exited (health says idle) and left the tree.
+  const idleFrom = Date.now();
+  await sleep((WORKER_IDLE_EXIT_S + 10) * 1000);
+  const idleWaitDeadline = Date.now() + 60_000;
+  while (processTreeRss(app.child.pid!).processes.some((p) => roleOf(p.command) === "worker")) {
+    if (Date.now() > idleWaitDeadline)
+      throw new Error(`${kind}: the worker process did not exit idle after ${WORKER_IDLE_EXIT_S} s; see ${appLog}`);
+    await sleep(500);
+  }
+  const idleAfterWork = { ...(await sample()), idleSeconds: round((Date.now() - idleFrom) / 1000, 0) };
   const largeReview = gh.reviews.find((r) => r.pr === LARGE_PR);
 
   const stoppedCleanly = await app.stop();
@@ -366,7 +388,9 @@ async function measure(kind: DatabaseKind) {
   const lastRound = rounds.at(-1)!.drained.appTreeMiB;
   return {
     database: kind,
+    workerIdleExit: `${WORKER_IDLE_EXIT_S}s${SMOKE ? " (smoke; npm start's default is 60s)" : " (npm start's default)"}`,
     idle,
+    idleAfterWork,
     rounds,
     largeReview: {
       ms: round(largeMs, 0),

@@ -115,6 +115,19 @@ const envSchema = z.object({
   ROLE: optionalString.pipe(z.enum(["all", "web", "worker"]).optional()).transform((v) => v ?? "all"),
   WORKERS: optionalString.pipe(z.enum(["process", "inline"]).optional()).transform((v) => v ?? "process"),
   STOP_GRACE: duration(5 * 60_000),
+  // `off` keeps the worker process running all along; else a duration (default 60 s).
+  WORKER_IDLE_EXIT: optionalString.pipe(
+    z
+      .string()
+      .optional()
+      .transform((v, ctx): number | null => {
+        if (v?.trim().toLowerCase() === "off") return null;
+        const parsed = duration(60_000).safeParse(v);
+        if (parsed.success) return parsed.data;
+        ctx.addIssue({ code: "custom", message: `"${v}" is not a duration; write 60, 90s or 5m, or off` });
+        return z.NEVER;
+      }),
+  ),
   GHE_HOST: optionalString,
   GHE_PROTOCOL: optionalString.pipe(z.enum(["https", "http"]).optional()).transform((v) => v ?? "https"),
   GITHUB_CLIENT_ID: optionalString,
@@ -179,6 +192,12 @@ export type EnvConfig = {
    * no review work); `inline` runs them in this process.
    */
   workers: "process" | "inline";
+  /**
+   * With WORKERS=process: the worker process exits after this long with nothing to do (no job running,
+   * waiting or retrying) and is started again when a job is queued or the delivery sweep is due; `null`
+   * (WORKER_IDLE_EXIT=off) keeps it running all along.
+   */
+  workerIdleExitMs: number | null;
   /** On SIGTERM, how long running turns may go on before they are stopped and handed back to the queue. */
   stopGraceMs: number;
   /** Where /metrics is served (METRICS_TOKEN, METRICS_PORT, METRICS_HOST); nowhere by default. */
@@ -343,6 +362,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     workerConcurrency: e.WORKER_CONCURRENCY,
     role: e.ROLE,
     workers: e.WORKERS,
+    workerIdleExitMs: e.WORKER_IDLE_EXIT,
     stopGraceMs: e.STOP_GRACE,
     metrics: metrics!,
     redeliver: redeliver!,

@@ -27,14 +27,17 @@ export function openWebhookIntake(options: {
   log: Logger;
   maxBacklog?: number;
   metrics?: Metrics;
+  /** Called after each apply that committed (a job may have been queued with it). */
+  onApplied?: () => void;
 }): WebhookIntake {
   const deps = createIntakeDeps(options);
+  const applied = () => options.onApplied?.();
   return WebhookIntake.open({
     dir: join(options.dataDir, "intake"),
-    apply: (record) => applyRecord(record, deps),
+    apply: (record) => applyRecord(record, deps).then(applied),
     batches: {
       size: (pending) => applyTogether(pending, MAX_GROUP),
-      apply: (records) => applyRecords(records, deps),
+      apply: (records) => applyRecords(records, deps).then(applied),
       lingerMs: LINGER_MS,
     },
     log: options.log,

@@ -18,7 +18,10 @@ export interface HealthInfo {
   queue?: () => unknown;
   /** A database ping slower than this counts as not ready (default 1000 ms). */
   databaseTimeoutMs?: number;
-  /** ROLE=all's worker process: starting, running, restarting, stopped (absent: workers run in this process or nowhere). */
+  /**
+   * ROLE=all's worker process: starting, running, idle (exited with nothing to do, started again on
+   * demand: not a fault), restarting, stopped (absent: workers run in this process or nowhere).
+   */
   workers?: () => string | undefined;
 }
 

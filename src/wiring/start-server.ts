@@ -143,15 +143,34 @@ export async function startServer(
     const runQueue = await startRunQueue(config, database, log);
     queue = runQueue;
     // Applies what a stopped process accepted but had not applied, then whatever arrives.
+    // With the worker process started on demand: a delivery that queued a job starts it.
     if (answersWebhooks)
-      intake = openWebhookIntake({ dataDir: config.dataDir, database, queue, log, metrics: metrics.metrics });
+      intake = openWebhookIntake({
+        dataDir: config.dataDir,
+        database,
+        queue,
+        log,
+        metrics: metrics.metrics,
+        onApplied: () => workerProcess?.wakeIfWork("a delivery queued a job"),
+      });
     const webhooks = intake && createApp({ intake, log });
     await server.load(async (app, options) => {
       probotApp = app; // the delivery sweep reads the App's delivery log as the App
       if (webhooks) await webhooks(app, options);
       if (agents)
         await startWorkers(app, { config, database, ...agents, queue: runQueue, log, metrics: metrics.metrics });
-      if (workersApart) workerProcess = startWorkerProcess({ log, embeddedSocket: embeddedSocketOf(database) });
+      if (workersApart) {
+        workerProcess = startWorkerProcess({
+          log,
+          embeddedSocket: embeddedSocketOf(database),
+          idleExitMs: config.workerIdleExitMs,
+          hasWork: async () => (await runQueue.pending()) > 0,
+          sweepIntervalMs: config.redeliver.intervalMs,
+          stopGraceMs: config.stopGraceMs,
+        });
+        // Jobs left from before this start (an earlier crash, a retry due later) are worked now.
+        workerProcess.wakeIfWork("jobs are queued at start");
+      }
       log.info(
         {
           agent: works ? config.agent.name : undefined,

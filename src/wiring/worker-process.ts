@@ -3,6 +3,9 @@
 // webhooks does no review work.
 // Configured by the same environment as its parent, plus the embedded database's socket when there is
 // one. It stops when its parent asks (running turns get the grace period) or goes away (at once).
+// With WORKER_IDLE_EXIT it tells its parent when it has had nothing to do for that long (no job running,
+// waiting or retrying — one scheduled for later counts); the parent then stops it and starts it again
+// when there is work.
 import { Probot, ProbotOctokit } from "probot";
 import { createSandbox } from "../agents/create-agent.js";
 import { readEnvConfig } from "../config/env-config.js";
@@ -64,8 +67,41 @@ function stop(graceMs: number): Promise<void> {
   return stopping;
 }
 
+/** Jobs seen running, waiting or retrying in this process's life (a sweep-only start has none). */
+let sawWork = false;
+let idleSince = Date.now();
+let toldIdle = false;
+let watching = false;
+/** Tells the parent once when nothing has been to do for `afterMs`. */
+async function watchIdle(afterMs: number, reason: string): Promise<void> {
+  if (stopping || toldIdle || watching) return;
+  watching = true;
+  try {
+    if (queue.running() > 0 || (await queue.pending()) > 0) {
+      sawWork = true;
+      idleSince = Date.now();
+    } else if (Date.now() - idleSince >= afterMs && !stopping) {
+      toldIdle = true;
+      process.send?.({ type: "idle", idleMs: Date.now() - idleSince, reason });
+    }
+  } catch (error) {
+    log.warn({ err: error }, "worker process: could not look at the queue; it stays up");
+    idleSince = Date.now();
+  } finally {
+    watching = false;
+  }
+}
+
+/** Started for the delivery sweep: sweeps at once, then asks to exit unless jobs came meanwhile. */
+async function sweepNow(): Promise<void> {
+  if (!sweep) return;
+  await sweep.sweepNow();
+  if (!sawWork) await watchIdle(0, "the delivery sweep is done and no job is queued");
+}
+
 process.on("message", (message: ToWorker) => {
   if (message.type === "stop") void stop(message.graceMs);
+  else if (message.type === "sweep") void sweepNow();
   else if (message.type === "metrics")
     void metrics.registry.getMetricsAsJSON().then(
       (json) => process.send?.({ type: "metrics", id: message.id, json }),
@@ -87,5 +123,12 @@ if (config.redeliver.intervalMs !== null && !stopping)
     maxAttempts: config.redeliver.maxAttempts,
     log,
   });
+const idleExitMs = config.workerIdleExitMs;
+if (idleExitMs !== null && !stopping) {
+  idleSince = Date.now();
+  const everyMs = Math.min(5_000, Math.max(250, idleExitMs / 4));
+  const reason = `no job running, waiting or retrying for ${Math.round(idleExitMs / 1000)} s`;
+  setInterval(() => void watchIdle(idleExitMs, reason), everyMs).unref();
+}
 log.info({ agent: agent.name, database: database.kind }, "worker process ready");
 process.send({ type: "ready" });

@@ -175,6 +175,23 @@ describe("readEnvConfig", () => {
     expect(readEnvConfig({ AGENT_TIMEOUT: value }).agent.timeoutMs).toBe(ms);
   });
 
+  it.each([
+    [undefined, 60_000],
+    ["", 60_000],
+    ["2s", 2_000],
+    ["5m", 300_000],
+    ["off", null],
+    [" OFF ", null],
+  ])("reads WORKER_IDLE_EXIT=%s as %s (null: the worker process runs all along)", (value, ms) => {
+    expect(readEnvConfig({ WORKER_IDLE_EXIT: value }).workerIdleExitMs).toBe(ms);
+  });
+
+  it("refuses a WORKER_IDLE_EXIT that is neither a duration nor off", () => {
+    expect(problemsOf({ WORKER_IDLE_EXIT: "never" })).toEqual([
+      expect.stringMatching(/^WORKER_IDLE_EXIT: "never" is not a duration/),
+    ]);
+  });
+
   it("refuses to run in production without an App", () => {
     expect(problemsOf({ NODE_ENV: "production", AGENT: "claude" })).toEqual([
       expect.stringMatching(/^APP_ID: required when NODE_ENV=production/),

@@ -121,6 +121,7 @@ describe("production start (npm run build, node dist/index.js)", { timeout: 120_
       WEBHOOK_SECRET: "production-start-secret",
       AGENT: "fake",
       REDELIVER_INTERVAL: "off",
+      WORKER_IDLE_EXIT: "off", // started at once, not when a job is queued
     });
     await waitForHttp(`http://localhost:${port}/health`, app);
     const deadline = Date.now() + 60_000;

@@ -219,11 +219,17 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
       expect(sweep.pid).not.toBe(app.pid);
     }
     expect(sweeps[0]!.redelivered).toBe(1);
+    // Nothing was queued at start: the worker process was started for the sweep (WORKER_IDLE_EXIT's default).
+    expect(app.output()).toContain('"reason":"the delivery sweep is due"');
   });
 
-  it("the worker process killed alone: the app keeps answering, restarts it, and the restarted one reviews the head", async () => {
+  it("WORKER_IDLE_EXIT=off: the worker process runs from the start; killed alone, the app keeps answering, restarts it, and the restarted one reviews the head", async () => {
     const w = await world();
-    const app = await w.start({ name: "app", steps: [{ role: "reviewer", answer: ONE_FINDING }] });
+    const app = await w.start({
+      name: "app",
+      steps: [{ role: "reviewer", answer: ONE_FINDING }],
+      env: { WORKER_IDLE_EXIT: "off" },
+    });
     w.sendWebhooksTo(app);
     const health = async () => (await (await fetch(app.url("/health"))).json()) as { workers?: string };
     await waitFor(
@@ -253,6 +259,9 @@ describe.runIf(kinds.includes("postgres"))("the service's life as processes", { 
     expect(app.output()).toContain("worker process exited; restarting it");
     await waitFor("the head's review by the restarted worker process", () => reviewPostedAt(w, head), 60_000);
     expect(app.child.exitCode).toBeNull();
+    // Off: never stopped for being idle.
+    expect(app.output()).not.toContain("worker process exiting: idle");
+    expect((await health()).workers).toBe("running");
   });
 
   it("SIGTERM mid-turn within the grace period: the turn finishes and is posted, a delivery 1 s after the signal is answered 200 and applied, exit 0", async () => {
