@@ -1,16 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { numbered } from "../helpers/flow-fixture.js";
 import { sample } from "../metrics/sample.js";
 import { descendants } from "../helpers/descendants.js";
+import { useProcessWorlds } from "../helpers/use-process-worlds.js";
 import { ProcessWorld, WEBHOOK_SECRET, waitFor, type StartedApp } from "../helpers/process-world.js";
 import { OAUTH_CLIENT } from "../helpers/github-stand-in.js";
 import { isProcessAlive } from "../../src/system/process-identity.js";
 import { postSignedDelivery } from "../helpers/signed-delivery.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
 import { databaseKinds } from "../helpers/test-database.js";
 
 /**
@@ -23,31 +22,7 @@ import { databaseKinds } from "../helpers/test-database.js";
  */
 
 const kinds = await databaseKinds();
-const worlds: ProcessWorld[] = [];
-
-beforeAll(() => {
-  nock.disableNetConnect();
-  // The app processes and the relay live on 127.0.0.1; only the stand-in's made-up hosts are nock's.
-  nock.enableNetConnect((host) => host.startsWith("127.0.0.1"));
-});
-afterEach(async (context) => {
-  const failed = context.task.result?.state === "fail";
-  for (const world of worlds.splice(0)) {
-    if (failed || process.env.DUMP_LOGS) console.log(world.output());
-    await world.close();
-  }
-});
-afterAll(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
-
-async function world(): Promise<ProcessWorld> {
-  const created = await ProcessWorld.create();
-  worlds.push(created);
-  return created;
-}
+const world = useProcessWorlds();
 
 /** The reviewer's answer: one warning on the changed loop line. */
 const ONE_FINDING = {

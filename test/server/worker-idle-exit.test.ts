@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { numbered } from "../helpers/flow-fixture.js";
 import { descendants } from "../helpers/descendants.js";
+import { useProcessWorlds } from "../helpers/use-process-worlds.js";
 import { ProcessWorld, waitFor, type StartedApp } from "../helpers/process-world.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
 import { databaseKinds } from "../helpers/test-database.js";
 
 /**
@@ -14,30 +13,7 @@ import { databaseKinds } from "../helpers/test-database.js";
  */
 
 const kinds = await databaseKinds();
-const worlds: ProcessWorld[] = [];
-
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect((host) => host.startsWith("127.0.0.1"));
-});
-afterEach(async (context) => {
-  const failed = context.task.result?.state === "fail";
-  for (const world of worlds.splice(0)) {
-    if (failed || process.env.DUMP_LOGS) console.log(world.output());
-    await world.close();
-  }
-});
-afterAll(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
-
-async function world(): Promise<ProcessWorld> {
-  const created = await ProcessWorld.create();
-  worlds.push(created);
-  return created;
-}
+const world = useProcessWorlds();
 
 const ONE_FINDING = {
   summary: "One problem in the loop.",

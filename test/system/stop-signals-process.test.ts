@@ -1,12 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { descendants } from "../helpers/descendants.js";
 import { numbered } from "../helpers/flow-fixture.js";
+import { useProcessWorlds } from "../helpers/use-process-worlds.js";
 import { ProcessWorld, waitFor, type StartedApp } from "../helpers/process-world.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
 import { databaseKinds } from "../helpers/test-database.js";
 import { isProcessAlive, processIdentity } from "../../src/system/process-identity.js";
 
@@ -18,24 +17,7 @@ import { isProcessAlive, processIdentity } from "../../src/system/process-identi
  */
 
 const kinds = await databaseKinds();
-const worlds: ProcessWorld[] = [];
-
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect((host) => host.startsWith("127.0.0.1"));
-});
-afterEach(async (context) => {
-  const failed = context.task.result?.state === "fail";
-  for (const world of worlds.splice(0)) {
-    if (failed || process.env.DUMP_LOGS) console.log(world.output());
-    await world.close();
-  }
-});
-afterAll(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-  removeTempDirs();
-});
+const world = useProcessWorlds();
 
 /** The app's own pid (the node process running src/index.ts, below npm and tsx), from its log. */
 function appPid(app: StartedApp): number {
@@ -55,8 +37,7 @@ function lines(app: StartedApp, msg: string): string[] {
 
 /** `npm start` with the PR's first push delivered and the reviewer's turn running (it never ends by itself). */
 async function npmStartMidTurn(): Promise<{ w: ProcessWorld; app: StartedApp }> {
-  const w = await ProcessWorld.create();
-  worlds.push(w);
+  const w = await world();
   const app = await w.start({
     name: "app",
     launcher: "npm",
@@ -103,8 +84,7 @@ describe.skipIf(!kinds.includes("postgres"))("stopping `npm start` (real process
 
   for (const signal of ["SIGKILL", "SIGTERM"] as const) {
     it(`npm start's pid alone sent ${signal} (the embedded database): the app stops gracefully and exits, the DATA_DIR lock freed`, async () => {
-      const w = await ProcessWorld.create();
-      worlds.push(w);
+      const w = await world();
       const app = await w.start({ name: "app", launcher: "npm", env: { STOP_GRACE: "2s", DATABASE_URL: "" } });
       const child = processIdentity(appPid(app));
       const lock = join(app.dataDir, "pglite.lock");
