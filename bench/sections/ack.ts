@@ -36,6 +36,7 @@ import {
   startChild,
   tempRoot,
 } from "../lib/common.js";
+import { REVIEWER_ANSWER } from "../lib/reviewer-answer.js";
 
 const cfg = SMOKE
   ? { rate: 20, seconds: 2, warmSeconds: 0.5, prs: 5, blockMs: 500, commitsPerPr: 6 }
@@ -56,30 +57,6 @@ const AA = process.env.BENCH_ACK_AA === "1";
 /** Extra Node options for the app's processes only (GC experiments: `--trace-gc-nvp`, `--min-semi-space-size=16`). */
 const APP_NODE_ARGS = process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 type DatabaseKind = "embedded" | "postgres";
-
-/** The reviewer's answer for every turn: two findings on lines every commit of a PR changes. */
-const REVIEWER_ANSWER = {
-  summary: "Two things to look at.",
-  findings: [
-    {
-      path: "src/m0/file0.ts",
-      line: 5,
-      severity: "warning",
-      action: "ask-user",
-      title: "Changed constant lost its number",
-      body: "v0_5 was a number; it is a string now.",
-    },
-    {
-      path: "src/m0/file0.ts",
-      line: 20,
-      severity: "info",
-      action: "no-op",
-      title: "Revised comment",
-      body: "The comment says revised; say what changed.",
-    },
-  ],
-  resolved: [],
-};
 
 // One folder per server and Node's own file names: tsx's loader thread writes a profile too, and a fixed name let it overwrite the main thread's.
 const profArgs = (name: string) => [

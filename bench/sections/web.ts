@@ -58,6 +58,7 @@ import {
   startChild,
   tempRoot,
 } from "../lib/common.js";
+import { REVIEWER_ANSWER } from "../lib/reviewer-answer.js";
 
 const cfg = SMOKE
   ? {
@@ -89,30 +90,6 @@ const WARM_UP = 3;
 /** The person who signs in: an admin (WEB_ADMINS), so the operator page is theirs too. */
 const PERSON = { id: 7001, login: "alice" };
 const OAUTH_CLIENT = { clientId: "Iv1.benchclient0001", clientSecret: "bench-client-secret-0123456789abcdef" };
-
-/** The reviewer's answer for every turn of the PRs the deliveries name: two findings on lines every commit changes. */
-const REVIEWER_ANSWER = {
-  summary: "Two things to look at.",
-  findings: [
-    {
-      path: "src/m0/file0.ts",
-      line: 5,
-      severity: "warning",
-      action: "ask-user",
-      title: "Changed constant lost its number",
-      body: "v0_5 was a number; it is a string now.",
-    },
-    {
-      path: "src/m0/file0.ts",
-      line: 20,
-      severity: "info",
-      action: "no-op",
-      title: "Revised comment",
-      body: "The comment says revised; say what changed.",
-    },
-  ],
-  resolved: [],
-};
 
 const BIG_PR_REPO = { id: 1, name: "octo/large-pr" };
 const MANY_PRS_REPO = { id: 2, name: "octo/many-prs" };
