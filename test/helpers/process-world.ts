@@ -3,8 +3,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
+import { expect } from "vitest";
 import { descendants } from "./descendants.js";
-import { FlowFixture, REPO_ID } from "./flow-fixture.js";
+import { FlowFixture, numbered, REPO_ID } from "./flow-fixture.js";
 import { startGitHubHttpRelay, type GitHubHttpRelay } from "./github-http-relay.js";
 import { signedWebhookTarget } from "./signed-delivery.js";
 import { listeningPort, startAppProcess, type AppProcess } from "./start-app-process.js";
@@ -203,4 +204,39 @@ export class ProcessWorld {
     await this.sql.end({ timeout: 1 });
     await this.dropDatabase();
   }
+}
+
+/** The reviewer's answer in app-process tests: one warning on the changed loop line. */
+export const ONE_FINDING = {
+  summary: "One problem in the loop.",
+  findings: [
+    {
+      path: "src/app.ts",
+      line: 11,
+      severity: "warning",
+      action: "auto-fix",
+      title: "Off-by-one in loop bound",
+      body: "`<=` reads past the end.",
+      suggestion: "for (i = 0; i < n; i++)",
+    },
+  ],
+  resolved: [],
+};
+
+/** Pushes the PR's next commit and has GitHub deliver `opened` (first push) or `synchronize`; returns the head. */
+export async function pushAndDeliver(w: ProcessWorld, line: string, previous?: string): Promise<string> {
+  const head = w.fixture.push({ "src/app.ts": numbered("app", 30, { 11: line }) }, line);
+  const attempt = await w.github.deliver(
+    "pull_request",
+    previous ? w.fixture.prPayload("synchronize", head, { before: previous }) : w.fixture.prPayload("opened", head),
+  );
+  expect(attempt.status_code, attempt.status).toBe(200);
+  return head;
+}
+
+/** When the stand-in received the review of `sha` (POST …/reviews with an event, i.e. not a pending probe). */
+export function reviewPostedAt(w: ProcessWorld, sha: string): number | undefined {
+  return w.github
+    .sent("POST", /\/pulls\/\d+\/reviews$/)
+    .find((r) => r.body?.commit_id === sha && r.body?.event !== undefined)?.at;
 }

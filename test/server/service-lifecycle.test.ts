@@ -6,7 +6,14 @@ import { numbered } from "../helpers/flow-fixture.js";
 import { sample } from "../metrics/sample.js";
 import { descendants } from "../helpers/descendants.js";
 import { useProcessWorlds } from "../helpers/use-process-worlds.js";
-import { ProcessWorld, WEBHOOK_SECRET, waitFor, type StartedApp } from "../helpers/process-world.js";
+import {
+  ONE_FINDING,
+  pushAndDeliver,
+  reviewPostedAt,
+  WEBHOOK_SECRET,
+  waitFor,
+  type StartedApp,
+} from "../helpers/process-world.js";
 import { OAUTH_CLIENT } from "../helpers/github-stand-in.js";
 import { isProcessAlive } from "../../src/system/process-identity.js";
 import { postSignedDelivery } from "../helpers/signed-delivery.js";
@@ -24,42 +31,8 @@ import { databaseKinds } from "../helpers/test-database.js";
 const kinds = await databaseKinds();
 const world = useProcessWorlds();
 
-/** The reviewer's answer: one warning on the changed loop line. */
-const ONE_FINDING = {
-  summary: "One problem in the loop.",
-  findings: [
-    {
-      path: "src/app.ts",
-      line: 11,
-      severity: "warning",
-      action: "auto-fix",
-      title: "Off-by-one in loop bound",
-      body: "`<=` reads past the end.",
-      suggestion: "for (i = 0; i < n; i++)",
-    },
-  ],
-  resolved: [],
-};
 /** A turn that takes longer than any test waits. */
 const FOREVER = 600_000;
-
-/** Pushes the PR's next commit and has GitHub deliver `opened` (first push) or `synchronize`; returns the head. */
-async function pushAndDeliver(w: ProcessWorld, line: string, previous?: string): Promise<string> {
-  const head = w.fixture.push({ "src/app.ts": numbered("app", 30, { 11: line }) }, line);
-  const attempt = await w.github.deliver(
-    "pull_request",
-    previous ? w.fixture.prPayload("synchronize", head, { before: previous }) : w.fixture.prPayload("opened", head),
-  );
-  expect(attempt.status_code, attempt.status).toBe(200);
-  return head;
-}
-
-/** When the stand-in received the review of `sha` (POST …/reviews with an event, i.e. not a pending probe). */
-function reviewPostedAt(w: ProcessWorld, sha: string): number | undefined {
-  return w.github
-    .sent("POST", /\/pulls\/\d+\/reviews$/)
-    .find((r) => r.body?.commit_id === sha && r.body?.event !== undefined)?.at;
-}
 
 function exitOf(app: StartedApp): Promise<{ code: number | null; at: number }> {
   if (app.child.exitCode !== null) return Promise.resolve({ code: app.child.exitCode, at: Date.now() });

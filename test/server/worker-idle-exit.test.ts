@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { numbered } from "../helpers/flow-fixture.js";
 import { descendants } from "../helpers/descendants.js";
 import { useProcessWorlds } from "../helpers/use-process-worlds.js";
-import { ProcessWorld, waitFor, type StartedApp } from "../helpers/process-world.js";
+import { ONE_FINDING, pushAndDeliver, reviewPostedAt, waitFor, type StartedApp } from "../helpers/process-world.js";
 import { databaseKinds } from "../helpers/test-database.js";
 
 /**
@@ -14,38 +13,6 @@ import { databaseKinds } from "../helpers/test-database.js";
 
 const kinds = await databaseKinds();
 const world = useProcessWorlds();
-
-const ONE_FINDING = {
-  summary: "One problem in the loop.",
-  findings: [
-    {
-      path: "src/app.ts",
-      line: 11,
-      severity: "warning",
-      action: "auto-fix",
-      title: "Off-by-one in loop bound",
-      body: "`<=` reads past the end.",
-      suggestion: "for (i = 0; i < n; i++)",
-    },
-  ],
-  resolved: [],
-};
-
-async function pushAndDeliver(w: ProcessWorld, line: string, previous?: string): Promise<string> {
-  const head = w.fixture.push({ "src/app.ts": numbered("app", 30, { 11: line }) }, line);
-  const attempt = await w.github.deliver(
-    "pull_request",
-    previous ? w.fixture.prPayload("synchronize", head, { before: previous }) : w.fixture.prPayload("opened", head),
-  );
-  expect(attempt.status_code, attempt.status).toBe(200);
-  return head;
-}
-
-function reviewPosted(w: ProcessWorld, sha: string): boolean {
-  return w.github
-    .sent("POST", /\/pulls\/\d+\/reviews$/)
-    .some((r) => r.body?.commit_id === sha && r.body?.event !== undefined);
-}
 
 /** The app's worker process (its command line names worker-process), if one runs. */
 function workerPid(app: StartedApp): number | undefined {
@@ -95,7 +62,7 @@ describe("ROLE=all's worker process on demand", { timeout: 180_000 }, () => {
       expect((await fetch(app.url("/ready"))).status).toBe(200);
 
       const first = await pushAndDeliver(w, "for (i = 0; i <= n; i++)");
-      await waitFor("the first push's review", () => reviewPosted(w, first), 60_000);
+      await waitFor("the first push's review", () => reviewPostedAt(w, first), 60_000);
       expect(lines(app, "worker process starting on demand").map((l) => l.reason)).toEqual(["a delivery queued a job"]);
 
       // Idle for 2 s: it asks to exit, is stopped, and leaves the process tree; /health says idle.
@@ -108,7 +75,7 @@ describe("ROLE=all's worker process on demand", { timeout: 180_000 }, () => {
       // A delivery as it exits (or just after: the exit takes ~0.1 s, so which one is not controlled here):
       // a new worker process reviews it.
       const second = await pushAndDeliver(w, "for (i = 0; i < n; i++)", first);
-      await waitFor("the second push's review", () => reviewPosted(w, second), 60_000);
+      await waitFor("the second push's review", () => reviewPostedAt(w, second), 60_000);
       expect(lines(app, "worker process starting on demand")).toHaveLength(2);
 
       await waitFor(
@@ -147,7 +114,7 @@ describe("ROLE=all's worker process on demand", { timeout: 180_000 }, () => {
         steps: [{ role: "reviewer", answer: ONE_FINDING }],
         env: { WORKER_IDLE_EXIT: "2s" },
       });
-      await waitFor("the head's review after the restart", () => reviewPosted(w, head), 75_000);
+      await waitFor("the head's review after the restart", () => reviewPostedAt(w, head), 75_000);
       expect(lines(second, "worker process starting on demand").map((l) => l.reason)).toContain(
         "jobs are queued at start",
       );
