@@ -13,7 +13,7 @@ import { cameOverTls, requestOrigin } from "./request-origin.js";
 import { safeNextPath } from "./safe-next-path.js";
 import { serializeCookie } from "./serialize-cookie.js";
 import { createTokenSeal } from "./token-seal.js";
-import { createWebSessionStore } from "./web-session-store.js";
+import { createWebSessionStore } from "../../db/web-session-store.js";
 
 /** The signed-in person: their GitHub id and login, and the session they are signed in with. */
 export interface WebUser {

@@ -1,6 +1,6 @@
 import { and, eq, lte } from "drizzle-orm";
-import type { Database } from "../../db/database.js";
-import { webSessions, type WebSession } from "../../db/schema.js";
+import type { Database } from "./database.js";
+import { webSessions, type WebSession } from "./schema.js";
 
 /** The web_sessions table: one row per signed-in browser, keyed by the sha256 of its cookie's value. */
 export interface WebSessionStore {
