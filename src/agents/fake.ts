@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile, rm, symlink, writeFile } from "node:fs/pro
 import { dirname, join, relative, resolve, isAbsolute, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runGit } from "../git/run-git.js";
+import { writeFileReplacing } from "../system/write-file-replacing.js";
 import { AgentError } from "./agent-error.js";
 import { extractJson } from "./extract-json.js";
 import { loadFakeScenario, type FakeScenario, type FakeStep } from "./fake-scenario.js";
@@ -58,8 +59,7 @@ export class FakeAgent implements Agent {
           )
         )
           return;
-        await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, state);
+        await writeFileReplacing(path, state);
       },
     };
   }
@@ -143,8 +143,7 @@ export class FakeAgent implements Agent {
     const uses = await this.#readUses();
     const index = this.#scenario.steps.indexOf(step);
     uses[index] = (uses[index] ?? 0) + 1;
-    await mkdir(this.options.home, { recursive: true });
-    await writeFile(this.#usesPath(), JSON.stringify(uses));
+    await writeFileReplacing(this.#usesPath(), JSON.stringify(uses));
   }
 
   async #readUses(): Promise<Record<number, number>> {
@@ -164,9 +163,8 @@ export class FakeAgent implements Agent {
   }
 
   async #writeSession(session: SessionFile): Promise<void> {
-    const path = this.#sessionPath(session.id);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, JSON.stringify(session));
+    // Another worker process may read it at any moment (one home shared by a test's processes).
+    await writeFileReplacing(this.#sessionPath(session.id), JSON.stringify(session));
   }
 
   #sessionPath(id: string): string {

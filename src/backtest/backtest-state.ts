@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeFileReplacing } from "../system/write-file-replacing.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 
 interface StateFile {
@@ -77,9 +77,6 @@ export class BacktestState {
   }
 
   private async save(): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    const temp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(this.#file, null, 1));
-    await rename(temp, this.path);
+    await writeFileReplacing(this.path, JSON.stringify(this.#file, null, 1));
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeFileReplacing } from "../system/write-file-replacing.js";
 import type { JudgeVerdict } from "./judge-verdict.js";
 
 /**
@@ -35,10 +35,7 @@ export class JudgeCache {
 
   async put(key: string, verdict: JudgeVerdict): Promise<void> {
     this.#entries[key] = verdict;
-    await mkdir(dirname(this.path), { recursive: true });
-    const temp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(this.#entries, null, 1));
-    await rename(temp, this.path);
+    await writeFileReplacing(this.path, JSON.stringify(this.#entries, null, 1));
   }
 
   get size(): number {
