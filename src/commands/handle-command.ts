@@ -10,6 +10,7 @@ import type { Run } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { findingId } from "../domain/finding-id.js";
+import { pullRequestAnchor } from "../domain/pull-request-anchor.js";
 import { refreshVerdict } from "../pipeline/publish/refresh-verdict.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { CommandDeps } from "./command-deps.js";
@@ -116,7 +117,12 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
         run.id,
         finding.number,
         { status: "dismissed", dismissReason: command.reason ?? null },
-        { kind: "dismissed", actor: job.author, detail: command.reason ?? null },
+        {
+          kind: "dismissed",
+          actor: job.author,
+          detail: command.reason ?? null,
+          url: pullRequestAnchor.issueComment(job.commentId),
+        },
       );
       // The summary (with its state line) and the last reviewed head's check run: a dismissed finding no longer blocks.
       const { config } = await readRepoConfig(github, ref);

@@ -13,7 +13,7 @@ export interface FindingChange {
   turnId?: number | null;
   /** The reason given, as plain untrusted text. */
   detail?: string | null;
-  /** The GitHub comment's html_url, when the caller has it. */
+  /** Where on the PR's GitHub page it happened, relative to the PR's address (a `pullRequestAnchor`). */
   url?: string | null;
 }
 

@@ -243,7 +243,10 @@ export const findingEvents = pgTable(
     turnId: integer("turn_id").references(() => turns.id, { onDelete: "set null" }),
     /** The reason given (a dismissal's, a ruling's), as plain untrusted text. */
     detail: text("detail"),
-    /** The GitHub comment it happened in, when there is one. */
+    /**
+     * Where on the PR's GitHub page it happened, relative to the PR's address (`#discussion_r12`,
+     * `#issuecomment-34`, `#pullrequestreview-56`, `/commits/<sha>`: src/domain/pull-request-anchor.ts).
+     */
     url: text("url"),
     createdAt: createdAt(),
   },

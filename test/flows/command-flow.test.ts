@@ -112,8 +112,14 @@ describe("/no-mistakes fix", () => {
       [2, "raised", "reviewer", null],
       [2, "posted", "reviewer", null],
     ]);
+    // each at its turn, and where on the PR's GitHub page it happened: the inline comment, the fix's commit
     const events = await listFindingEvents(database.handle.db, (await fx.run()).id, 1);
-    expect(events.map((e) => e.turnId)).toEqual([turns[0]!.id, turns[0]!.id, null, turns[2]!.id]);
+    expect(events.map((e) => [e.turnId, e.url])).toEqual([
+      [turns[0]!.id, null],
+      [turns[0]!.id, `#discussion_r${fx.findingComment("NM-1").id}`],
+      [turns[1]!.id, `/commits/${pushed}`],
+      [turns[2]!.id, null],
+    ]);
 
     // GitHub sends synchronize for the bot's push: reviewed again in the resumed reviewer session
     await fx.pullRequest("synchronize", pushed, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
@@ -501,7 +507,9 @@ describe("other commands", () => {
 
   it("dismiss → the finding is never raised again by a later review", async () => {
     await openReviewed();
-    await fx.comment("/no-mistakes dismiss NM-2 naming is fine", WRITER);
+    const dismissal = fx.commentPayload("/no-mistakes dismiss NM-2 naming is fine", WRITER);
+    await fx.app.receive("issue_comment", dismissal);
+    await fx.idle();
     expect(fx.replies().at(-1)).toBe("@maintainer Dismissed NM-2; it will not be raised again in this pull request.");
     const findings = await fx.findings();
     expect(findings[1]).toMatchObject({ status: "dismissed", dismissReason: "naming is fine" });
@@ -535,6 +543,13 @@ describe("other commands", () => {
       [2, "raised", "reviewer", null],
       [2, "posted", "reviewer", null],
       [2, "dismissed", "maintainer", "naming is fine"],
+    ]);
+    // the dismissal links to the command's comment; NM-2's posting to its inline comment
+    const events = await listFindingEvents(database.handle.db, (await fx.run()).id, 2);
+    expect(events.map((e) => e.url)).toEqual([
+      null,
+      `#discussion_r${fx.findingComment("NM-2").id}`,
+      `#issuecomment-${dismissal.comment.id}`,
     ]);
   });
 

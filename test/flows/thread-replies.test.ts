@@ -121,7 +121,7 @@ describe("replies in a finding's thread", () => {
       ruleOnNm1("withdrawn", "The bound is guarded upstream.", "Agreed, the guard on line 3 covers it."),
     ]);
 
-    await fx.replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
+    const argued = await fx.replyInThread(AUTHOR, nm1.id, "There is a guard upstream.");
 
     expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({
       status: "open",
@@ -142,7 +142,7 @@ describe("replies in a finding's thread", () => {
 
     // a writer's `confirm`: no agent turn, the withdrawal takes effect
     const agentCallsBefore = fx.app.agentCalls().length;
-    await fx.replyInThread(WRITER, nm1.id, "Confirm.");
+    const confirmed = await fx.replyInThread(WRITER, nm1.id, "Confirm.");
     expect(fx.app.agentCalls()).toHaveLength(agentCallsBefore);
     expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({
       status: "withdrawn",
@@ -151,14 +151,17 @@ describe("replies in a finding's thread", () => {
     });
     expect(checkConclusion(head)).toBe("success");
     expect(botReplies(nm1.id).at(-1)).toContain("Confirmed by @maintainer: NM-1 is withdrawn");
-    // NM-1's history: the author's ruling (it did not take effect yet), then the writer's confirmation
+    // NM-1's history: the reviewer's ruling at the author's request (it did not take effect yet), in the
+    // conversation's turn and at the author's reply, then the writer's confirmation at theirs
     const events = await listFindingEvents(database.handle.db, (await fx.run()).id, 1);
-    expect(events.map((e) => [e.kind, e.actor, e.detail])).toEqual([
-      ["raised", "reviewer", null],
-      ["posted", "reviewer", null],
-      ["withdrawn", "Codertocat", "The bound is guarded upstream."],
-      ["confirmed", "maintainer", "the ruling withdrawn"],
+    const conversationTurn = (await fx.turns()).find((t) => t.trigger === "thread-reply")!;
+    expect(events.map((e) => [e.kind, e.actor, e.detail, e.url])).toEqual([
+      ["raised", "reviewer", null, null],
+      ["posted", "reviewer", null, `#discussion_r${nm1.id}`],
+      ["withdrawn", "reviewer", "argued by Codertocat: The bound is guarded upstream.", `#discussion_r${argued.id}`],
+      ["confirmed", "maintainer", "the ruling withdrawn", `#discussion_r${confirmed.id}`],
     ]);
+    expect(events[2]!.turnId).toBe(conversationTurn.id);
   });
 
   it("a writer's 👍 on the ruling confirms it, seen by the run's next job", async () => {
@@ -180,9 +183,9 @@ describe("replies in a finding's thread", () => {
     const next = fx.push({ "README.md": "# widgets\nmore\n" }, "docs");
     await fx.pullRequest("synchronize", next);
     const events = await listFindingEvents(database.handle.db, (await fx.run()).id, 1);
-    expect(events.slice(2).map((e) => [e.kind, e.actor, e.detail])).toEqual([
-      ["withdrawn", "Codertocat", "Guarded upstream."],
-      ["confirmed", "maintainer", "the ruling withdrawn, with a 👍"],
+    expect(events.slice(2).map((e) => [e.kind, e.actor, e.detail, e.url])).toEqual([
+      ["withdrawn", "reviewer", "argued by Codertocat: Guarded upstream.", expect.stringMatching(/^#discussion_r\d+$/)],
+      ["confirmed", "maintainer", "the ruling withdrawn, with a 👍", `#discussion_r${ruling.rulingReplyId}`],
     ]);
 
     expect((await fx.findings()).find((f) => f.number === 1)).toMatchObject({

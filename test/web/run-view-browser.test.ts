@@ -37,6 +37,7 @@ const HOSTILE_TITLE = `Widget <script>window.pwned = 1</script> "change" <img sr
 const HOSTILE_BODY = `Rename it.\n</pre><script>window.pwned = 3</script><a href="javascript:window.pwned=4">click</a> @octo-org/everyone`;
 const FIXED_APP = numbered("app", 30, { 10: "changed 10", 11: "for (i = 0; i < n; i++)", 12: "changed 12" });
 
+let argued: { id: number };
 let relay: GitHubHttpRelay;
 let web: Server;
 let origin: string;
@@ -82,7 +83,7 @@ beforeAll(async () => {
       answer: { ruling: "withdrawn", reason: "The name follows the module's convention.", reply: "Agreed." },
     },
   ]);
-  await fx.replyInThread(WRITER, fx.findingComment("NM-2").id, "This name is the module's convention.");
+  argued = await fx.replyInThread(WRITER, fx.findingComment("NM-2").id, "This name is the module's convention.");
   fx.app.scenario([
     {
       role: "fixer",
@@ -96,6 +97,8 @@ beforeAll(async () => {
   const headSha = fx.remote.remoteSha("refs/heads/feature");
   fx.app.scenario([{ role: "reviewer", answer: { summary: "Fix verified.", findings: [], resolved: [] } }]);
   await fx.pullRequest("synchronize", headSha, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
+  // Someone who may only read the repository asks for a fix: refused, and kept for the operator page.
+  await fx.comment("/no-mistakes fix", { login: "Codertocat" });
 
   // The run view, as start-server wires it, on the app's database; GitHub's web host (the stand-in's
   // https://github.com) reached by the browser through the relay.
@@ -201,8 +204,12 @@ describe("the run view in Chromium", () => {
     expect(timeline).toHaveLength(turns.length);
     turns.forEach((turn, i) => {
       expect(timeline[i]).toContain(turn.role);
+      expect(timeline[i]).toContain(turn.trigger);
       expect(timeline[i]).toContain(turn.sessionMode!);
       expect(timeline[i]).toContain(turn.headSha.slice(0, 7));
+      expect(timeline[i]).toContain(turn.tokensIn.toLocaleString("en-US"));
+      expect(timeline[i]).toMatch(/\| \d+(\.\d+)? ?(ms|s)\b/); // how long it took
+      expect(timeline[i]).toContain(turn.status);
     });
     // what the turns cost: each row's, and the run's total
     expect(timeline[0]).toContain("$0.0421");
@@ -217,12 +224,28 @@ describe("the run view in Chromium", () => {
     expect(nm2).toMatch(/withdrawn/);
     expect(nm2).toContain("maintainer");
     expect(nm2).toContain("The name follows the module's convention.");
-    // links to GitHub: the PR and NM-1's inline comment
-    const links = await page.$$eval("a[href]", (as) => as.map((a) => a.getAttribute("href")!));
-    expect(links).toContain(`http://${relay.host}/${OWNER}/${REPO}/pull/${fx.pr}`);
-    expect(links).toContain(
-      `http://${relay.host}/${OWNER}/${REPO}/pull/${fx.pr}#discussion_r${fx.findingComment("NM-1").id}`,
-    );
+    // links to GitHub: the PR, its summary, NM-1's inline comment and the fix's commit in its history, and for
+    // NM-2 the writer's argument and the bot's ruling in the thread
+    const pull = `http://${relay.host}/${OWNER}/${REPO}/pull/${fx.pr}`;
+    const hrefs = (selector: string) => page.$$eval(selector, (as) => as.map((a) => a.getAttribute("href")!));
+    const links = await hrefs("a[href]");
+    expect(links).toContain(pull);
+    const summary = fx.github.issueComments.find((c) => c.body.startsWith("<!-- no-mistakes:summary -->"))!;
+    expect(links).toContain(`${pull}#issuecomment-${summary.id}`);
+    const nm1Comment = `${pull}#discussion_r${fx.findingComment("NM-1").id}`;
+    const pushed = (await fx.turns()).find((t) => t.role === "verifier")!.headSha;
+    expect(await hrefs("#NM-1 .event a[rel]")).toEqual([nm1Comment, `${pull}/commits/${pushed}`]);
+    const rulingReply = fx.github.reviewComments.find(
+      (c) => c.in_reply_to_id === fx.findingComment("NM-2").id && c.id !== argued.id,
+    )!;
+    expect(await hrefs("#NM-2 .facts a[rel]")).toEqual([
+      `${pull}#discussion_r${rulingReply.id}`,
+      `${pull}#discussion_r${fx.findingComment("NM-2").id}`,
+    ]);
+    expect(await hrefs("#NM-2 .event a[rel]")).toEqual([
+      `${pull}#discussion_r${fx.findingComment("NM-2").id}`,
+      `${pull}#discussion_r${argued.id}`,
+    ]);
     expect(body).toContain("/no-mistakes fix".replace("/no-mistakes ", "")); // the command is listed
     await page.click("#NM-1 summary"); // the fixed finding's history, open in the screenshot
     await screenshot(page, "run");
@@ -250,7 +273,11 @@ describe("the run view in Chromium", () => {
     const text = (await page.textContent("body"))!;
     expect(text).toMatch(/queue/i);
     expect(text).toMatch(/worker/i);
-    expect(text).toMatch(/refus/i);
+    // the read-only person's `/no-mistakes fix`, refused in this run
+    const refused = await rows(page, "table.refusals");
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toContain("Codertocat");
+    expect(refused[0]).toContain(`${OWNER}/${REPO}#${fx.pr}`);
     await screenshot(page, "operator");
     await context.close();
   });

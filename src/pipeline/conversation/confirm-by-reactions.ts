@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { standing } from "../ledger/standing.js";
 import type { Database } from "../../db/database.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import type { RunContext } from "../job/run-context.js";
 import { refreshVerdict } from "../publish/refresh-verdict.js";
 import { awaitingMaintainer, confirmPatch } from "../ledger/ruling-state.js";
@@ -28,6 +29,7 @@ export async function confirmByReactions(deps: { db: Database; log: Logger }, ct
         kind: "confirmed",
         actor: reaction.login,
         detail: `the ruling ${finding.ruling}, with a 👍`,
+        url: pullRequestAnchor.reviewComment(finding.rulingReplyId!),
       });
       deps.log.info({ runId, finding: finding.number, by: reaction.login }, "ruling confirmed by a writer's 👍");
       confirmed++;

@@ -19,11 +19,14 @@ export interface ConverseRequest<T> {
   parse: (json: unknown) => Parsed<T>;
 }
 
+/** An answer carries the turn that gave it (absent when the turn was not recorded, or kept before turns were). */
 export type ConverseOutcome<T> =
-  { kind: "answered"; answer: T } | { kind: "unreadable"; problems: string[] } | { kind: "refused"; reason: string };
+  | { kind: "answered"; answer: T; turnId?: number }
+  | { kind: "unreadable"; problems: string[] }
+  | { kind: "refused"; reason: string };
 
 /** What is kept with the run command once the agent has answered. */
-type Stored<T> = { kind: "answered"; answer: T } | { kind: "unreadable"; problems: string[] };
+type Stored<T> = { kind: "answered"; answer: T; turnId?: number } | { kind: "unreadable"; problems: string[] };
 
 /**
  * One reviewer turn of a conversation, through RunSessions like every turn (resumed, or fresh when the
@@ -64,6 +67,7 @@ export async function converse<T>(
     fresh: config.review.session === "cold",
   });
   let parsed = request.parse(first.result.json);
+  let answeredIn = first.turnId;
   if (!parsed.ok) {
     log.warn({ problems: parsed.problems }, "reviewer's answer unreadable; asking for a repair");
     const repair = await deps.sessions.run(run.id, "reviewer", {
@@ -72,13 +76,14 @@ export async function converse<T>(
       prompt: buildConversationRepairPrompt(parsed.problems, request.format),
     });
     parsed = request.parse(repair.result.json);
+    answeredIn = repair.turnId;
     if (!parsed.ok) {
       if (first.turnId !== undefined) await setTurnRawAnswer(deps.db, first.turnId, first.result.text);
       if (repair.turnId !== undefined) await setTurnRawAnswer(deps.db, repair.turnId, repair.result.text);
     }
   }
   const outcome: Stored<T> = parsed.ok
-    ? { kind: "answered", answer: parsed.answer }
+    ? { kind: "answered", answer: parsed.answer, turnId: answeredIn }
     : { kind: "unreadable", problems: parsed.problems };
   await setRunCommandAnswer(deps.db, command.id, outcome);
   return outcome;

@@ -5,10 +5,12 @@
 import type { Logger } from "pino";
 import type { ConversationCommand } from "../../domain/command.js";
 import type { RepoConfig } from "../../config/repo-config.js";
+import type { FindingChange } from "../../db/finding-events.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
 import type { Finding, Run, RunCommand } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { findingId } from "../../domain/finding-id.js";
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import { answerMarker } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import type { RunContext } from "../job/run-context.js";
@@ -111,7 +113,19 @@ async function argue(
     );
     return;
   }
-  const answer = outcome.answer;
+  await rule(at, command, finding, outcome.answer, outcome.turnId);
+}
+
+/** The reviewer's ruling in the ledger, then in the thread; the summary and check follow. */
+async function rule(
+  at: At,
+  command: Extract<ConversationCommand, { kind: "argue" }>,
+  finding: Finding,
+  answer: ThreadAnswer,
+  turnId: number | undefined,
+): Promise<void> {
+  const { deps, run, github, ref, pending } = at;
+  const id = findingId(finding.number);
   const reason = (answer.reason ?? answer.reply).trim().slice(0, 500);
   const patch = rulingPatch(finding, {
     ruling: answer.ruling,
@@ -120,8 +134,7 @@ async function argue(
     byWriter: command.byWriter,
     failOn: at.config.review.fail_on,
   });
-  const ruling = { kind: answer.ruling, actor: pending.author, detail: reason };
-  await updateFinding(deps.db, run.id, finding.number, patch, ruling);
+  await updateFinding(deps.db, run.id, finding.number, patch, rulingEvent(answer.ruling, pending, turnId, reason));
   const ruled = { ...finding, ...patch } as Finding;
   const replyId = await postThreadAnswer(
     github,
@@ -129,7 +142,7 @@ async function argue(
     run.prNumber,
     command.threadId,
     renderRuling(id, answer, ruled),
-    marker,
+    answerMarker(pending.commentId),
   );
   await updateFinding(deps.db, run.id, finding.number, { rulingReplyId: replyId });
   at.log.info(
@@ -137,6 +150,17 @@ async function argue(
     "ruling recorded",
   );
   await refreshVerdict(deps.db, github, ref, run, at.config);
+}
+
+/** The ruling in the finding's history: the reviewer rules, with who argued, in which reply and turn. */
+function rulingEvent(kind: string, pending: RunCommand, turnId: number | undefined, reason: string): FindingChange {
+  return {
+    kind,
+    actor: "reviewer",
+    turnId: turnId ?? null,
+    detail: `argued by ${pending.author}: ${reason}`,
+    url: pullRequestAnchor.reviewComment(pending.commentId),
+  };
 }
 
 function renderRuling(id: string, answer: ThreadAnswer, f: Finding): string {
@@ -165,6 +189,7 @@ async function confirm(
       kind: "confirmed",
       actor: pending.author,
       detail: `the ruling ${finding.ruling}`,
+      url: pullRequestAnchor.reviewComment(pending.commentId),
     });
     at.log.info({ finding: finding.number, by: pending.author }, "ruling confirmed");
   }

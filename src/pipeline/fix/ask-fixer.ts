@@ -13,7 +13,7 @@ export async function askFixer(
   turn: FixTurn,
   findings: ChosenFindings,
   tip: BranchTip,
-): Promise<FixerAnswer> {
+): Promise<FixerAnswer & { turnId?: number }> {
   const { run, request, log } = turn;
   const { workspace, startSha } = tip;
   const prompt: FixPromptInput = {
@@ -43,5 +43,5 @@ export async function askFixer(
     log.warn({ startSha }, "the fixer moved HEAD; its commits are folded into one bot commit");
     await workspace.resetSoft(startSha);
   }
-  return answer;
+  return { ...answer, turnId: outcome.turnId };
 }

@@ -14,7 +14,7 @@ export async function commitFix(
   turn: FixTurn,
   findings: ChosenFindings,
   tip: BranchTip,
-  answer: FixerAnswer,
+  answer: FixerAnswer & { turnId?: number },
 ): Promise<FixCommit | undefined> {
   const { chosen } = findings;
   const fixedNumbers = (answer.fixed ?? chosen.map((f) => f.number)).filter((n) => chosen.some((f) => f.number === n));
@@ -28,7 +28,7 @@ export async function commitFix(
     );
     return undefined;
   }
-  return { sha, fixed, declined, summary: answer.summary };
+  return { sha, turnId: answer.turnId ?? null, fixed, declined, summary: answer.summary };
 }
 
 /**

@@ -49,6 +49,8 @@ export interface BranchTip {
 /** The bot's commit of what the fixer left, and what the fixer said of it (only findings it was asked about). */
 export interface FixCommit {
   sha: string;
+  /** The fixer's turn that made the change (null when the turn was not recorded). */
+  turnId: number | null;
   fixed: Finding[];
   declined: { number: number; reason: string }[];
   summary: string;

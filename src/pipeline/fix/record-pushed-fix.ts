@@ -1,5 +1,6 @@
 import { updateFinding } from "../../db/findings.js";
 import { findingId } from "../../domain/finding-id.js";
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { shortSha } from "../render/labels.js";
 import { fixerNotes } from "./fixer-notes.js";
@@ -22,7 +23,7 @@ export async function recordPushedFix(
       run.id,
       f.number,
       { status: "fix-pushed", evidenceFromSha: sha, verification: null, claimedResolvedSha: null },
-      { kind: "fix-pushed", actor: "fixer", detail: sha },
+      { kind: "fix-pushed", actor: "fixer", turnId: commit.turnId, detail: sha, url: pullRequestAnchor.commit(sha) },
     );
   log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");
   deps.metrics?.fixPushes.inc({ outcome: "accepted" });

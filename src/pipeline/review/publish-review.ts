@@ -2,6 +2,7 @@ import { updateFinding } from "../../db/findings.js";
 import type { Finding } from "../../db/schema.js";
 import { recordRefusal } from "../../db/refusals.js";
 import { findingId } from "../../domain/finding-id.js";
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import { ours } from "../publish/ours.js";
 import { postReview, type PostedReview } from "../publish/post-review.js";
 import { reviewMarker, shortSha } from "../render/labels.js";
@@ -86,7 +87,12 @@ async function recordPosted(
       run.id,
       f.number,
       { reviewId: posted.reviewId, commentId: comment?.id ?? null, commentNodeId: comment?.nodeId ?? null },
-      { kind: "posted", actor: "reviewer", turnId: turnId ?? null },
+      {
+        kind: "posted",
+        actor: "reviewer",
+        turnId: turnId ?? null,
+        url: comment ? pullRequestAnchor.reviewComment(comment.id) : pullRequestAnchor.review(posted.reviewId),
+      },
     );
   }
 }

@@ -1,10 +1,10 @@
 import { findingId } from "../../domain/finding-id.js";
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import type { FindingEventRow, FindingRow } from "../views/run-view.js";
 import { html } from "./html.js";
 import { classToken } from "./class-token.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { link } from "./link.js";
-import { safeUrl } from "./safe-url.js";
 import { timeElement } from "./time-element.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -23,8 +23,10 @@ export function findingDetails(
     : undefined;
   const comment =
     f.commentId !== null
-      ? link(`${pullUrl}#discussion_r${f.commentId}`, "inline comment on GitHub", "external")
-      : undefined;
+      ? link(`${pullUrl}${pullRequestAnchor.reviewComment(f.commentId)}`, "inline comment on GitHub", "external")
+      : f.reviewId !== null
+        ? link(`${pullUrl}${pullRequestAnchor.review(f.reviewId)}`, "in the review's body on GitHub", "external")
+        : undefined;
   return html`<details class="finding" id="${id}">
     <summary>
       <strong>${id}</strong> <span class="severity-${classToken(f.severity)}">${untrustedText(f.severity)}</span>
@@ -38,7 +40,7 @@ export function findingDetails(
         f.dismissReason !== null &&
         html`<dt>Dismissed because</dt>
           <dd>${untrustedText(f.dismissReason)}</dd>`
-      }${ruling(f)}${
+      }${ruling(f, pullUrl)}${
         f.verification !== null &&
         html`<dt>Verification</dt>
           <dd>${untrustedText(f.verification)}</dd>`
@@ -60,27 +62,27 @@ export function findingDetails(
     ${
       f.events.length
         ? html`<ol class="events">
-            ${f.events.map((e) => event(e))}
+            ${f.events.map((e) => event(e, pullUrl))}
           </ol>`
         : html`<p class="empty">No history recorded.</p>`
     }
   </details>`;
 }
 
-function ruling(f: FindingRow): HtmlSafe | undefined {
+function ruling(f: FindingRow, pullUrl: string): HtmlSafe | undefined {
   if (f.ruling === null) return undefined;
   return html`<dt>Ruling</dt>
     <dd>
       <strong>${untrustedText(f.ruling)}</strong
-      >${f.rulingBy !== null && html` · argued by ${untrustedText(f.rulingBy)}`}${f.rulingConfirmation !== null && html` · ${untrustedText(f.rulingConfirmation)}`}${f.rulingConfirmedBy !== null && html` by ${untrustedText(f.rulingConfirmedBy)}`}${f.rulingReason !== null && html`<pre class="ruling-reason">${untrustedText(f.rulingReason)}</pre>`}
+      >${f.rulingBy !== null && html` · argued by ${untrustedText(f.rulingBy)}`}${f.rulingConfirmation !== null && html` · ${untrustedText(f.rulingConfirmation)}`}${f.rulingConfirmedBy !== null && html` by ${untrustedText(f.rulingConfirmedBy)}`}${f.rulingReplyId !== null && html` · ${link(`${pullUrl}${pullRequestAnchor.reviewComment(f.rulingReplyId)}`, "the ruling on GitHub", "external")}`}${f.rulingReason !== null && html`<pre class="ruling-reason">${untrustedText(f.rulingReason)}</pre>`}
     </dd>`;
 }
 
-function event(e: FindingEventRow): HtmlSafe {
+function event(e: FindingEventRow, pullUrl: string): HtmlSafe {
   return html`<li class="event">
     ${timeElement(e.at)}
     <strong>${untrustedText(e.kind)}</strong
-    >${e.actor !== null && html` by ${untrustedText(e.actor)}`}${e.turnId !== null && html` in ${turnLink(e.turnId)}`}${commentLink(e.url)}${e.detail !== null && html`<pre class="detail">${untrustedText(e.detail)}</pre>`}
+    >${e.actor !== null && html` by ${untrustedText(e.actor)}`}${e.turnId !== null && html` in ${turnLink(e.turnId)}`}${githubLink(e.url, pullUrl)}${e.detail !== null && html`<pre class="detail">${untrustedText(e.detail)}</pre>`}
   </li>`;
 }
 
@@ -88,8 +90,9 @@ function turnLink(turnId: number): HtmlSafe {
   return link(`#turn-${turnId}`, `turn ${turnId}`);
 }
 
-/** The GitHub comment an event happened in, when its address is one a page may link to. */
-function commentLink(url: string | null): HtmlSafe | undefined {
-  const href = url === null ? undefined : safeUrl(url);
-  return href && html` · <a href="${href}" rel="noopener noreferrer">comment</a>`;
+/** Where on GitHub an event happened (a comment, a review, a commit), when it is one of the PR's own places. */
+function githubLink(anchor: string | null, pullUrl: string): HtmlSafe | undefined {
+  if (anchor === null || !pullRequestAnchor.isValid(anchor)) return undefined;
+  const label = anchor.startsWith("/commits/") ? "commit" : anchor.includes("review-") ? "review" : "comment";
+  return html` · ${link(`${pullUrl}${anchor}`, `${label} on GitHub`, "external")}`;
 }

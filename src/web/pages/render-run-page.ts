@@ -1,3 +1,4 @@
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import { shortSha } from "../../pipeline/render/labels.js";
 import type { RunView } from "../views/run-view.js";
 import { findingDetails } from "./finding-details.js";
@@ -49,7 +50,9 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
         ${run.lastReviewedSha ? html`<span class="sha">${untrustedText(shortSha(run.lastReviewedSha))}</span>` : html`<span class="muted">never</span>`}
       </dd>
       <dt>On GitHub</dt>
-      <dd>${link(pullUrl, untrustedText(`${repo}#${run.prNumber}`), "external")}</dd>
+      <dd>
+        ${link(pullUrl, untrustedText(`${repo}#${run.prNumber}`), "external")}${run.summaryCommentId !== null && html` · ${link(`${pullUrl}${pullRequestAnchor.issueComment(run.summaryCommentId)}`, "the bot's summary", "external")}`}
+      </dd>
       <dt>Run</dt>
       <dd>started ${timeElement(run.createdAt)}, updated ${timeElement(run.updatedAt)}</dd>
     </dl>

@@ -139,6 +139,7 @@ function findingOf(f: Finding, events: FindingEventRow[]): FindingRow {
     rulingBy: f.rulingBy,
     rulingConfirmation: f.rulingConfirmation,
     rulingConfirmedBy: f.rulingConfirmedBy,
+    rulingReplyId: f.rulingReplyId,
     commentId: f.commentId,
     reviewId: f.reviewId,
     introducedTurnId: f.introducedTurnId,

@@ -40,7 +40,7 @@ export interface FindingEventRow {
   actor: string | null;
   turnId: number | null;
   detail: string | null;
-  /** A GitHub comment's html_url, when the event happened in one. */
+  /** Where on the PR's GitHub page it happened, relative to the PR's address (a `pullRequestAnchor`). */
   url: string | null;
   at: Date;
 }
@@ -62,6 +62,8 @@ export interface FindingRow {
   rulingBy: string | null;
   rulingConfirmation: string | null;
   rulingConfirmedBy: string | null;
+  /** The bot's reply in the finding's thread that gave the ruling. */
+  rulingReplyId: number | null;
   /** The inline review comment carrying it, when posted inline. */
   commentId: number | null;
   reviewId: number | null;

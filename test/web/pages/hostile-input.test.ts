@@ -5,7 +5,7 @@ import { renderRepositoriesPage } from "../../../src/web/pages/render-repositori
 import { renderRepositoryPage } from "../../../src/web/pages/render-repository-page.js";
 import { renderRunPage } from "../../../src/web/pages/render-run-page.js";
 import type { PageContext } from "../../../src/web/pages/page-context.js";
-import { parsePage, type ParsedPage } from "./parse-page.js";
+import { parsePage, type Element, type ParsedPage } from "./parse-page.js";
 import { viewFixtures } from "./view-fixtures.js";
 
 /**
@@ -131,7 +131,13 @@ describe("link addresses from data", () => {
     "data:text/html,<script>alert(1)</script>",
     "//evil.example/x",
     "vbscript:msgbox(1)",
-  ])("an event whose URL is %j gets no link, and its other parts still show", (url) => {
+    "https://ghe.example.com/octo/repo/pull/7#discussion_r42",
+    "https://evil.example/pull/7#discussion_r42",
+    "#discussion_r42x",
+    "#discussion_r42 onmouseover=alert(1)",
+    "/commits/../../../evil",
+    "/commits/" + "a".repeat(39),
+  ])("an event whose place is %j (not one of the PR's own) gets no link, and its other parts still show", (url) => {
     const page = parsePage(renderRunPage(viewFixtures({ url }).run, ctx));
     const hrefs = page.byTag("a").map((a) => page.attr(a, "href") ?? "");
     expect(
@@ -141,14 +147,26 @@ describe("link addresses from data", () => {
     expect(events).toHaveLength(9);
     for (const event of events) {
       expect(page.text(event)).toContain("plain event actor");
-      expect(page.text(event)).not.toContain("comment");
+      expect(page.text(event)).not.toMatch(/on GitHub/);
     }
   });
 
-  it("an event whose URL is GitHub's gets its link", () => {
-    const url = "https://ghe.example.com/octo/repo/pull/7#discussion_r42";
-    const page = parsePage(renderRunPage(viewFixtures({ url }).run, ctx));
-    const links = page.byClass("event").flatMap((e) => e.childNodes.filter((c) => "tagName" in c && c.tagName === "a"));
-    expect(links.map((a) => ("attrs" in a ? page.attr(a, "href") : undefined))).toContain(url);
+  it.each([
+    ["#discussion_r42", "comment on GitHub"],
+    ["#issuecomment-43", "comment on GitHub"],
+    ["#pullrequestreview-44", "review on GitHub"],
+    [`/commits/${"c".repeat(40)}`, "commit on GitHub"],
+  ])("an event at %j links there on the PR's GitHub page", (url, label) => {
+    const run = viewFixtures({ url, text: (field) => field.replace(/ /g, "-") }).run;
+    const page = parsePage(renderRunPage(run, ctx));
+    const events = page.byClass("event");
+    const external = page
+      .byTag("a")
+      .filter((a) => events.includes(a.parentNode as Element) && !page.attr(a, "href")!.startsWith("#turn-"));
+    expect(external).toHaveLength(9);
+    for (const a of external) {
+      expect(page.attr(a, "href")).toBe(`https://ghe.example.com/owner/repository/pull/7${url}`);
+      expect(page.text(a)).toBe(label);
+    }
   });
 });

@@ -6,7 +6,7 @@ import type { RunView } from "../../../src/web/views/run-view.js";
 export interface FixtureOptions {
   /** Every free-text and name field's value, given the field's name. */
   text?: (field: string) => string;
-  /** Every event's GitHub comment URL. */
+  /** Every event's place on the PR's GitHub page (a pullRequestAnchor, or what a test puts there instead). */
   url?: string;
   findings?: number;
   eventsPerFinding?: number;
@@ -23,7 +23,7 @@ const later = (seconds: number) => new Date(AT.getTime() + seconds * 1000);
  */
 export function viewFixtures({
   text = (field) => `plain ${field}`,
-  url = "https://ghe.example.com/octo/repo/pull/7#discussion_r1",
+  url = "#discussion_r1",
   findings = 3,
   eventsPerFinding = 3,
   turns = 5,
@@ -104,6 +104,7 @@ export function viewFixtures({
     rulingBy: text("ruling by"),
     rulingConfirmation: "awaiting",
     rulingConfirmedBy: text("confirmed by"),
+    rulingReplyId: 6_000 + i,
     commentId: 5_000 + i,
     reviewId: 9,
     introducedTurnId: 100,
