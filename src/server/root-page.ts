@@ -12,6 +12,19 @@ export interface RootPageInfo {
   webhookUrl?: string;
 }
 
+/**
+ * The page's headers: it runs nothing and loads nothing (no script, style or image of any kind), is framed
+ * nowhere and sends no referrer with its links.
+ */
+const HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "content-security-policy": "default-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
+
 /** GET / in app mode: a small page with the app's name, its status and where to go next. */
 export function createRootPage(info: RootPageInfo) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -38,9 +51,7 @@ export function createRootPage(info: RootPageInfo) {
 </body>
 </html>
 `;
-    res
-      .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
-      .end(req.method === "HEAD" ? undefined : html);
+    res.writeHead(200, HEADERS).end(req.method === "HEAD" ? undefined : html);
     return true;
   };
 }

@@ -259,6 +259,11 @@ describe("the root page", { timeout: 120_000 }, () => {
     const res = await fetch(`${app.base}/`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
+    // like the run view's pages: nothing runs or loads, no frame, no referrer
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     const html = await res.text();
     expect(html).toContain("<h1>no-mistakes");
     expect(html).toContain(`<strong id="status">ok</strong>`);

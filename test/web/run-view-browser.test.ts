@@ -249,6 +249,12 @@ describe("the run view in Chromium", () => {
     expect(body).toContain("/no-mistakes fix".replace("/no-mistakes ", "")); // the command is listed
     await page.click("#NM-1 summary"); // the fixed finding's history, open in the screenshot
     await screenshot(page, "run");
+    // the breadcrumbs lead back: to the repository, then to the list of repositories
+    await page.click(`nav.breadcrumbs a[href="/repos/${OWNER}/${REPO}"]`);
+    await page.waitForURL(`${origin}/repos/${OWNER}/${REPO}`);
+    await page.click("nav.breadcrumbs >> text=Repositories");
+    await page.waitForURL(`${origin}/repos`);
+    expect(await page.textContent("h1")).toMatch(/Repositories/);
     await context.close();
   });
 

@@ -57,7 +57,9 @@ export function layout({ title, user, operator, body, breadcrumbs }: LayoutInput
         <link rel="stylesheet" href="${safeUrl("/assets/run-view.css")}" />
       </head>
       <body>
-        <header class="site-header"><a class="app" href="${safeUrl("/")}">no-mistakes</a>${crumbs}${account}</header>
+        <header class="site-header">
+          <a class="app" href="${safeUrl("/repos")}">no-mistakes</a>${crumbs}${account}
+        </header>
         <main>${body}</main>
       </body>
     </html> `.markup;

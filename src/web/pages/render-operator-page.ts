@@ -101,7 +101,7 @@ export function renderOperatorPage(view: OperatorView, ctx: PageContext): string
     title: "Operator",
     user: ctx.user,
     operator: ctx.operator,
-    breadcrumbs: [{ label: "Repositories", href: "/" }, { label: "Operator" }],
+    breadcrumbs: [{ label: "Repositories", href: "/repos" }, { label: "Operator" }],
     body,
   });
 }

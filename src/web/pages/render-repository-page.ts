@@ -57,7 +57,7 @@ export function renderRepositoryPage(view: RepositoryView, ctx: PageContext): st
     title: view.fullName,
     user: ctx.user,
     operator: ctx.operator,
-    breadcrumbs: [{ label: "Repositories", href: "/" }, { label: view.fullName }],
+    breadcrumbs: [{ label: "Repositories", href: "/repos" }, { label: view.fullName }],
     body,
   });
 }

@@ -87,7 +87,7 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
     user: ctx.user,
     operator: ctx.operator,
     breadcrumbs: [
-      { label: "Repositories", href: "/" },
+      { label: "Repositories", href: "/repos" },
       { label: repo, href: sitePath(repo) },
       { label: `#${run.prNumber}` },
     ],

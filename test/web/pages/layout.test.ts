@@ -36,7 +36,7 @@ describe("layout", () => {
   it("has no account part when nobody is signed in", () => {
     const page = parsePage(layout({ title: "T", operator: true, body }));
     expect(page.byTag("form")).toEqual([]);
-    expect(page.byTag("a").map((a) => page.attr(a, "href"))).toEqual(["/"]);
+    expect(page.byTag("a").map((a) => page.attr(a, "href"))).toEqual(["/repos"]);
   });
 
   it("links each breadcrumb but the last, which is the current page", () => {
@@ -45,7 +45,7 @@ describe("layout", () => {
         title: "T",
         operator: false,
         body,
-        breadcrumbs: [{ label: "Repositories", href: "/" }, { label: "o/r", href: "/repos/o/r" }, { label: "#3" }],
+        breadcrumbs: [{ label: "Repositories", href: "/repos" }, { label: "o/r", href: "/repos/o/r" }, { label: "#3" }],
       }),
     );
     expect(page.byClass("breadcrumbs").map((n) => n.tagName)).toEqual(["nav"]);
@@ -53,8 +53,8 @@ describe("layout", () => {
     expect(items.map((li) => page.text(li).trim())).toEqual(["Repositories", "o/r", "#3"]);
     const crumbLinks = page.byTag("a");
     expect(crumbLinks.map((a) => [page.text(a).trim(), page.attr(a, "href")])).toEqual([
-      ["no-mistakes", "/"],
-      ["Repositories", "/"],
+      ["no-mistakes", "/repos"],
+      ["Repositories", "/repos"],
       ["o/r", "/repos/o/r"],
     ]);
     const current = page.elements.find((e) => page.attr(e, "aria-current") === "page");
