@@ -61,6 +61,8 @@ export const runs = pgTable(
     uniqueIndex("runs_repository_pr_unique").on(t.repositoryId, t.prNumber),
     // The run view's repository page: a repository's PRs, newest activity first.
     index("runs_repository_updated_idx").on(t.repositoryId, t.updatedAt),
+    // The run view's addresses name a repository (owner/name, any case): its newest run is found by them.
+    index("runs_repository_name_idx").on(sql`lower(${t.repositoryFullName})`, t.updatedAt),
   ],
 );
 

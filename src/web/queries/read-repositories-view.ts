@@ -1,4 +1,4 @@
-import { and, inArray, ne, sql } from "drizzle-orm";
+import { and, gte, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { findings, runs, turns } from "../../db/schema.js";
 import type { RepositoriesView, RepositorySummary } from "../views/repositories-view.js";
@@ -48,12 +48,14 @@ export async function readRepositoriesView(
       .select({
         repositoryId: runs.repositoryId,
         week: sql<number>`coalesce(sum(${turns.costUsd}) filter (where ${turns.startedAt} >= ${week.toISOString()}::timestamptz), 0)::float8`,
-        month: sql<number>`coalesce(sum(${turns.costUsd}) filter (where ${turns.startedAt} >= ${month.toISOString()}::timestamptz), 0)::float8`,
+        month: sql<number>`coalesce(sum(${turns.costUsd}), 0)::float8`,
         lastTurnAt: sql<Date | null>`max(${turns.startedAt})`.mapWith(turns.startedAt),
       })
       .from(turns)
       .innerJoin(runs, sql`${runs.id} = ${turns.runId}`)
-      .where(inRepositories)
+      // only the last 30 days' turns: the page's cost stays the same as a repository's history grows (an
+      // older last turn is no later than its run's update, which stands for the activity then)
+      .where(and(inRepositories, gte(turns.startedAt, month)))
       .groupBy(runs.repositoryId),
   ]);
   const openBy = new Map(open.map((r) => [r.repositoryId, r]));

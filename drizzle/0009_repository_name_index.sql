@@ -1,0 +1,1 @@
+CREATE INDEX "runs_repository_name_idx" ON "runs" USING btree (lower("repository_full_name"),"updated_at");
