@@ -5,7 +5,7 @@ import { createLogger } from "./logging/create-logger.js";
 import { resolveLogFormat } from "./logging/resolve-log-format.js";
 import { handleStopSignals } from "./system/handle-stop-signals.js";
 import { watchLaunchers } from "./system/watch-launchers.js";
-import { startServer } from "./wiring/start-server.js";
+import { startServer, type RunningServer } from "./wiring/start-server.js";
 
 if (existsSync(".env")) process.loadEnvFile(".env");
 
@@ -16,20 +16,29 @@ try {
     secrets: config.secrets,
     format: resolveLogFormat(config.logFormat, process.stdout.isTTY),
   });
-  const running = await startServer(config, log);
+  // Signals are taken from before the start: one that arrives while the app starts (the embedded database
+  // opening, migrations) stops it once started, as gracefully as later, instead of killing it half-open.
+  let running: RunningServer | undefined;
+  let stopWhenStarted = false;
+  const stop = (server: RunningServer) =>
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, "stop failed");
+        process.exit(1);
+      },
+    );
   const stops = handleStopSignals({
     log,
     fields: { graceMs: config.stopGraceMs },
-    stopGracefully: () =>
-      running.stop().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, "stop failed");
-          process.exit(1);
-        },
-      ),
+    stopGracefully: () => {
+      if (running) void stop(running);
+      else stopWhenStarted = true;
+    },
     stopAtOnce: () => process.exit(1),
   });
+  running = await startServer(config, log);
+  if (stopWhenStarted) void stop(running);
   watchLaunchers({
     log,
     onGone: (launcher) => {

@@ -17,6 +17,15 @@ afterEach(async () => {
 });
 afterAll(() => removeTempDirs());
 
+async function waitForOutput(app: AppProcess, text: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!app.output().includes(text)) {
+    if (app.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`never printed ${text}:\n${app.output()}`);
+    await sleep(20);
+  }
+}
+
 /** The app in setup mode (no App registered) on the embedded database in `dataDir`. */
 function startApp(dataDir: string): AppProcess {
   const app = startAppProcess({ PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "info" });
@@ -81,7 +90,7 @@ describe("an embedded database directory", { timeout: 240_000 }, () => {
 
     const third = startApp(dataDir);
     await listeningPort(third); // the dead owner's lock did not keep it out; PGlite recovered its files
-    expect(await third.stop()).toBe(0);
+    expect(await third.stop(), third.output()).toBe(0);
     expect(existsSync(join(dataDir, "pglite.lock"))).toBe(false);
 
     const reopened = await openDatabase({ pgliteDir: join(dataDir, "pglite") });
@@ -113,7 +122,20 @@ describe("an embedded database directory", { timeout: 240_000 }, () => {
 
     const second = startApp(dataDir);
     await listeningPort(second);
-    expect(await second.stop()).toBe(0);
+    expect(await second.stop(), second.output()).toBe(0);
+    expect(existsSync(join(dataDir, "pglite.lock"))).toBe(false);
+  });
+
+  it("is left ready to open by a SIGTERM that arrives while the app starts: it finishes starting, then stops gracefully", async () => {
+    const dataDir = tempDir();
+    const app = startApp(dataDir);
+    // the database is open and migrated; the server does not listen yet
+    await waitForOutput(app, '"msg":"database ready"');
+    app.child.kill("SIGTERM");
+    const [code, signal] = (await once(app.child, "exit")) as [number | null, string | null];
+    running.splice(running.indexOf(app), 1);
+    expect({ code, signal }, app.output()).toEqual({ code: 0, signal: null });
+    expect(app.output()).toContain('"msg":"stopping: running turns get the grace period');
     expect(existsSync(join(dataDir, "pglite.lock"))).toBe(false);
   });
 

@@ -65,9 +65,12 @@ export function appProcess(child: ChildProcess): AppProcess {
     child,
     output: () => output,
     async stop() {
-      if (child.exitCode !== null) return child.exitCode;
+      // gone already: by its own exit (its code) or by a signal (null; waiting for "exit" again would hang)
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
       child.kill("SIGTERM");
-      const [code] = (await once(child, "exit")) as [number | null];
+      const [code, signal] = await exited;
+      if (code === null) output += `\n[the test saw the process end by ${signal ?? "a signal"}]\n`;
       return code;
     },
   };
