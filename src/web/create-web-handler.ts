@@ -93,13 +93,15 @@ export function createWebHandler(deps: WebHandlerDeps) {
         send(503, renderMessagePage({ kind: "sign-in-not-configured" }, ANONYMOUS));
         return true;
       }
-      const user = await deps.auth.signedIn(req);
-      if (!user) {
+      const signIn = () => {
         const next = `${url.pathname}${url.search}`;
         res.writeHead(303, { ...SECURITY_HEADERS, location: `/login?next=${encodeURIComponent(next)}` }).end();
         return true;
-      }
+      };
+      const user = await deps.auth.signedIn(req);
+      if (!user) return signIn();
       const page = await renderRoute(deps, route, user, url);
+      if (page === SIGNED_OUT) return signIn(); // the session ended while this page was asked for
       if (page === undefined) send(404, renderMessagePage({ kind: "not-found" }, { user, operator: false }));
       else send(200, page);
       return true;
@@ -117,19 +119,23 @@ export function createWebHandler(deps: WebHandlerDeps) {
   };
 }
 
-/** The page's HTML, or undefined for a 404 (not there, or not readable by this person). */
+/** What renderRoute answers when the person's session has ended (their token revoked): sign in again. */
+const SIGNED_OUT = Symbol("signed out");
+
+/** The page's HTML, undefined for a 404 (not there, or not readable by this person), or SIGNED_OUT. */
 async function renderRoute(
   deps: WebHandlerDeps,
   route: Exclude<WebRoute, { kind: "asset" } | { kind: "auth" }>,
   user: WebUser,
   url: URL,
-): Promise<string | undefined> {
+): Promise<string | undefined | typeof SIGNED_OUT> {
   const operator = await deps.auth.isOperator(user);
   const context = { user, operator, github: { webOrigin: deps.webOrigin } };
   if (route.kind === "unknown") return undefined;
   if (route.kind === "operator")
     return operator ? renderOperatorPage(await readOperatorView(deps.db), context) : undefined;
   const readable = await deps.auth.readableRepositories(user);
+  if (!readable) return SIGNED_OUT;
   if (route.kind === "repositories")
     return renderRepositoriesPage(await readRepositoriesView(deps.db, [...readable]), context);
   const repository = await findRepository(deps.db, route.fullName);

@@ -68,7 +68,8 @@ describe.each(kinds)("the run view's router (%s)", (kind) => {
     standIn.install();
     const logs = captureLogger();
     const config = { web: { oauth: options.oauth === false ? undefined : OAUTH_CLIENT, admins: [] }, github: GITHUB };
-    const auth = createWebAuth({ database: database.handle.db, config, log: logs.log });
+    const clock = { now: Date.now() };
+    const auth = createWebAuth({ database: database.handle.db, config, log: logs.log, now: () => clock.now });
     const handler = createWebHandler({ db: database.handle.db, auth, webOrigin: GITHUB.webOrigin, log: logs.log });
     const server = createServer((req, res) => {
       void handler(req, res).then((handled) => {
@@ -78,7 +79,7 @@ describe.each(kinds)("the run view's router (%s)", (kind) => {
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { standIn, origin, browser: new CookieBrowser(origin), logs };
+    return { standIn, origin, browser: new CookieBrowser(origin), logs, clock };
   }
 
   /** Signs alice in (she reads repository 11 only) through the stand-in's OAuth flow. */
@@ -172,6 +173,20 @@ describe.each(kinds)("the run view's router (%s)", (kind) => {
     const again = await w.browser.open("/repos/octo-org/widgets");
     expect(again.status).toBe(200);
     expect(again.body).toContain("Mine");
+  });
+
+  it("sends a person whose token GitHub now refuses (the App's authorization revoked) to sign in again, not to an empty page", async () => {
+    const w = await serve();
+    await signIn(w);
+    expect((await w.browser.open("/repos/octo-org/widgets")).status).toBe(200);
+    w.standIn.revokeUserTokens("alice");
+    w.clock.now += 61_000; // past the cached answer
+    const answer = await w.browser.open("/repos/octo-org/widgets?state=open");
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(`/login?next=${encodeURIComponent("/repos/octo-org/widgets?state=open")}`);
+    expect(answer.body).not.toContain("Mine");
+    // and the session is gone: the next page asks for sign-in before anything else
+    expect((await w.browser.open("/repos")).status).toBe(303);
   });
 
   it("without GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET: every page says how to turn sign-in on, and shows nothing", async () => {

@@ -29,10 +29,11 @@ export interface WebAuth {
   signedIn(req: IncomingMessage): Promise<WebUser | undefined>;
   /**
    * Repository ids the person can read through the App's installations, checked with their own token,
-   * cached ~60 s per session in memory. A token GitHub refuses (401: revoked) ends the session and gives
-   * an empty set; any other GitHub failure throws its GitHubError.
+   * cached ~60 s per session in memory. Undefined when the session has ended — GitHub refused the token
+   * (401: revoked), or it expired or was signed out meanwhile — so the person is sent to sign in again;
+   * any other GitHub failure throws its GitHubError.
    */
-  readableRepositories(user: WebUser): Promise<Set<number>>;
+  readableRepositories(user: WebUser): Promise<Set<number> | undefined>;
   /** The App's owner when it is a User (GET /app as the App), or a WEB_ADMINS login. */
   isOperator(user: WebUser): Promise<boolean>;
   /** Whether OAuth is configured at all (GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET). */
@@ -229,11 +230,11 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
     return { sessionId, id: row.userId, login: row.login };
   }
 
-  async function endSession(sessionId: string, why: string): Promise<Set<number>> {
+  async function endSession(sessionId: string, why: string): Promise<undefined> {
     await store.delete(sessionId);
     repositoriesCache.delete(sessionId);
     log.info({ why }, "web: session ended");
-    return new Set();
+    return undefined;
   }
 
   return {
@@ -244,7 +245,9 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
       const url = new URL(req.url ?? "/", "http://request.invalid");
       const route = { "/login": "GET", [CALLBACK_PATH]: "GET", "/logout": "POST" }[url.pathname];
       if (!route) return false;
-      if (req.method !== route && !(route === "GET" && req.method === "HEAD")) {
+      // HEAD is a GET without the body for /login; never for the callback, where a GET spends GitHub's code
+      // (a link checker's HEAD must not sign anyone in)
+      if (req.method !== route && !(url.pathname === "/login" && req.method === "HEAD")) {
         res.writeHead(405, { allow: route, "content-type": "text/plain; charset=utf-8" });
         res.end(`Use ${route} for ${url.pathname}.\n`);
         return true;
@@ -259,7 +262,8 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
       const cached = repositoriesCache.get(user.sessionId);
       if (cached && cached.until > now()) return new Set(cached.ids);
       const row = await store.find(user.sessionId, new Date(now()));
-      if (!row || !seal) return new Set();
+      if (!row) return undefined; // expired, or signed out in another tab, since the cookie was read
+      if (!seal) return new Set();
       const token = seal.open(row.tokenCiphertext, row.id);
       if (token === undefined)
         return endSession(user.sessionId, "the stored token cannot be opened (GITHUB_CLIENT_SECRET changed?)");

@@ -290,7 +290,7 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     expect(user).toMatchObject({ login: "bob", id: 502 });
 
     const before = w.standIn.requests.length;
-    const ids = await w.auth.readableRepositories(user);
+    const ids = (await w.auth.readableRepositories(user))!;
     expect([...ids].sort((a, b) => a - b)).toEqual([7, ...many]);
     const asked = w.standIn.requests.slice(before);
     expect(asked.map((r) => r.path.split("?")[0])).toEqual([
@@ -312,7 +312,7 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     expect(w.standIn.requests.length).toBeGreaterThan(cachedCount);
   });
 
-  it("ends the session when GitHub refuses the person's token (revoked): no repositories, signed out next time", async () => {
+  it("ends the session when GitHub refuses the person's token (revoked): no answer but 'sign in again', signed out next time", async () => {
     const w = await world();
     await signIn(w);
     const req = () => pageRequest(cookieHeader(w));
@@ -321,7 +321,7 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
 
     w.standIn.revokeUserTokens("alice");
     w.clock.now += 61_000;
-    expect(await w.auth.readableRepositories(user)).toEqual(new Set());
+    expect(await w.auth.readableRepositories(user)).toBeUndefined();
     expect(w.standIn.sent("GET", "/user/installations").at(-1)).toBeDefined();
     expect(await w.auth.signedIn(req())).toBeUndefined();
     expect(await rows()).toHaveLength(0);
@@ -382,6 +382,21 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     await signIn(w);
     const again = await w.browser.open("/login?next=/runs/3");
     expect(again).toMatchObject({ status: 302, location: "/runs/3" });
+  });
+
+  it("spends GitHub's code only on a GET of the callback: a HEAD of it (a link checker, a prefetch) is refused and signs no one in", async () => {
+    const w = await world();
+    w.standIn.signInAs(ALICE);
+    const login = await w.browser.open("/login");
+    const authorize = await w.browser.open(login.location!);
+    const back = new URL(authorize.location!);
+    const head = await w.browser.open(`${back.pathname}${back.search}`, { method: "HEAD" });
+    expect(head.status).toBe(405);
+    expect(w.standIn.sent("POST", "/login/oauth/access_token")).toHaveLength(0);
+    expect(await rows()).toHaveLength(0);
+    // the same address, as the browser then GETs it: signed in with the unspent code
+    expect((await w.browser.open(`${back.pathname}${back.search}`)).status).toBe(302);
+    expect(await rows()).toHaveLength(1);
   });
 
   it("answers only its own paths", async () => {
