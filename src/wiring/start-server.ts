@@ -139,7 +139,15 @@ export async function startServer(
   if (config.app && answersWebhooks) {
     const webLog = log.child({ name: "web" });
     const auth = createWebAuth({ database: database.db, config, log: webLog });
-    server.addHandler(createWebHandler({ db: database.db, auth, webOrigin: config.github.webOrigin, log: webLog }));
+    server.addHandler(
+      createWebHandler({
+        db: database.db,
+        auth,
+        webOrigin: config.github.webOrigin,
+        log: webLog,
+        secrets: config.secrets,
+      }),
+    );
   }
   const agents = config.app && sandbox && !workersApart ? createAgents(config, sandbox) : undefined;
   if (config.app) {

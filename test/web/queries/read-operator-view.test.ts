@@ -101,15 +101,16 @@ describe.each(kinds)("readOperatorView on %s", (kind) => {
       ["w-1", "box", 101, "worker", 0],
       ["w-2", "box", 102, "all", 2],
     ]);
-    expect(view.refusals.map((r) => [r.kind, r.repositoryFullName, r.prNumber, r.actor, r.reason])).toEqual([
+    expect(view.refusals.map((r) => [r.kind, r.repositoryFullName, r.prNumber, r.actor, r.reason, r.count])).toEqual([
       [
         "webhook_invalid",
         null,
         null,
         null,
         "webhook request refused (400, no delivery id): required headers missing: x-hub-signature-256",
+        41,
       ],
-      ["unauthorized_command", "octo/widgets", 12, "visitor", "fix: needs write access (permission read)"],
+      ["unauthorized_command", "octo/widgets", 12, "visitor", "fix: needs write access (permission read)", 1],
     ]);
   });
 
