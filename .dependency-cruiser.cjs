@@ -59,6 +59,22 @@ module.exports = {
       to: { path: [FLOW, "^src/agents/"] },
     },
     {
+      name: "refusals-below-the-flow",
+      comment:
+        "src/refusals records what the app refused (refusals_total and the refusals row, in one call): every part of the flow calls it; it calls none of them.",
+      severity: "error",
+      from: { path: "^src/refusals/" },
+      to: { path: [FLOW, "^src/(agents|github|git|web|backtest)(/|$)"] },
+    },
+    {
+      name: "refusals-written-in-one-place",
+      comment:
+        "Only src/refusals writes the refusals table (with the metric, redacted): nothing else imports its queries.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(refusals|db)/" },
+      to: { path: "^src/db/refusals\\.ts$" },
+    },
+    {
       name: "edges-import-no-flow",
       comment: "agents, github and git are edges: the pipeline calls them, never the other way round.",
       severity: "error",

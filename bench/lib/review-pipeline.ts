@@ -10,6 +10,7 @@ import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
 import { createLogger } from "../../src/logging/create-logger.js";
 import type { PipelineDeps } from "../../src/pipeline/job/pipeline-deps.js";
 import { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";
+import { Refusals } from "../../src/refusals/refusals.js";
 import { WEBHOOK_SECRET, createDatabase, privateKey } from "./common.js";
 import { GitHubHttpStandIn } from "./github-server.js";
 
@@ -58,6 +59,7 @@ export async function startReviewPipeline(root: string, dataDir: string, agentLo
     // The "remote" is a local bare repository: no token goes on git's command line (as for an untrusted URL).
     gitToken: () => undefined,
     isOwnBot: async () => false,
+    refusals: new Refusals({ db: handle.db, log }),
   };
   return { db, handle, gh, deps };
 }

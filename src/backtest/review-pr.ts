@@ -11,6 +11,7 @@ import { GitWorkspace } from "../git/git-workspace.js";
 import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
 import { loadRunContext } from "../pipeline/job/run-context.js";
 import { runReview } from "../pipeline/review/run-review.js";
+import { Refusals } from "../refusals/refusals.js";
 import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import type { BacktestFinding } from "./backtest-finding.js";
 import type { BacktestPr } from "./backtest-pr.js";
@@ -78,6 +79,7 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     agentTimeoutMs: deps.agentTimeoutMs,
     gitToken: () => undefined,
     isOwnBot: async (login) => login === (await github.botIdentity()).login,
+    refusals: new Refusals({ db: deps.db, log }),
   };
 
   let runId: number | undefined;

@@ -3,7 +3,6 @@ import { repoRef } from "../pipeline/job/repo-ref.js";
 import type { Database } from "../db/database.js";
 import { listFindings, updateFinding } from "../db/findings.js";
 import { deleteRunAgentSession, listRunAgentSessions } from "../db/run-agent-sessions.js";
-import { recordRefusal } from "../db/refusals.js";
 import { addRunCommand } from "../db/run-commands.js";
 import { findRun, updateRun, upsertRun } from "../db/runs.js";
 import type { Run } from "../db/schema.js";
@@ -53,9 +52,8 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
     const who = await standing(github, ref, run, job.author);
     if (!who.author && !who.writer) {
       log.info({ author: job.author, permission: who.permission }, "command refused");
-      deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
-      await recordRefusal(deps.db, {
-        kind: "command",
+      await deps.refusals.refuse({
+        kind: "unauthorized_command",
         repositoryFullName: run.repositoryFullName,
         prNumber: run.prNumber,
         actor: job.author,
@@ -74,9 +72,8 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   const permission = await github.getPermission(ref, job.author);
   if (!WRITERS.has(permission)) {
     log.info({ author: job.author, permission }, "command refused");
-    deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
-    await recordRefusal(deps.db, {
-      kind: "command",
+    await deps.refusals.refuse({
+      kind: "unauthorized_command",
       repositoryFullName: run.repositoryFullName,
       prNumber: run.prNumber,
       actor: job.author,

@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import { listFindings } from "../db/findings.js";
-import { recordRefusal } from "../db/refusals.js";
 import { addRunCommand } from "../db/run-commands.js";
 import { findRun } from "../db/runs.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
@@ -75,9 +74,8 @@ export async function handleThreadReply(
       { author: job.author, permission: who.permission, finding: finding?.number },
       "thread reply refused: not the PR's author nor a writer",
     );
-    deps.metrics?.refusals.inc({ kind: "unauthorized_command" });
-    await recordRefusal(deps.db, {
-      kind: "command",
+    await deps.refusals.refuse({
+      kind: "unauthorized_command",
       repositoryFullName: run.repositoryFullName,
       prNumber: run.prNumber,
       actor: job.author,

@@ -2,27 +2,23 @@ import { desc } from "drizzle-orm";
 import type { Database } from "./database.js";
 import { refusals, type Refusal } from "./schema.js";
 
-export interface NewRefusal {
-  /** command | push | review | ... */
+export interface RefusalRow {
   kind: string;
-  repositoryFullName?: string | null;
-  prNumber?: number | null;
-  actor?: string | null;
-  /** Short and free of secrets: the operator page shows it as is. */
+  repositoryFullName: string | null;
+  prNumber: number | null;
+  actor: string | null;
+  /** Already redacted and cut (src/refusals does both): the operator page shows it. */
   reason: string;
+  /** The refusals the row stands for (default 1). */
+  count?: number;
 }
 
-const MAX_REASON = 500;
-
-/** Something the app refused, kept for the operator page. */
-export async function recordRefusal(db: Database, refusal: NewRefusal): Promise<void> {
-  await db.insert(refusals).values({
-    kind: refusal.kind,
-    repositoryFullName: refusal.repositoryFullName ?? null,
-    prNumber: refusal.prNumber ?? null,
-    actor: refusal.actor ?? null,
-    reason: refusal.reason.slice(0, MAX_REASON),
-  });
+/**
+ * Writes one refusal row. Only src/refusals calls it — through Refusals.refuse, which also counts
+ * `refusals_total` and redacts the reason — so the table and the metric never disagree.
+ */
+export async function insertRefusal(db: Database, row: RefusalRow): Promise<void> {
+  await db.insert(refusals).values({ ...row, count: row.count ?? 1 });
 }
 
 /** The newest refusals first. */

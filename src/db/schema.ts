@@ -256,19 +256,24 @@ export const findingEvents = pgTable(
 );
 
 /**
- * Something the app refused, for the operator page: a command from someone without write access, a push
- * GitHub refused, a review comment GitHub would not place, a webhook that failed validation.
+ * Something the app refused, for the operator page: a command from someone without write access, a fix
+ * not pushed (a gitlink, a link out of the tree, workflow files, nowhere to push, GitHub refused the push),
+ * a turn past the PR's budget, a review GitHub refused, a webhook that failed validation or that the
+ * intake could not take. Written only by src/refusals (which counts `refusals_total` with it).
  */
 export const refusals = pgTable(
   "refusals",
   {
     id: serial("id").primaryKey(),
-    /** command | push | review | webhook | ... */
+    /** The refusals_total kind: unauthorized_command | gitlink | budget | webhook_invalid | ... (RefusalKind) */
     kind: text("kind").notNull(),
     repositoryFullName: text("repository_full_name"),
     prNumber: integer("pr_number"),
     actor: text("actor"),
+    /** What an operator can act on; redacted of secrets before it is written. */
     reason: text("reason").notNull(),
+    /** How many refusals the row stands for: webhook refusals are kept at most one row per kind a minute. */
+    count: integer("count").notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [index("refusals_created_idx").on(t.createdAt)],

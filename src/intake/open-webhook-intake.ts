@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/database.js";
 import type { Metrics } from "../metrics/metrics.js";
+import type { Refusals } from "../refusals/refusals.js";
 import type { RunQueue } from "../queue/run-queue.js";
 import { applyRecord, applyRecords, applyTogether } from "./apply-record.js";
 import { createIntakeDeps } from "./intake-deps.js";
@@ -27,6 +28,7 @@ export function openWebhookIntake(options: {
   log: Logger;
   maxBacklog?: number;
   metrics?: Metrics;
+  refusals?: Refusals;
   /** Called after each apply that committed (a job may have been queued with it). */
   onApplied?: () => void;
 }): WebhookIntake {
@@ -43,5 +45,6 @@ export function openWebhookIntake(options: {
     log: options.log,
     maxBacklog: options.maxBacklog,
     metrics: options.metrics,
+    refusals: options.refusals,
   });
 }

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { Metrics } from "../metrics/metrics.js";
+import type { Refusals } from "../refusals/refusals.js";
 import { classifyApplyError } from "./classify-apply-error.js";
 import { DeliveryJournal } from "./delivery-journal.js";
 import type { IntakeRecord } from "./intake-record.js";
+import { whereOf } from "./where-of.js";
 
 /** The journal is emptied when everything in it is applied and it has grown past this. */
 const JOURNAL_CLEAR_BYTES = 1 << 20;
@@ -27,8 +29,10 @@ export interface WebhookIntakeOptions {
   maxRetryDelayMs?: number;
   /** Tries for a record whose failure is not the database's before it is set aside. Default 5. */
   recordAttempts?: number;
-  /** Marks accepted deliveries for the webhook counter and counts refusals; absent = nothing recorded. */
+  /** Marks accepted deliveries for the webhook counter; absent = nothing recorded. */
   metrics?: Metrics;
+  /** Where a delivery the intake refuses goes (counted, kept for the operator page); absent = nothing recorded. */
+  refusals?: Refusals;
   /** Records applied together (absent: one at a time); see IntakeBatches. */
   batches?: IntakeBatches;
 }
@@ -98,13 +102,22 @@ export class WebhookIntake implements Intake {
   }
 
   accept(record: IntakeRecord): void {
-    const { metrics } = this.options;
+    const { metrics, refusals } = this.options;
     if (this.stopped) {
-      metrics?.refusals.inc({ kind: "intake_stopping" });
+      // Counted now; the row is written after the answer (Refusals: at most one per kind a minute).
+      void refusals?.refuse({
+        kind: "intake_stopping",
+        ...whereOf(record),
+        reason: `delivery ${record.deliveryId} (${record.kind}) answered 503: this process is stopping; GitHub shows it failed and the delivery sweep redelivers it`,
+      });
       throw new IntakeRefusedError("shutting down; not accepting deliveries");
     }
     if (this.pending.length >= this.maxBacklog) {
-      metrics?.refusals.inc({ kind: "intake_full" });
+      void refusals?.refuse({
+        kind: "intake_full",
+        ...whereOf(record),
+        reason: `delivery ${record.deliveryId} (${record.kind}) answered 503: ${this.pending.length} deliveries wait for the database (the limit); is the database down or slow?`,
+      });
       throw new IntakeRefusedError(
         `too many deliveries wait for the database (${this.pending.length}); refusing more until they are applied`,
       );

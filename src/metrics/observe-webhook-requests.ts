@@ -21,8 +21,8 @@ const EVENTS = new Set([
 /**
  * Times and counts every POST to the webhook path on `server`: `webhook_ack_seconds` from the request's
  * start to its answer written, and `webhook_deliveries_total{event,outcome}` by the answer — 2xx
- * `accepted` when the intake journaled the delivery during the request, else `ignored`; 4xx `rejected`
- * (a 413 also counts as refusals_total{kind="webhook_body_too_large"}); 5xx `failed`. Its listener goes
+ * `accepted` when the intake journaled the delivery during the request, else `ignored`; 4xx `rejected`;
+ * 5xx `failed` (refusals_total is counted where the refusal happens, with its row: src/refusals). Its listener goes
  * first, before the app's, so the clock starts when the request does. Returns a function that stops
  * observing.
  */
@@ -42,7 +42,6 @@ export function observeWebhookRequests(server: Server, metrics: Metrics, options
       if (!res.writableFinished) return; // the client left before an answer: nothing was acknowledged
       stopTimer();
       metrics.webhookDeliveries.inc({ event, outcome: outcomeOf(res.statusCode, accepted) });
-      if (res.statusCode === 413) metrics.refusals.inc({ kind: "webhook_body_too_large" });
     };
     res.on("finish", done).on("close", done);
   };

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import type { Refusals } from "../refusals/refusals.js";
+import { claimedDelivery } from "./claimed-delivery.js";
 import { WebhookBodyReader, type UnreadBody } from "./webhook-body-reader.js";
 import { webhookPathMatcher } from "./webhook-path-matcher.js";
 
@@ -31,10 +33,11 @@ type NodeMiddleware = (request: IncomingMessage, response: ServerResponse, next?
  */
 export function limitWebhookBody(
   middleware: NodeMiddleware,
-  options: { path: string; log: Logger; maxBytes?: number; maxBufferedBytes?: number },
+  options: { path: string; log: Logger; refusals?: Refusals; maxBytes?: number; maxBufferedBytes?: number },
 ): NodeMiddleware {
   const {
     log,
+    refusals,
     maxBytes = MAX_WEBHOOK_BODY_BYTES,
     maxBufferedBytes = Math.max(MAX_WEBHOOK_BODIES_BUFFERED_BYTES, maxBytes),
   } = options;
@@ -45,7 +48,7 @@ export function limitWebhookBody(
     if (request.method !== "POST" || !isWebhookPath(request.url)) return middleware(request, response, next);
     const body = await reader.read(request);
     if (!Buffer.isBuffer(body)) {
-      if (!("gone" in body)) refuse(request, response, body, { maxBytes, maxBufferedBytes }, log);
+      if (!("gone" in body)) refuse(request, response, body, { maxBytes, maxBufferedBytes }, log, refusals);
       return true;
     }
     (request as IncomingMessage & { body?: string }).body = decoder.decode(body);
@@ -54,7 +57,8 @@ export function limitWebhookBody(
 }
 
 /**
- * 413 (or 503), said once in the log (size and delivery id, never the body). Nothing more is read: once
+ * 413 (or 503), said once in the log (size and delivery id, never the body) and recorded as a refusal
+ * (counted at once, its row written after the answer: see Refusals). Nothing more is read: once
  * the answer is out, the connection is half-closed, so the client has the answer before it sees the end,
  * and dropped a moment later. (Closing outright with the client's bytes unread would send a reset that
  * can overtake the answer.)
@@ -65,6 +69,7 @@ function refuse(
   unread: Exclude<UnreadBody, { gone: true }>,
   limits: { maxBytes: number; maxBufferedBytes: number },
   log: Logger,
+  refusals: Refusals | undefined,
 ): void {
   const deliveryId = request.headers["x-github-delivery"];
   let status: number;
@@ -78,12 +83,24 @@ function refuse(
       { deliveryId, ...unread.tooLarge, maxBytes: limits.maxBytes, status },
       "webhook body over the size cap refused",
     );
+    const size =
+      "contentLength" in unread.tooLarge
+        ? `a content-length of ${unread.tooLarge.contentLength} bytes`
+        : `more than ${limits.maxBytes} bytes`;
+    void refusals?.refuse({
+      kind: "webhook_body_too_large",
+      reason: `webhook body refused (413, ${claimedDelivery(request)}): ${size}, over the cap of ${limits.maxBytes}; GitHub sends at most 25 MB, so the sender is not GitHub`,
+    });
   } else {
     [status, error] = [503, "Too many large webhook bodies arriving at once: this one was dropped; send it again"];
     log.warn(
       { deliveryId, ...unread.crowded, maxBufferedBytes: limits.maxBufferedBytes, status },
       "webhook body dropped: too many large bodies arriving at once",
     );
+    void refusals?.refuse({
+      kind: "webhook_bodies_crowded",
+      reason: `webhook body dropped (503, ${claimedDelivery(request)}) after ${unread.crowded.receivedBytes} bytes: the bodies arriving together passed ${limits.maxBufferedBytes} bytes and it was the largest; GitHub redelivers a real one`,
+    });
   }
   const text = JSON.stringify({ error });
   response.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });

@@ -1,11 +1,15 @@
 import { createNodeMiddleware, Webhooks } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { Probot } from "probot";
+import type { Refusals } from "../refusals/refusals.js";
 import { limitWebhookBody } from "./limit-webhook-body.js";
+import { recordInvalidDeliveries } from "./record-invalid-deliveries.js";
 
 type ProbotOptions = ConstructorParameters<typeof Probot>[0] & {
   /** False in a worker process (ROLE=worker): deliveries are answered 503, for a web process to take. */
   acceptWebhooks?: boolean;
+  /** Where refused webhook requests go (counted, kept for the operator page); absent = nothing recorded. */
+  refusals?: Refusals;
 };
 
 /**
@@ -15,17 +19,20 @@ type ProbotOptions = ConstructorParameters<typeof Probot>[0] & {
  * never call GitHub (they journal a record and return; workers get their client from `auth()`), and that
  * Octokit, built and thrown away a hundred times a second, was what kept the garbage collector's longest
  * pauses in the webhook answer (bench: ack p99). And a body over GitHub's 25 MB is refused (413) before
- * the middleware buffers it: see limitWebhookBody. Everything else — `auth()`, `log`, the Server, the
- * setup flow — is Probot's.
+ * the middleware buffers it: see limitWebhookBody. Refused requests (too large, unsigned, not JSON) are
+ * recorded as refusals after their answer (limitWebhookBody, recordInvalidDeliveries). Everything else —
+ * `auth()`, `log`, the Server, the setup flow — is Probot's.
  */
 export class NoMistakesProbot extends Probot {
   /** Where handlers subscribe: events carry `id`, `name` and `payload`, nothing else. */
   readonly events: Webhooks;
   private readonly acceptWebhooks: boolean;
+  private readonly refusals: Refusals | undefined;
 
   constructor(options: ProbotOptions = {}) {
     super(options);
     this.acceptWebhooks = options.acceptWebhooks !== false;
+    this.refusals = options.refusals;
     this.events = new Webhooks({
       secret: options.secret ?? "development",
       ...(options.log ? { log: options.log } : {}),
@@ -43,7 +50,13 @@ export class NoMistakesProbot extends Probot {
     const log = options.log ?? this.log;
     const path = options.path ?? this.webhookPath;
     if (!this.acceptWebhooks) return refuseWebhooks(path, log);
-    return limitWebhookBody(createNodeMiddleware(this.events, { log, path }), { path, log });
+    const middleware = createNodeMiddleware(this.events, { log, path });
+    const { refusals } = this;
+    return limitWebhookBody(refusals ? recordInvalidDeliveries(middleware, { path, refusals }) : middleware, {
+      path,
+      log,
+      refusals,
+    });
   }
 
   /** Delivers an event to the handlers without a signature check (tests, replays). */

@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
 import { GitHubError } from "../github/github-error.js";
+import { createSecretRedactor } from "../logging/redact-secrets.js";
 import type { WebAuth, WebUser } from "./auth/web-auth.js";
 import { renderMessagePage } from "./pages/render-message-page.js";
 import { renderOperatorPage } from "./pages/render-operator-page.js";
@@ -26,6 +27,8 @@ export interface WebHandlerDeps {
   /** GitHub's web origin (https://github.com, or the GHE host's), for links to PRs and comments. */
   webOrigin: string;
   log: Logger;
+  /** The app's secret values (EnvConfig.secrets): redacted, with every token shape, from reasons the operator page shows. */
+  secrets: readonly string[];
 }
 
 /**
@@ -47,6 +50,7 @@ const SECURITY_HEADERS = {
  * answers the same 404 as one that does not exist. Paths it does not know are left to the next handler.
  */
 export function createWebHandler(deps: WebHandlerDeps) {
+  const redact = createSecretRedactor(deps.secrets);
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const route = webRoute(url.pathname);
@@ -100,7 +104,7 @@ export function createWebHandler(deps: WebHandlerDeps) {
       };
       const user = await deps.auth.signedIn(req);
       if (!user) return signIn();
-      const page = await renderRoute(deps, route, user, url);
+      const page = await renderRoute(deps, route, user, url, redact);
       if (page === SIGNED_OUT) return signIn(); // the session ended while this page was asked for
       if (page === undefined) send(404, renderMessagePage({ kind: "not-found" }, { user, operator: false }));
       else send(200, page);
@@ -128,12 +132,13 @@ async function renderRoute(
   route: Exclude<WebRoute, { kind: "asset" } | { kind: "auth" }>,
   user: WebUser,
   url: URL,
+  redact: (text: string) => string,
 ): Promise<string | undefined | typeof SIGNED_OUT> {
   const operator = await deps.auth.isOperator(user);
   const context = { user, operator, github: { webOrigin: deps.webOrigin } };
   if (route.kind === "unknown") return undefined;
   if (route.kind === "operator")
-    return operator ? renderOperatorPage(await readOperatorView(deps.db), context) : undefined;
+    return operator ? renderOperatorPage(await readOperatorView(deps.db), context, redact) : undefined;
   const readable = await deps.auth.readableRepositories(user);
   if (!readable) return SIGNED_OUT;
   if (route.kind === "repositories")

@@ -18,6 +18,7 @@ import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery
 import { startMetrics } from "../metrics/start-metrics.js";
 import type { WebhookIntake } from "../intake/webhook-intake.js";
 import type { RunQueue } from "../queue/run-queue.js";
+import { Refusals } from "../refusals/refusals.js";
 import { VERSION } from "../version.js";
 import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-sandbox.js";
 import { guardSetupRoutes, type SetupRouteGuard } from "../server/guard-setup-routes.js";
@@ -82,6 +83,8 @@ export async function startServer(
     intake: () => intake,
     more: async () => workerProcess?.metrics(),
   });
+  // This process's refusals — webhook requests, the intake, inline workers — counted and kept for the operator page.
+  const refusals = new Refusals({ db: database.db, log, metrics: metrics.metrics, secrets: config.secrets });
 
   const mode = config.app ? "app" : "setup";
   const probotOptions = config.app
@@ -96,7 +99,7 @@ export async function startServer(
     log: quietProbotLog(log), // WEBHOOK_PROXY_URL is forwarded by startWebhookProxy, once the server listens
     Probot: (config.app ? NoMistakesProbot : Probot).defaults({
       ...probotOptions,
-      ...(config.app ? { acceptWebhooks: answersWebhooks } : {}),
+      ...(config.app ? { acceptWebhooks: answersWebhooks, refusals } : {}),
       baseUrl: config.github.baseUrl,
       log,
       Octokit: countGitHubRequests(ProbotOctokit, metrics.metrics),
@@ -136,7 +139,15 @@ export async function startServer(
   if (config.app && answersWebhooks) {
     const webLog = log.child({ name: "web" });
     const auth = createWebAuth({ database: database.db, config, log: webLog });
-    server.addHandler(createWebHandler({ db: database.db, auth, webOrigin: config.github.webOrigin, log: webLog }));
+    server.addHandler(
+      createWebHandler({
+        db: database.db,
+        auth,
+        webOrigin: config.github.webOrigin,
+        log: webLog,
+        secrets: config.secrets,
+      }),
+    );
   }
   const agents = config.app && sandbox && !workersApart ? createAgents(config, sandbox) : undefined;
   if (config.app) {
@@ -151,6 +162,7 @@ export async function startServer(
         queue,
         log,
         metrics: metrics.metrics,
+        refusals,
         onApplied: () => workerProcess?.wakeIfWork("a delivery queued a job"),
       });
     const webhooks = intake && createApp({ intake, log });
@@ -158,7 +170,15 @@ export async function startServer(
       probotApp = app; // the delivery sweep reads the App's delivery log as the App
       if (webhooks) await webhooks(app, options);
       if (agents)
-        await startWorkers(app, { config, database, ...agents, queue: runQueue, log, metrics: metrics.metrics });
+        await startWorkers(app, {
+          config,
+          database,
+          ...agents,
+          queue: runQueue,
+          log,
+          metrics: metrics.metrics,
+          refusals,
+        });
       if (workersApart) {
         workerProcess = startWorkerProcess({
           log,
@@ -262,6 +282,7 @@ export async function startServer(
       await intake?.stop();
       await queue?.stop(0);
       await metrics.stop();
+      await refusals.stop(); // the webhook refusals a window still holds
       await database.close();
     },
   };

@@ -12,6 +12,7 @@ import { processRun } from "../pipeline/process-run.js";
 import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import type { Metrics } from "../metrics/metrics.js";
+import type { Refusals } from "../refusals/refusals.js";
 import type { RunQueue } from "../queue/run-queue.js";
 
 /** Starts this process's workers: run jobs (agent turns, one per run at a time) and command replies. */
@@ -25,6 +26,8 @@ export async function startWorkers(
     queue: RunQueue;
     log: Logger;
     metrics?: Metrics;
+    /** This process's refusals (counted and kept for the operator page). */
+    refusals: Refusals;
   },
 ): Promise<void> {
   let slug: Promise<string> | undefined;
@@ -61,6 +64,7 @@ export async function startWorkers(
     }),
     log: deps.log,
     metrics: deps.metrics,
+    refusals: deps.refusals,
     github,
     // Stable per run: the agent's sessions are keyed by their working directory.
     workspace: (run) =>
@@ -87,7 +91,7 @@ export async function startWorkers(
       {
         db: deps.database.db,
         log: deps.log,
-        metrics: deps.metrics,
+        refusals: deps.refusals,
         github,
         enqueueRun: (runJob) => deps.queue.enqueue(runJob),
       },

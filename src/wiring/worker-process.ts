@@ -16,6 +16,7 @@ import { createLogger } from "../logging/create-logger.js";
 import { resolveLogFormat } from "../logging/resolve-log-format.js";
 import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
 import { Metrics } from "../metrics/metrics.js";
+import { Refusals } from "../refusals/refusals.js";
 import { createAgents } from "./create-agents.js";
 import { startRunQueue } from "./start-run-queue.js";
 import { startWorkers } from "./start-workers.js";
@@ -39,6 +40,7 @@ const database: DatabaseHandle = socket
   : await openDatabase({ databaseUrl: config.databaseUrl });
 // Its own instruments (no process metrics: those describe the web process); the parent serves them merged.
 const metrics = new Metrics({ log, processMetrics: false });
+const refusals = new Refusals({ db: database.db, log, metrics, secrets: config.secrets });
 const queue = await startRunQueue(config, database, log);
 // The parent checked at start that the sandbox confines (or that the operator opted out).
 const { agent, verifierAgent } = createAgents(config, createSandbox(config));
@@ -58,6 +60,7 @@ function stop(graceMs: number): Promise<void> {
       await sweep?.stop();
       await queue.stopWorking(graceMs);
       await queue.stop(0);
+      await refusals.stop();
       await database.close();
     } catch (error) {
       log.error({ err: error }, "worker process: stop failed");
@@ -113,7 +116,7 @@ process.on("disconnect", () => void stop(0));
 // A terminal's Ctrl-C reaches the whole process group: the parent decides how this process stops.
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
 
-await startWorkers(probot, { config, database, agent, verifierAgent, queue, log, metrics });
+await startWorkers(probot, { config, database, agent, verifierAgent, queue, log, metrics, refusals });
 // The failed-delivery sweep is this process's too: background work, kept off the thread that answers webhooks.
 if (config.redeliver.intervalMs !== null && !stopping)
   sweep = startDeliverySweep({

@@ -278,7 +278,7 @@ describe("/no-mistakes fix", () => {
     expect(pending.rows[0]!.n).toBe(0);
     expect((await refusals()).map((r) => [r.kind, r.repositoryFullName, r.prNumber, r.actor, r.reason])).toEqual([
       [
-        "command",
+        "unauthorized_command",
         (await fx.run()).repositoryFullName,
         (await fx.run()).prNumber,
         "visitor",
@@ -315,8 +315,15 @@ describe("/no-mistakes fix", () => {
     expect((await fx.findings())[0]!.status).toBe("open");
     const [refusal, ...more] = await refusals();
     expect(more).toEqual([]);
-    expect(refusal).toMatchObject({ kind: "push", actor: "fixer", prNumber: (await fx.run()).prNumber });
-    expect(refusal!.reason).toMatch(/^[0-9a-f]{7}: the branch moved or is protected/);
+    expect(refusal).toMatchObject({
+      kind: "push_rejected",
+      repositoryFullName: "octo-org/widgets",
+      actor: "fixer",
+      prNumber: (await fx.run()).prNumber,
+    });
+    expect(refusal!.reason).toMatch(
+      /^fix [0-9a-f]{7} not pushed: the branch moved or is protected \(.*\)\. \(asked by maintainer\)$/,
+    );
   });
 
   it("on a fork without maintainer edits: a reply, no agent turn, no push", async () => {
@@ -329,6 +336,12 @@ describe("/no-mistakes fix", () => {
     expect(fx.replies().at(-1)).toContain("comes from a fork that does not allow edits by maintainers");
     expect(fx.app.agentCalls().filter((c) => c.role === "fixer")).toHaveLength(0);
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+    expect((await refusals()).map((r) => [r.kind, r.repositoryFullName, r.actor])).toEqual([
+      ["push_target", "octo-org/widgets", "maintainer"],
+    ]);
+    expect((await refusals())[0]!.reason).toMatch(
+      /^no fix attempted: this pull request comes from a fork that does not allow edits by maintainers/,
+    );
   });
 
   it("a deleted fork (head.repo null) opened from the fork's `main`, with fix.auto: never pushed to the base repository", async () => {
@@ -378,6 +391,12 @@ describe("/no-mistakes fix", () => {
     expect(reply).toContain("`workflows` permission");
     expect(reply).toContain("+on: push");
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
+    const [refusal, ...more] = await refusals();
+    expect(more).toEqual([]);
+    expect(refusal).toMatchObject({ kind: "workflow_files", repositoryFullName: "octo-org/widgets", actor: "fixer" });
+    expect(refusal!.reason).toMatch(
+      /^fix [0-9a-f]{7} not pushed: it changes workflow files \(\.github\/workflows\/ci\.yml\), which needs the workflows permission the App does not ask for; the reply carries the patch \(asked by maintainer\)$/,
+    );
   });
 
   it("when GitHub moves the PR's head to another repository while the fixer works: not pushed anywhere, the patch in the reply", async () => {
@@ -404,6 +423,12 @@ describe("/no-mistakes fix", () => {
     expect(reply).toContain("+for (i = 0; i < n; i++)");
     expect(fx.remote.remoteSha("refs/heads/feature")).toBe(head);
     expect(fx.remote.remoteSha("refs/heads/main")).toBe(baseMain);
+    const [refusal, ...more] = await refusals();
+    expect(more).toEqual([]);
+    expect(refusal).toMatchObject({ kind: "head_moved", repositoryFullName: "octo-org/widgets", actor: "fixer" });
+    expect(refusal!.reason).toMatch(
+      /^fix [0-9a-f]{7} not pushed: the pull request's head changed while the fixer worked \(now `someone\/else:feature`\)\./,
+    );
   });
 
   it("stops at fix.max_rounds and at the PR's turn budget, saying so", async () => {
@@ -417,6 +442,14 @@ describe("/no-mistakes fix", () => {
     expect(fx.replies().at(-1)).toBe(
       "@maintainer No fix was attempted: this PR has used all 1 fix rounds (fix.max_rounds).",
     );
+    expect((await refusals()).map((r) => [r.kind, r.repositoryFullName, r.actor, r.reason])).toEqual([
+      [
+        "budget",
+        "octo-org/widgets",
+        "maintainer",
+        "no fix attempted: this PR has used all 1 fix rounds (fix.max_rounds); raise it in .github/no-mistakes.yml",
+      ],
+    ]);
     await fx.stop();
 
     await openReviewed({ configYaml: "limits:\n  max_turns: 1\n" });
@@ -430,6 +463,20 @@ describe("/no-mistakes fix", () => {
     expect(fx.replies().at(-1)).toContain(
       "no-mistakes stopped reviewing: this PR has used its budget of 1 agent turns",
     );
+    expect((await refusals()).map((r) => [r.kind, r.repositoryFullName, r.actor, r.reason])).toEqual([
+      [
+        "budget",
+        "octo-org/widgets",
+        "reviewer",
+        `no review of ${next.slice(0, 7)}: this PR has used its budget of 1 agent turns (limits.max_turns); raise it in .github/no-mistakes.yml`,
+      ],
+      [
+        "budget",
+        "octo-org/widgets",
+        "maintainer",
+        "no fix attempted: this PR has used its budget of 1 agent turns (limits.max_turns); raise it in .github/no-mistakes.yml",
+      ],
+    ]); // newest first
   });
 
   it("with nothing to change: a reply, no empty commit", async () => {

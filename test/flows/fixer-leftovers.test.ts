@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { listRefusals } from "../../src/db/refusals.js";
 import { FlowFixture, LOOP_BUG_APP, bugAndNitReview, numbered } from "../helpers/flow-fixture.js";
 import { GitRemote } from "../helpers/git-remote.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -29,6 +30,13 @@ async function fixLeaving(edits: unknown[], extra: Record<string, unknown> = {})
   ]);
   await fx.comment("/no-mistakes fix", WRITER);
   return fx.replies().at(-1)!;
+}
+
+/** What the operator page lists as refused in this PR: [kind, repository, actor, reason]. */
+async function refused(): Promise<[string, string | null, string | null, string][]> {
+  return (await listRefusals(database.handle.db))
+    .filter((r) => r.prNumber === fx.pr)
+    .map((r) => [r.kind, r.repositoryFullName, r.actor, r.reason]);
 }
 
 /** Mode, type and object of every entry of a commit's tree in the bare remote. */
@@ -66,6 +74,14 @@ describe("what the fixer leaves is data", () => {
     expect(pushed).toBe(head);
     expect(reply).toContain("it leaves a `.git` file or directory inside the repository");
     expect(reply).toContain("- `deep/er/.GIT`\n- `sub/.git`");
+    expect(await refused()).toEqual([
+      [
+        "nested_repository",
+        "octo-org/widgets",
+        "fixer",
+        "fix not committed: the fixer left a nested repository (.git) at deep/er/.GIT, sub/.git (asked by maintainer)",
+      ],
+    ]);
   });
 
   it("a gitlink staged in the index (an empty directory in the tree) is refused, nothing pushed", async () => {
@@ -76,6 +92,16 @@ describe("what the fixer leaves is data", () => {
     expect(pushed).toBe(head);
     expect(reply).toContain("The fix was not pushed: it adds or changes a submodule entry (a gitlink)");
     expect(reply).toContain("- `modules/evil`");
+    expect(await refused()).toEqual([
+      [
+        "gitlink",
+        "octo-org/widgets",
+        "fixer",
+        expect.stringMatching(
+          /^fix [0-9a-f]{7} not pushed: it adds or changes a gitlink \(submodule entry\) at modules\/evil \(asked by maintainer\)$/,
+        ),
+      ],
+    ]);
   });
 
   it("a chain of links that leaves the tree (`a/b -> ..`, `c -> a/b/../outside`) is refused, though each target reads as inside", async () => {
@@ -90,6 +116,16 @@ describe("what the fixer leaves is data", () => {
     );
     expect(reply).toContain("- `c` → `a/b/../outside`");
     expect(reply).not.toContain("`a/b` →");
+    expect(await refused()).toEqual([
+      [
+        "escaping_symlink",
+        "octo-org/widgets",
+        "fixer",
+        expect.stringMatching(
+          /^fix [0-9a-f]{7} not pushed: symbolic links that lead out of the repository at c \(asked by maintainer\)$/,
+        ),
+      ],
+    ]);
   });
 
   it("a chain through a link the PR already has is followed too, and a cycle is refused", async () => {

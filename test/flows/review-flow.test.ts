@@ -354,7 +354,7 @@ describe("review on every push", () => {
     expect(warnings).toContain("GitHub refuses an inline comment; it goes into the review body");
     const refusals = (await listRefusals(database.handle.db)).filter((r) => r.prNumber === fx.pr);
     expect(refusals.map((r) => [r.kind, r.repositoryFullName, r.actor])).toEqual([
-      ["review", `${OWNER}/${REPO}`, "reviewer"],
+      ["review_refused", `${OWNER}/${REPO}`, "reviewer"],
     ]);
     expect(refusals[0]!.reason).toMatch(
       new RegExp(`^GitHub refused the review at ${head.slice(0, 7)} \\(.*422.*\\); moved into the body: NM-2$`),

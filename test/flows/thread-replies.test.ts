@@ -225,8 +225,16 @@ describe("replies in a finding's thread", () => {
     // both of the visitor's replies on NM-1 were refused (the bot's own and other bots' replies are not refusals)
     const refused = (await listRefusals(database.handle.db)).filter((r) => r.prNumber === fx.pr);
     expect(refused.map((r) => [r.kind, r.actor, r.reason])).toEqual([
-      ["command", "visitor", "thread reply on NM-1: not the pull request's author nor a writer (permission read)"],
-      ["command", "visitor", "thread reply on NM-1: not the pull request's author nor a writer (permission read)"],
+      [
+        "unauthorized_command",
+        "visitor",
+        "thread reply on NM-1: not the pull request's author nor a writer (permission read)",
+      ],
+      [
+        "unauthorized_command",
+        "visitor",
+        "thread reply on NM-1: not the pull request's author nor a writer (permission read)",
+      ],
     ]);
   });
 
@@ -296,6 +304,15 @@ describe("/no-mistakes ask", () => {
     expect(fx.replies().at(-1)).toContain(
       "@maintainer The reviewer was not asked: this PR has used its budget of 2 agent turns (limits.max_turns)",
     );
+    const refused = (await listRefusals(database.handle.db)).filter((r) => r.prNumber === fx.pr);
+    expect(refused.map((r) => [r.kind, r.repositoryFullName, r.actor, r.reason])).toEqual([
+      [
+        "budget",
+        "octo-org/widgets",
+        "maintainer",
+        "ask: the reviewer was not asked: this PR has used its budget of 2 agent turns (limits.max_turns); raise it in .github/no-mistakes.yml",
+      ],
+    ]);
   });
 
   it("is refused to someone who is neither the author nor a writer, and mentions of the bot in a review thread ask in that thread", async () => {

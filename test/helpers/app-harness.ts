@@ -15,6 +15,7 @@ import type { DatabaseHandle } from "../../src/db/database.js";
 import { openWebhookIntake } from "../../src/intake/open-webhook-intake.js";
 import type { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { RunQueue } from "../../src/queue/run-queue.js";
+import { Refusals } from "../../src/refusals/refusals.js";
 import { captureLogger } from "./capture-logger.js";
 import { GitHubStandIn } from "./github-stand-in.js";
 
@@ -110,7 +111,14 @@ export async function startAppHarness(options: {
     },
     run: (o: Parameters<FakeAgent["run"]>[0]) => agent.run(o),
   };
-  const intake = openWebhookIntake({ dataDir: options.dataDir, database: options.database, queue, log: logs.log });
+  const refusals = new Refusals({ db: options.database.db, log: logs.log, secrets: config.secrets });
+  const intake = openWebhookIntake({
+    dataDir: options.dataDir,
+    database: options.database,
+    queue,
+    log: logs.log,
+    refusals,
+  });
   await probot.load(createApp({ intake, log: logs.log }), { cwd: process.cwd(), addHandler: () => {} });
   await startWorkers(probot, {
     config,
@@ -118,6 +126,7 @@ export async function startAppHarness(options: {
     agent: options.agent ?? agentProxy,
     queue,
     log: logs.log,
+    refusals,
   });
 
   return {
@@ -158,6 +167,7 @@ export async function startAppHarness(options: {
     async stop() {
       await intake.stop();
       await queue.stop();
+      await refusals.stop();
       nock.cleanAll();
     },
   };

@@ -5,6 +5,7 @@ import type { IntakeRecord } from "../../src/intake/intake-record.js";
 import { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import type { Metrics } from "../../src/metrics/metrics.js";
 import { observeWebhookRequests } from "../../src/metrics/observe-webhook-requests.js";
+import type { Refusals } from "../../src/refusals/refusals.js";
 import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
 import { onPullRequest } from "../../src/webhooks/on-pull-request.js";
 import { captureLogger } from "./capture-logger.js";
@@ -36,7 +37,8 @@ const intakes: WebhookIntake[] = [];
 /**
  * The app's webhook endpoint over HTTP on 127.0.0.1, as the app serves it: NoMistakesProbot's middleware,
  * the handlers `load` registers (default: the pull request handler, for `synchronize`), an intake applying
- * records with `apply` (at most `maxBacklog` waiting, else the intake's default); observed by `metrics` when given.
+ * records with `apply` (at most `maxBacklog` waiting, else the intake's default); observed by `metrics` when given;
+ * refused requests and deliveries recorded in `refusals` when given.
  * `closeWebhookEndpoints` closes every one.
  */
 export async function serveWebhookEndpoint(options: {
@@ -44,13 +46,14 @@ export async function serveWebhookEndpoint(options: {
   apply: (record: IntakeRecord) => Promise<void>;
   maxBacklog?: number;
   metrics?: Metrics;
+  refusals?: Refusals;
   load?: (probot: NoMistakesProbot, intake: WebhookIntake, log: Logger) => Promise<void>;
 }): Promise<WebhookEndpoint> {
-  const { secret, apply, maxBacklog, metrics, load = onSynchronize } = options;
+  const { secret, apply, maxBacklog, metrics, refusals, load = onSynchronize } = options;
   const { log, lines } = captureLogger();
   const dir = tempDir();
-  const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret, log });
-  const intake = WebhookIntake.open({ dir, apply, log, maxBacklog, metrics });
+  const probot = new NoMistakesProbot({ appId: 1, privateKey: "unused", secret, log, refusals });
+  const intake = WebhookIntake.open({ dir, apply, log, maxBacklog, metrics, refusals });
   intakes.push(intake);
   await load(probot, intake, log);
   const middleware = await probot.getNodeMiddleware({ path: PATH });

@@ -4,13 +4,14 @@ import { createIntakeDeps } from "../../src/intake/intake-deps.js";
 import type { IntakeRecord } from "../../src/intake/intake-record.js";
 import { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { Metrics } from "../../src/metrics/metrics.js";
+import { Refusals } from "../../src/refusals/refusals.js";
 import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { pullRequestRecord } from "../helpers/intake-records.js";
 import { streamPost } from "../helpers/stream-post.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { closeWebhookEndpoints, pullRequestBody, serveWebhookEndpoint } from "../helpers/webhook-endpoint.js";
-import { useQueueDatabase } from "../helpers/use-queue-database.js";
+import { useQueueDatabase, type QueueDatabase } from "../helpers/use-queue-database.js";
 import { sample } from "./sample.js";
 
 const SECRET = "metrics-test-secret";
@@ -22,9 +23,10 @@ afterAll(async () => {
 });
 
 /** The webhook endpoint as the app serves it (NoMistakesProbot's middleware, the PR handler, an intake), observed. */
-async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10) {
+async function serve(database: QueueDatabase, apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10) {
   const metrics = new Metrics({ processMetrics: false });
-  const endpoint = await serveWebhookEndpoint({ secret: SECRET, apply, maxBacklog, metrics });
+  const refusals = new Refusals({ db: database.handle.db, log: captureLogger().log, metrics });
+  const endpoint = await serveWebhookEndpoint({ secret: SECRET, apply, maxBacklog, metrics, refusals });
   /** The status of a delivery of `event`, signed unless `signature` is given. */
   const post = async (id: string, body: string, event?: string, signature?: string) =>
     (await endpoint.post(id, body, { event, signature })).status;
@@ -33,9 +35,11 @@ async function serve(apply: (r: IntakeRecord) => Promise<void>, maxBacklog = 10)
 
 const body = (action: string, headSha: string) => pullRequestBody(headSha, action);
 
-describe("webhook metrics over the app's webhook endpoint", () => {
+describe("webhook metrics over the app's webhook endpoint (pglite: refusals are kept with their count)", () => {
+  const database = useQueueDatabase("pglite");
+
   it("counts each answer by event and outcome, and times every one", async () => {
-    const { post, url, metrics } = await serve(async () => {});
+    const { post, url, metrics } = await serve(database, async () => {});
     expect(await post("d-1", body("synchronize", "1".repeat(40)))).toBe(200); // journaled
     expect(await post("d-2", body("synchronize", "2".repeat(40)))).toBe(200);
     expect(await post("d-3", body("labeled", "3".repeat(40)))).toBe(200); // no handler for it
@@ -64,6 +68,7 @@ describe("webhook metrics over the app's webhook endpoint", () => {
     expect(sample(text, 'webhook_deliveries_total{event="other",outcome="ignored"}')).toBe(1); // the header's value is not a label
     expect(text).not.toContain("made_up_event");
     expect(sample(text, 'refusals_total{kind="webhook_body_too_large"}')).toBe(1);
+    expect(sample(text, 'refusals_total{kind="webhook_invalid"}')).toBe(1); // the bad signature; a GET is no delivery
     expect(sample(text, "webhook_ack_seconds_count")).toBe(7);
     expect(sample(text, "webhook_ack_seconds_sum")).toBeGreaterThan(0);
     expect(sample(text, 'webhook_ack_seconds_bucket{le="+Inf"}')).toBe(7);
@@ -71,7 +76,7 @@ describe("webhook metrics over the app's webhook endpoint", () => {
   });
 
   it("counts a delivery the intake refuses (503) as failed, and the refusal by its kind", async () => {
-    const { post, metrics } = await serve(() => new Promise(() => {}), 1);
+    const { post, metrics } = await serve(database, () => new Promise(() => {}), 1);
     expect(await post("d-8", body("synchronize", "8".repeat(40)))).toBe(200);
     expect(await post("d-9", body("synchronize", "9".repeat(40)))).toBe(503);
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentResult } from "../../src/agents/types.js";
+import type { CommandDeps } from "../../src/commands/command-deps.js";
 import { handleCommand } from "../../src/commands/handle-command.js";
 import { parseCommand } from "../../src/commands/parse-command.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
@@ -19,6 +20,7 @@ import { captureLogger } from "../helpers/capture-logger.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { BOT, fakeGitHub, type Post, type ReviewComment } from "./fake-github.js";
 import { BASE_SHA, FIX_SHA, HEAD_SHA, HOSTILE_BODY, LIVE_MENTION, snap, visible } from "./fixtures.js";
+import { Refusals } from "../../src/refusals/refusals.js";
 
 /**
  * Replies the bot builds inside its fix, verify, conversation and refusal paths: no pure renderer
@@ -129,7 +131,18 @@ function deps(github: ReturnType<typeof fakeGitHub>["github"], more: Partial<Pip
     agentTimeoutMs: 60_000,
     gitToken: () => undefined,
     isOwnBot: async () => false,
+    refusals: new Refusals({ db: database.handle.db, log: captureLogger().log }),
     ...more,
+  };
+}
+
+function commandDeps(github: ReturnType<typeof fakeGitHub>["github"]): CommandDeps {
+  return {
+    db: database.handle.db,
+    log: captureLogger().log,
+    github: async () => github,
+    enqueueRun: async () => null,
+    refusals: new Refusals({ db: database.handle.db, log: captureLogger().log }),
   };
 }
 
@@ -315,12 +328,6 @@ describe("command refusals", () => {
     author,
     command: parseCommand(body)!,
   });
-  const commandDeps = (github: ReturnType<typeof fakeGitHub>["github"]) => ({
-    db: database.handle.db,
-    log: captureLogger().log,
-    github: async () => github,
-    enqueueRun: async () => null,
-  });
 
   it("`fix` from someone without write access", async () => {
     const run = await pullRequest(210);
@@ -364,19 +371,16 @@ describe("command acknowledgements to a writer", () => {
     const run = await pullRequest(prNumber);
     await insertFindings(database.handle.db, run.id, [row({ title: "Dead helper", severity: "info" })]);
     const { github, posts } = fakeGitHub({ permission: "maintain" });
-    await handleCommand(
-      { db: database.handle.db, log: captureLogger().log, github: async () => github, enqueueRun: async () => null },
-      {
-        installationId: 99,
-        repositoryId: REPOSITORY_ID,
-        repositoryFullName: "octo/shop",
-        cloneUrl: "https://github.com/octo/shop.git",
-        prNumber,
-        commentId: 660200 + prNumber,
-        author: "maintainer-max",
-        command: parseCommand(body)!,
-      },
-    );
+    await handleCommand(commandDeps(github), {
+      installationId: 99,
+      repositoryId: REPOSITORY_ID,
+      repositoryFullName: "octo/shop",
+      cloneUrl: "https://github.com/octo/shop.git",
+      prNumber,
+      commentId: 660200 + prNumber,
+      author: "maintainer-max",
+      command: parseCommand(body)!,
+    });
 
     const answers = replies(posts);
     expect(answers).toHaveLength(1);
@@ -421,10 +425,7 @@ describe("thread reply refusals", () => {
       }),
     ]);
     const { github, posts } = fakeGitHub({ permission: "read", reviewComments: [root(880081)] });
-    await handleCommand(
-      { db: database.handle.db, log: captureLogger().log, github: async () => github, enqueueRun: async () => null },
-      threadJob(run.prNumber, 880081, 660081, "visitor-vic", "confirm"),
-    );
+    await handleCommand(commandDeps(github), threadJob(run.prNumber, 880081, 660081, "visitor-vic", "confirm"));
 
     expect(posts).toHaveLength(1);
     expect(posts[0]).toMatchObject({ where: "thread", inReplyTo: 880081 });
@@ -439,7 +440,7 @@ describe("thread reply refusals", () => {
     ]);
     const { github, posts } = fakeGitHub({ permission: "none", reviewComments: [root(880091)] });
     await handleCommand(
-      { db: database.handle.db, log: captureLogger().log, github: async () => github, enqueueRun: async () => null },
+      commandDeps(github),
       threadJob(run.prNumber, 880091, 660091, "visitor-vic", "@no-mistakes[bot] is this really an error?"),
     );
 

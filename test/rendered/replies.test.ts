@@ -5,6 +5,7 @@ import { renderStatus } from "../../src/commands/render-status.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import type { Database } from "../../src/db/database.js";
 import { resolveFindingThreads } from "../../src/pipeline/publish/resolve-finding-threads.js";
+import type { Refusals } from "../../src/refusals/refusals.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { fakeGitHub } from "./fake-github.js";
 import {
@@ -59,6 +60,7 @@ describe("command replies without a run", () => {
     db: undefined as unknown as Database,
     log: captureLogger().log,
     enqueueRun: async () => null,
+    refusals: undefined as unknown as Refusals, // nothing is refused
   };
   const job = (body: string, author: string) => ({
     installationId: 99,

@@ -2,8 +2,11 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { listRefusals } from "../../src/db/refusals.js";
+import { Refusals } from "../../src/refusals/refusals.js";
 import { limitWebhookBody } from "../../src/server/limit-webhook-body.js";
 import { captureLogger } from "../helpers/capture-logger.js";
+import { createTestDatabase } from "../helpers/test-database.js";
 
 const KiB = 1024;
 const servers: Server[] = [];
@@ -12,14 +15,14 @@ afterAll(async () => {
 });
 
 /** limitWebhookBody with small caps, in front of a middleware that answers 200 with the length of the body it was handed. */
-async function serve(limits: { maxBytes: number; maxBufferedBytes: number }) {
+async function serve(limits: { maxBytes: number; maxBufferedBytes: number }, refusals?: Refusals) {
   const { log, lines } = captureLogger();
   const inner = async (req: IncomingMessage, res: ServerResponse) => {
     const body = (req as { body?: unknown }).body;
     res.writeHead(200).end(typeof body === "string" ? `${body.length} characters` : "not read");
     return true;
   };
-  const middleware = limitWebhookBody(inner, { path: "/hooks", log, ...limits });
+  const middleware = limitWebhookBody(inner, { path: "/hooks", log, refusals, ...limits });
   const server = createServer((req, res) => void middleware(req, res));
   const connections: Socket[] = [];
   server.on("connection", (socket) => connections.push(socket));
@@ -79,8 +82,10 @@ describe("limitWebhookBody", () => {
     expect([get.status, await get.text()]).toEqual([200, "not read"]);
   });
 
-  it("when bodies arriving together pass their budget, drops the largest (503) and lets the smaller one finish", async () => {
-    const { url, lines } = await serve({ maxBytes: 64 * KiB, maxBufferedBytes: 96 * KiB });
+  it("when bodies arriving together pass their budget, drops the largest (503) and lets the smaller one finish; the drop is kept as a refusal", async () => {
+    const database = await createTestDatabase("pglite");
+    const refusals = new Refusals({ db: database.handle.db, log: captureLogger().log });
+    const { url, lines } = await serve({ maxBytes: 64 * KiB, maxBufferedBytes: 96 * KiB }, refusals);
     const large = openPost(url, "large");
     const small = openPost(url, "small");
     await large.write(60 * KiB);
@@ -104,6 +109,15 @@ describe("limitWebhookBody", () => {
         msg: "webhook body dropped: too many large bodies arriving at once",
       }),
     ]);
+    await refusals.stop();
+    expect((await listRefusals(database.handle.db)).map((r) => [r.kind, r.reason, r.count])).toEqual([
+      [
+        "webhook_bodies_crowded",
+        `webhook body dropped (503, delivery large) after ${60 * KiB} bytes: the bodies arriving together passed ${96 * KiB} bytes and it was the largest; GitHub redelivers a real one`,
+        1,
+      ],
+    ]);
+    await database.dispose();
   });
 
   it("lets go of a body whose client leaves, and keeps serving", async () => {

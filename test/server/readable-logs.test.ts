@@ -92,4 +92,36 @@ describe("logs a person can read", { timeout: 60_000 }, () => {
       expect.objectContaining({ level: 20, status: 200, headers: expect.objectContaining({ "x-probe": "lb" }) }),
     ]);
   });
+
+  it("never logs a session cookie or an OAuth callback's code and state, at debug or at info", async () => {
+    const session = "a1b2c3d4e5f6071829304a5b6c7d8e9f-session-cookie-value";
+    const oauthState = "f9e8d7c6b5a4-oauth-state-cookie";
+    const code = "0123456789abcdef-oauth-code";
+    const state = "fedcba9876543210-oauth-state";
+    for (const level of ["debug", "info"]) {
+      const { logs, base } = await start(level, {
+        ...app,
+        GITHUB_CLIENT_ID: "Iv1.0123456789abcdef",
+        GITHUB_CLIENT_SECRET: "oauth-client-secret-value",
+      });
+      const res = await fetch(`${base}/oauth/callback?code=${code}&state=${state}&next=%2Frepos`, {
+        headers: { cookie: `nm_session=${session}; nm_oauth_state=${oauthState}`, "x-custom": "kept" },
+        redirect: "manual",
+      });
+      await res.text();
+      await new Promise((r) => setTimeout(r, 50));
+
+      const callback = logs.lines().filter((l) => l.name === "http" && String(l.url).startsWith("/oauth/callback"));
+      expect(callback).toEqual([
+        expect.objectContaining({
+          url: "/oauth/callback?code=[redacted]&state=[redacted]&next=%2Frepos",
+          msg: expect.stringMatching(/^GET \/oauth\/callback\?code=\[redacted\]&state=\[redacted\]&next=%2Frepos \d+ /),
+        }),
+      ]);
+      if (level === "debug") expect(callback[0]!.headers).toMatchObject({ cookie: "[redacted]", "x-custom": "kept" });
+      else expect(callback[0]!.headers).toBeUndefined();
+      const text = logs.text();
+      for (const secret of [session, oauthState, code, state]) expect(text).not.toContain(secret);
+    }
+  });
 });

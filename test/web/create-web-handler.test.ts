@@ -70,7 +70,13 @@ describe.each(kinds)("the run view's router (%s)", (kind) => {
     const config = { web: { oauth: options.oauth === false ? undefined : OAUTH_CLIENT, admins: [] }, github: GITHUB };
     const clock = { now: Date.now() };
     const auth = createWebAuth({ database: database.handle.db, config, log: logs.log, now: () => clock.now });
-    const handler = createWebHandler({ db: database.handle.db, auth, webOrigin: GITHUB.webOrigin, log: logs.log });
+    const handler = createWebHandler({
+      db: database.handle.db,
+      auth,
+      webOrigin: GITHUB.webOrigin,
+      log: logs.log,
+      secrets: [OAUTH_CLIENT.clientSecret],
+    });
     const server = createServer((req, res) => {
       void handler(req, res).then((handled) => {
         if (!handled) res.writeHead(418).end("next handler");

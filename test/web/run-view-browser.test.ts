@@ -109,7 +109,13 @@ beforeAll(async () => {
     publicUrl: undefined,
   };
   const auth = createWebAuth({ database: database.handle.db, config, log: logs.log });
-  const handler = createWebHandler({ db: database.handle.db, auth, webOrigin: config.github.webOrigin, log: logs.log });
+  const handler = createWebHandler({
+    db: database.handle.db,
+    auth,
+    webOrigin: config.github.webOrigin,
+    log: logs.log,
+    secrets: [OAUTH_CLIENT.clientSecret],
+  });
   web = createServer((req, res) => {
     void handler(req, res).then((handled) => {
       if (!handled) res.writeHead(404).end("not the run view");

@@ -45,7 +45,13 @@ export async function converse<T>(
 
   const refusal = budgetRefusal(spendOf(await listTurns(deps.db, run.id)), config, "reviewer");
   if (refusal) {
-    deps.metrics?.refusals.inc({ kind: "budget" });
+    await deps.refusals.refuse({
+      kind: "budget",
+      repositoryFullName: run.repositoryFullName,
+      prNumber: run.prNumber,
+      actor: command.author,
+      reason: `${request.trigger}: the reviewer was not asked: ${refusal}; raise it in .github/no-mistakes.yml`,
+    });
     return { kind: "refused", reason: refusal };
   }
   const workspace = deps.workspace(run);

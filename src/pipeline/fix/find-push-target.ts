@@ -12,7 +12,13 @@ export async function findPushTarget(deps: PipelineDeps, turn: FixTurn): Promise
   const target = pushTarget(await github.getPullRequest(ref, run.prNumber), run.repositoryFullName);
   if ("refusal" in target) {
     log.info({ reason: target.refusal }, "fix not attempted: nowhere to push");
-    deps.metrics?.refusals.inc({ kind: "push_target" });
+    await deps.refusals.refuse({
+      kind: "push_target",
+      repositoryFullName: run.repositoryFullName,
+      prNumber: run.prNumber,
+      actor: turn.request.requestedBy ?? "fixer",
+      reason: `no fix attempted: ${target.refusal}`,
+    });
     await turn.reply(`${turn.who}No fix was attempted: ${target.refusal}`);
     return undefined;
   }

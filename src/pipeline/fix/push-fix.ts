@@ -1,11 +1,10 @@
-import { recordRefusal } from "../../db/refusals.js";
 import { GitError } from "../../git/git-error.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { shortSha } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
-import { countRefusedPush } from "./count-refused-push.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";
 import { pushTarget } from "./push-target.js";
+import { recordRefusedPush } from "./record-refused-push.js";
 import { replyWithPatch } from "./reply-with-patch.js";
 
 /**
@@ -23,14 +22,8 @@ export async function pushFix(
   const { github, ref } = turn.ctx;
   const { target } = tip;
   const { sha } = commit;
-  const refuse = async (why: string): Promise<false> => {
-    await recordRefusal(deps.db, {
-      kind: "push",
-      repositoryFullName: run.repositoryFullName,
-      prNumber: run.prNumber,
-      actor: "fixer",
-      reason: `${shortSha(sha)}: ${why}`,
-    });
+  const refuse = async (kind: "push_target" | "head_moved" | "push_rejected", why: string): Promise<false> => {
+    await recordRefusedPush(deps, turn, kind, `fix ${shortSha(sha)} not pushed: ${why}`);
     await replyWithPatch(turn, findings, tip, sha, why);
     return false;
   };
@@ -42,8 +35,8 @@ export async function pushFix(
     now.repoFullName !== target.repoFullName
   ) {
     log.warn({ sha, was: target, now }, "fix not pushed: the pull request's head changed while the fixer worked");
-    countRefusedPush(deps, "refusal" in now ? "push_target" : "head_moved");
     return refuse(
+      "refusal" in now ? "push_target" : "head_moved",
       "refusal" in now
         ? now.refusal
         : `the pull request's head changed while the fixer worked (now \`${sanitizeMarkdown(now.repoFullName)}:${sanitizeMarkdown(now.branch)}\`).`,
@@ -54,8 +47,7 @@ export async function pushFix(
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     log.warn({ kind: error.kind, sha }, "fix push refused");
-    countRefusedPush(deps, "push_rejected");
-    return refuse(pushRefusal(error));
+    return refuse("push_rejected", pushRefusal(error));
   }
   return true;
 }

@@ -1,7 +1,9 @@
 import { symlinkEscape } from "../../git/is-escaping-symlink.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { codeSpan } from "./code-span.js";
-import { countRefusedPush } from "./count-refused-push.js";
+import { shortSha } from "../render/labels.js";
+import { listed } from "./listed.js";
+import { recordRefusedPush } from "./record-refused-push.js";
 import type { BranchTip, FixCommit, FixTurn } from "./fix-turn.js";
 
 /**
@@ -29,7 +31,12 @@ export async function refuseEscapingSymlinks(
     { sha, links: escaping.map((l) => l.path) },
     "fix refused: it adds symbolic links that point outside the repository",
   );
-  countRefusedPush(deps, "escaping_symlink");
+  await recordRefusedPush(
+    deps,
+    turn,
+    "escaping_symlink",
+    `fix ${shortSha(sha)} not pushed: symbolic links that lead out of the repository at ${listed(escaping.map((l) => l.path))}`,
+  );
   const list = escaping
     .slice(0, 20)
     .map(

@@ -1,5 +1,7 @@
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { countRefusedPush } from "./count-refused-push.js";
+import { shortSha } from "../render/labels.js";
+import { listed } from "./listed.js";
+import { recordRefusedPush } from "./record-refused-push.js";
 import type { BranchTip, FixCommit, FixTurn } from "./fix-turn.js";
 import { replyNotPushed } from "./reply-not-pushed.js";
 
@@ -19,7 +21,12 @@ export async function refuseGitlinks(
     .map((c) => c.path);
   if (gitlinks.length === 0) return false;
   turn.log.warn({ sha, paths: gitlinks.slice(0, 20) }, "fix refused: it adds or changes a gitlink");
-  countRefusedPush(deps, "gitlink");
+  await recordRefusedPush(
+    deps,
+    turn,
+    "gitlink",
+    `fix ${shortSha(sha)} not pushed: it adds or changes a gitlink (submodule entry) at ${listed(gitlinks)}`,
+  );
   await replyNotPushed(
     turn,
     tip.target.branch,

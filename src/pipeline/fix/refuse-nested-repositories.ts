@@ -1,5 +1,6 @@
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { countRefusedPush } from "./count-refused-push.js";
+import { listed } from "./listed.js";
+import { recordRefusedPush } from "./record-refused-push.js";
 import type { BranchTip, FixTurn } from "./fix-turn.js";
 import { replyNotPushed } from "./reply-not-pushed.js";
 
@@ -12,7 +13,12 @@ export async function refuseNestedRepositories(deps: PipelineDeps, turn: FixTurn
   const nested = await tip.workspace.nestedRepositories();
   if (nested.length === 0) return false;
   turn.log.warn({ paths: nested.slice(0, 20) }, "fix refused: it leaves a nested repository");
-  countRefusedPush(deps, "nested_repository");
+  await recordRefusedPush(
+    deps,
+    turn,
+    "nested_repository",
+    `fix not committed: the fixer left a nested repository (.git) at ${listed(nested)}`,
+  );
   await replyNotPushed(
     turn,
     tip.target.branch,

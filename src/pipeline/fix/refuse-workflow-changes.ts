@@ -1,6 +1,8 @@
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
-import { countRefusedPush } from "./count-refused-push.js";
+import { shortSha } from "../render/labels.js";
+import { listed } from "./listed.js";
+import { recordRefusedPush } from "./record-refused-push.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";
 import { isWorkflowPath } from "./push-target.js";
 import { replyWithPatch } from "./reply-with-patch.js";
@@ -22,7 +24,12 @@ export async function refuseWorkflowChanges(
     .filter(isWorkflowPath);
   if (workflows.length === 0) return false;
   turn.log.warn({ sha, workflows }, "fix not pushed: it changes workflow files");
-  countRefusedPush(deps, "workflow_files");
+  await recordRefusedPush(
+    deps,
+    turn,
+    "workflow_files",
+    `fix ${shortSha(sha)} not pushed: it changes workflow files (${listed([...new Set(workflows)])}), which needs the workflows permission the App does not ask for; the reply carries the patch`,
+  );
   await replyWithPatch(
     turn,
     findings,

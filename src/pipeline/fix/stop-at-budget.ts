@@ -7,7 +7,13 @@ import type { FixTurn } from "./fix-turn.js";
 export async function stopAtBudget(deps: PipelineDeps, turn: FixTurn): Promise<boolean> {
   const refusal = budgetRefusal(spendOf(await listTurns(deps.db, turn.run.id)), turn.ctx.config, "fixer");
   if (!refusal) return false;
-  deps.metrics?.refusals.inc({ kind: "budget" });
+  await deps.refusals.refuse({
+    kind: "budget",
+    repositoryFullName: turn.run.repositoryFullName,
+    prNumber: turn.run.prNumber,
+    actor: turn.request.requestedBy ?? "fixer",
+    reason: `no fix attempted: ${refusal}; raise it in .github/no-mistakes.yml`,
+  });
   await turn.reply(`${turn.who}No fix was attempted: ${refusal}.`);
   return true;
 }

@@ -8,6 +8,7 @@ import type { Run } from "../../db/schema.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
 import type { GitHubClient } from "../../github/github-client.js";
 import type { Metrics } from "../../metrics/metrics.js";
+import type { Refusals } from "../../refusals/refusals.js";
 import type { RunSessions } from "../sessions/run-sessions.js";
 
 /**
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   gitToken: (url: string, token: string) => string | undefined;
   /** True when `login` is this app's own bot (its fixer pushes are reviewed). */
   isOwnBot: (login: string) => Promise<boolean>;
-  /** Refusals and fix pushes are counted here; absent = nothing recorded. */
+  /** Fix pushes are counted here; absent = nothing recorded. */
   metrics?: Metrics;
+  /** Where every refusal goes: counted (refusals_total) and kept for the operator page, in one call. */
+  refusals: Refusals;
 }

@@ -1,6 +1,5 @@
 import { updateFinding } from "../../db/findings.js";
 import type { Finding } from "../../db/schema.js";
-import { recordRefusal } from "../../db/refusals.js";
 import { findingId } from "../../domain/finding-id.js";
 import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import { ours } from "../publish/ours.js";
@@ -104,8 +103,8 @@ async function recordReviewRefusal(
   headSha: string,
   refused: NonNullable<PostedReview["refused"]>,
 ): Promise<void> {
-  await recordRefusal(deps.db, {
-    kind: "review",
+  await deps.refusals.refuse({
+    kind: "review_refused",
     repositoryFullName: run.repositoryFullName,
     prNumber: run.prNumber,
     actor: "reviewer",

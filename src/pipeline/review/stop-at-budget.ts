@@ -4,6 +4,7 @@ import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
 import { ours } from "../publish/ours.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { refreshSummary } from "../publish/refresh-summary.js";
+import { shortSha } from "../render/labels.js";
 import type { ReviewTurn } from "./review-turn.js";
 
 const BUDGET_MARKER = "<!-- no-mistakes:budget -->";
@@ -19,7 +20,13 @@ export async function stopAtBudget(deps: PipelineDeps, turn: ReviewTurn): Promis
   const overBudget = budgetRefusal(spendOf(turnsBefore), config, "reviewer");
   if (!overBudget) return false;
   log.info({ reason: overBudget }, "review refused: budget");
-  deps.metrics?.refusals.inc({ kind: "budget" });
+  await deps.refusals.refuse({
+    kind: "budget",
+    repositoryFullName: run.repositoryFullName,
+    prNumber: run.prNumber,
+    actor: "reviewer",
+    reason: `no review of ${shortSha(run.headSha)}: ${overBudget}; raise it in .github/no-mistakes.yml`,
+  });
   if (!(await budgetNoticePosted(github, ref, run.prNumber))) {
     await github.createIssueComment(
       ref,

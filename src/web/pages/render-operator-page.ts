@@ -13,8 +13,16 @@ import { untrustedText } from "./untrusted-text.js";
 /** A failed job's reason is shown up to this many characters (a stack trace's useful top). */
 const REASON_MAX = 4000;
 
-/** The operator's page: the queues, the workers and their heartbeats, failed jobs with their reasons, recent refusals. */
-export function renderOperatorPage(view: OperatorView, ctx: PageContext): string {
+/** Replaces secrets in a text to be shown (createSecretRedactor: the app's secret values and every token shape). */
+export type Redact = (text: string) => string;
+
+/**
+ * The operator's page: the queues, the workers and their heartbeats, failed jobs with their reasons, recent
+ * refusals. A failed job's reason is whatever the job threw (a git or GitHub error can quote a URL or a
+ * header), and a refusal's was written by an older version or another process: both pass `redact` here,
+ * before they are cut and escaped, whatever was done when they were stored.
+ */
+export function renderOperatorPage(view: OperatorView, ctx: PageContext, redact: Redact): string {
   const body = html`<h1>Operator</h1>
     <h2>Queues</h2>
     ${
@@ -75,7 +83,11 @@ export function renderOperatorPage(view: OperatorView, ctx: PageContext): string
         : html`<p class="empty">No workers are beating.</p>`
     }
     <h2>Failed jobs <span class="muted">(newest ${formatCount(view.failedJobs.length)})</span></h2>
-    ${view.failedJobs.length ? view.failedJobs.map(failedJob) : html`<p class="empty">No failed jobs.</p>`}
+    ${
+      view.failedJobs.length
+        ? view.failedJobs.map((job) => failedJob(job, redact))
+        : html`<p class="empty">No failed jobs.</p>`
+    }
     <h2>Refusals <span class="muted">(newest ${formatCount(view.refusals.length)})</span></h2>
     ${
       view.refusals.length
@@ -91,7 +103,7 @@ export function renderOperatorPage(view: OperatorView, ctx: PageContext): string
                 </tr>
               </thead>
               <tbody>
-                ${view.refusals.map(refusal)}
+                ${view.refusals.map((r) => refusal(r, redact))}
               </tbody>
             </table>
           </div>`
@@ -112,23 +124,32 @@ function where(repositoryFullName: string | null, prNumber: number | null): Html
   return link(sitePath(repositoryFullName, prNumber), untrustedText(`${repositoryFullName}#${prNumber}`));
 }
 
-function failedJob(job: FailedJobRow): HtmlSafe {
+function failedJob(job: FailedJobRow, redact: Redact): HtmlSafe {
+  const reason = redact(job.reason);
   return html`<details class="failed-job">
     <summary>
       <code>${untrustedText(job.queue)}</code> ${where(job.repositoryFullName, job.prNumber)} ·
       ${timeElement(job.failedAt)} · <code>${untrustedText(job.id)}</code> ·
-      ${untrustedText(truncateText(job.reason.split("\n", 1)[0] ?? "", 160))}
+      ${untrustedText(truncateText(reason.split("\n", 1)[0] ?? "", 160))}
     </summary>
-    <pre class="reason">${untrustedText(truncateText(job.reason, REASON_MAX))}</pre>
+    <pre class="reason">${untrustedText(truncateText(reason, REASON_MAX))}</pre>
   </details>`;
 }
 
-function refusal(r: RefusalRow): HtmlSafe {
+function refusal(r: RefusalRow, redact: Redact): HtmlSafe {
   return html`<tr>
     <td>${timeElement(r.at)}</td>
-    <td>${untrustedText(r.kind)}</td>
+    <td>
+      ${untrustedText(r.kind)}${
+        r.count > 1
+          ? html` <span class="muted" title="this row stands for that many refusals of its kind"
+              >×${formatCount(r.count)}</span
+            >`
+          : ""
+      }
+    </td>
     <td>${where(r.repositoryFullName, r.prNumber)}</td>
     <td>${r.actor === null ? html`<span class="muted">—</span>` : untrustedText(r.actor)}</td>
-    <td><pre class="reason">${untrustedText(truncateText(r.reason, REASON_MAX))}</pre></td>
+    <td><pre class="reason">${untrustedText(truncateText(redact(r.reason), REASON_MAX))}</pre></td>
   </tr>`;
 }

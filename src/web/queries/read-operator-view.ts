@@ -52,6 +52,7 @@ export async function readOperatorView(db: Database): Promise<OperatorView> {
       prNumber: r.prNumber,
       actor: r.actor,
       reason: r.reason,
+      count: r.count,
       at: r.createdAt,
     })),
   };

@@ -31,7 +31,10 @@ export interface RefusalRow {
   repositoryFullName: string | null;
   prNumber: number | null;
   actor: string | null;
+  /** Untrusted text, redacted again when shown (the page's own redaction, with the app's secrets). */
   reason: string;
+  /** How many refusals the row stands for (webhook refusals: all of one kind in a minute). */
+  count: number;
   at: Date;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createSecretRedactor } from "../../../src/logging/redact-secrets.js";
 import { renderMessagePage } from "../../../src/web/pages/render-message-page.js";
 import { renderOperatorPage } from "../../../src/web/pages/render-operator-page.js";
 import { renderRepositoriesPage } from "../../../src/web/pages/render-repositories-page.js";
@@ -36,7 +37,7 @@ const pages: Record<string, (views: Views, text: (field: string) => string) => s
   repositories: (v) => renderRepositoriesPage(v.repositories, ctx),
   repository: (v) => renderRepositoryPage(v.repository, ctx),
   run: (v) => renderRunPage(v.run, ctx),
-  operator: (v) => renderOperatorPage(v.operator, ctx),
+  operator: (v) => renderOperatorPage(v.operator, ctx, createSecretRedactor([])),
   "bad request": (_, text) => renderMessagePage({ kind: "bad-request", message: text("message") }, ctx),
 };
 

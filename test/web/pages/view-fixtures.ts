@@ -196,11 +196,12 @@ export function viewFixtures({
     ],
     refusals: [
       {
-        kind: "command",
+        kind: "unauthorized_command",
         repositoryFullName: `${text("owner")}/${text("repository")}`,
         prNumber: null,
         actor: text("refused actor"),
         reason: text("refusal reason"),
+        count: 1,
         at: later(5),
       },
     ],

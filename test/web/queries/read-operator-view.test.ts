@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordRefusal } from "../../../src/db/refusals.js";
+import { insertRefusal } from "../../../src/db/refusals.js";
 import { workerJobs, workers } from "../../../src/db/schema.js";
 import { COMMAND_QUEUE, RUN_QUEUE } from "../../../src/queue/queue-names.js";
 import { readOperatorView } from "../../../src/web/queries/read-operator-view.js";
@@ -67,14 +67,21 @@ describe.each(kinds)("readOperatorView on %s", (kind) => {
       { jobId: "j-1", queue: RUN_QUEUE, workerId: "w-2", runId: 6 },
       { jobId: "j-2", queue: COMMAND_QUEUE, workerId: "w-2" },
     ]);
-    await recordRefusal(db, {
-      kind: "command",
+    await insertRefusal(db, {
+      kind: "unauthorized_command",
       repositoryFullName: "octo/widgets",
       prNumber: 12,
       actor: "visitor",
       reason: "fix: needs write access (permission read)",
     });
-    await recordRefusal(db, { kind: "push", reason: "x".repeat(600) });
+    await insertRefusal(db, {
+      kind: "webhook_invalid",
+      repositoryFullName: null,
+      prNumber: null,
+      actor: null,
+      reason: "webhook request refused (400, no delivery id): required headers missing: x-hub-signature-256",
+      count: 41,
+    });
 
     const view = await readOperatorView(db);
 
@@ -94,16 +101,29 @@ describe.each(kinds)("readOperatorView on %s", (kind) => {
       ["w-1", "box", 101, "worker", 0],
       ["w-2", "box", 102, "all", 2],
     ]);
-    expect(view.refusals.map((r) => [r.kind, r.repositoryFullName, r.prNumber, r.actor, r.reason])).toEqual([
-      ["push", null, null, null, "x".repeat(500)],
-      ["command", "octo/widgets", 12, "visitor", "fix: needs write access (permission read)"],
+    expect(view.refusals.map((r) => [r.kind, r.repositoryFullName, r.prNumber, r.actor, r.reason, r.count])).toEqual([
+      [
+        "webhook_invalid",
+        null,
+        null,
+        null,
+        "webhook request refused (400, no delivery id): required headers missing: x-hub-signature-256",
+        41,
+      ],
+      ["unauthorized_command", "octo/widgets", 12, "visitor", "fix: needs write access (permission read)", 1],
     ]);
   });
 
   it("without the queue's schema (nothing started a queue yet): no queues, no failed jobs", async () => {
     const fresh = await createTestDatabase(kind);
     try {
-      await recordRefusal(fresh.handle.db, { kind: "review", reason: "GitHub refused the review" });
+      await insertRefusal(fresh.handle.db, {
+        kind: "review_refused",
+        repositoryFullName: null,
+        prNumber: null,
+        actor: null,
+        reason: "GitHub refused the review",
+      });
       const view = await readOperatorView(fresh.handle.db);
       expect(view).toMatchObject({ queues: [], failedJobs: [], workers: [] });
       expect(view.refusals.map((r) => r.reason)).toEqual(["GitHub refused the review"]);
