@@ -6,22 +6,35 @@ import { createAgent, createSandbox } from "../agents/create-agent.js";
 import { ConfigError } from "../config/config-error.js";
 import { readEnvConfig } from "../config/env-config.js";
 import type { Database } from "../db/database.js";
+import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";
+import type { CloneGit } from "./clone-git.js";
+import { agentSettings, configurationFingerprint } from "./configuration-fingerprint.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
+import { readCloneFile } from "./read-clone-file.js";
 
-/** Settings whose values never enter a fingerprint or a report (only whether they are set). */
-const SECRET = /KEY|SECRET|TOKEN|PASSWORD/i;
+/** What the whole backtest shares that changes every configuration's reviews. */
+export interface ReviewSettings {
+  git: CloneGit;
+  /** --branch: where the clone's `.github/no-mistakes.yml` is read (as the app reads the default branch's). */
+  branch: string;
+  replay: boolean;
+  maxPushes?: number;
+  /** appCodeIdentity(). */
+  appIdentity: string;
+}
 
 /**
  * The configuration's agent built as the app builds it (AGENT, AGENT_MODEL, …; the sandbox probed when
- * the agent is real, as at the app's start), its RunSessions on the backtest's database, and its
- * fingerprint. The model key must be there: a backtest with no key would fail every PR.
+ * the agent is real, as at the app's start), its RunSessions on the backtest's database, the
+ * `.github/no-mistakes.yml` its reviews read (read once, here: what the fingerprint holds is what the
+ * reviews see), and its fingerprint. The model key must be there: a backtest with no key would fail every PR.
  */
 export async function prepareConfiguration(
   c: BacktestConfiguration,
-  deps: { db: Database; log: Logger; baseEnv: NodeJS.ProcessEnv; outDir: string },
+  deps: { db: Database; log: Logger; baseEnv: NodeJS.ProcessEnv; outDir: string; review: ReviewSettings },
 ): Promise<PreparedConfiguration> {
   const dataDir = resolve(deps.outDir, "configurations", slug(c.label));
   const merged: NodeJS.ProcessEnv = { ...deps.baseEnv, ...c.env, DATA_DIR: dataDir };
@@ -39,23 +52,22 @@ export async function prepareConfiguration(
   const sandbox = createSandbox(env);
   await checkAgentSandbox(env, sandbox, deps.log);
   const agent = createAgent(env, sandbox);
-  const configText = c.configFile ? await readFile(c.configFile, "utf8") : undefined;
+  const { review } = deps;
+  const configText = c.configFile
+    ? await readFile(c.configFile, "utf8")
+    : await readCloneFile(review.git, review.branch, REPO_CONFIG_PATH);
   const scenario =
     env.agent.name === "fake" && env.agent.fake.scenario ? await readFile(env.agent.fake.scenario, "utf8") : undefined;
-  const fingerprint = createHash("sha256")
-    .update(
-      JSON.stringify({
-        agent: env.agent.name,
-        model: env.agent.model ?? null,
-        args: env.agent.extraArgs,
-        env: Object.entries(c.env)
-          .filter(([k]) => !SECRET.test(k))
-          .sort(([x], [y]) => x.localeCompare(y)),
-        configText: configText ?? null,
-        scenario: scenario ?? null,
-      }),
-    )
-    .digest("hex");
+  const fingerprint = configurationFingerprint({
+    agent: agentSettings(env),
+    env: c.env,
+    configText: configText ?? null,
+    scenario: scenario ?? null,
+    branch: review.branch,
+    replay: review.replay,
+    maxPushes: review.maxPushes ?? null,
+    app: review.appIdentity,
+  });
   const repositoryId = parseInt(
     createHash("sha256").update(`${c.label}\0${fingerprint}`).digest("hex").slice(0, 12),
     16,

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
@@ -11,6 +12,7 @@ import type { Judge } from "./judge.js";
 import { matchPr, type Matcher } from "./match-pr.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 import type { PrReviewResult } from "./pr-review-result.js";
+import { readCloneFile } from "./read-clone-file.js";
 import { ReviewFailedError } from "./review-failed-error.js";
 import { reviewPr, type ReviewPrDeps } from "./review-pr.js";
 import { scorePr } from "./score-pr.js";
@@ -30,7 +32,7 @@ const INTERRUPTED =
 /**
  * Every PR reviewed by every configuration (all configurations on a PR before the next PR: a stop leaves
  * them even), each result stored as it finishes and matched to the PR's real issues. A PR the state holds
- * is not reviewed again; before each review the spend so far is checked against the cap; an abort stops
+ * (reviewed at the same commits) is not reviewed again; before each review the spend so far is checked against the cap; an abort stops
  * the review in progress; a failed review is reported and left for a rerun.
  */
 export async function reviewEachPr(ctx: {
@@ -59,6 +61,10 @@ export async function reviewEachPr(ctx: {
   outer: for (const pr of prs) {
     for (const c of configurations) {
       let result = state.result(c.label, pr.id);
+      if (result && !sameCommits(result, pr)) {
+        io.progress(`${c.label} ${pr.id}: its commits are not those of the stored review; reviewed again`);
+        result = undefined;
+      }
       if (!result) {
         const spent = state.spentUsd();
         if (options.maxSpendUsd !== undefined && spent >= options.maxSpendUsd) {
@@ -119,6 +125,11 @@ export async function reviewEachPr(ctx: {
   return { results, failures, ...(stopped ? { stopped } : {}) };
 }
 
+/** Whether a stored review is of the PR's commits as found now (a pairs file edited, a PR ref fetched since, another branch checked out). */
+function sameCommits(result: PrReviewResult, pr: BacktestPr): boolean {
+  return result.baseSha === pr.baseSha && result.heads.join(" ") === pr.pushes.join(" ");
+}
+
 /** What a PR's review raised (posted inline or in the body): notes were never posted, so they are neither matched nor scored. */
 function raisedOf(result: PrReviewResult): PrReviewResult["findings"] {
   return result.findings.filter((f) => f.placement !== "note");
@@ -146,11 +157,8 @@ function reviewDeps(
     repositoryId: c.repositoryId,
     repositoryFullName: ctx.repoName,
     workspaceDir: (n: number) => join(c.dataDir, "workspaces", String(n)),
-    readDefaultBranchFile: async (path: string) => {
-      if (c.configText !== undefined && path === ".github/no-mistakes.yml") return c.configText;
-      const blob = (await git(["rev-parse", "--verify", "--quiet", `${branch}:${path}`], [1]))?.trim();
-      return blob ? git(["cat-file", "blob", blob]) : undefined;
-    },
+    readDefaultBranchFile: async (path: string) =>
+      path === REPO_CONFIG_PATH ? c.configText : readCloneFile(git, branch, path),
     agentTimeoutMs: c.env.agent.timeoutMs,
     workspaceMaxBytes: c.env.workspaceMaxBytes,
     countSpend: (usd: number) => state.addUnfinishedSpend(usd),

@@ -4,6 +4,7 @@ import pino from "pino";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
 import { createLogger } from "../logging/create-logger.js";
+import { appCodeIdentity } from "./app-code-identity.js";
 import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestReport } from "./backtest-report.js";
@@ -67,9 +68,18 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
   const database = await openDatabase({ databaseUrl: options.databaseUrl, pgliteDir: join(out, "pglite", "data") });
   try {
     await migrateDatabase(database);
+    const review = {
+      git,
+      branch: options.branch,
+      replay: options.replay,
+      maxPushes: options.maxPushes,
+      appIdentity: appCodeIdentity(),
+    };
     const configurations: PreparedConfiguration[] = [];
     for (const c of options.configurations)
-      configurations.push(await prepareConfiguration(c, { db: database.db, log, baseEnv: io.env, outDir: out }));
+      configurations.push(
+        await prepareConfiguration(c, { db: database.db, log, baseEnv: io.env, outDir: out, review }),
+      );
     const state = await BacktestState.open(join(out, "state.json"));
     for (const c of configurations) {
       const { reused, dropped } = state.useConfiguration(c.label, c.fingerprint);
