@@ -9,7 +9,9 @@ export function renderReport(report: BacktestReport): string {
   const cmp = report.comparison;
   const diff = (m: MetricDifference["metric"], show: (v: number | null) => string) => {
     const d = cmp?.metrics.find((x) => x.metric === m);
-    return d ? `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]` : "";
+    if (!d) return "";
+    const part = d.resamples < cmp!.resamples ? ` (${d.resamples} of ${cmp!.resamples} resamples had a value)` : "";
+    return `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]${part}`;
   };
   const usdDiff = (v: number | null) => (v === null ? "—" : `${v < -5e-7 ? "-" : "+"}${format.usd(Math.abs(v))}`);
   const msDiff = (v: number | null) => (v === null ? "—" : `${v <= -50 ? "-" : "+"}${format.seconds(Math.abs(v))}`);
