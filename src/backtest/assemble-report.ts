@@ -16,6 +16,7 @@ export function assembleReport(
     options: BacktestOptions;
     prs: BacktestPr[];
     missing: string[];
+    otherRepository: string[];
     withoutGolden: number;
     configurations: PreparedConfiguration[];
     matcher?: Matcher;
@@ -28,6 +29,7 @@ export function assembleReport(
     options,
     prs,
     missing,
+    otherRepository,
     withoutGolden,
     configurations,
     matcher,
@@ -50,6 +52,7 @@ export function assembleReport(
       ...(p.golden ? { golden: p.golden.issues.length } : {}),
     })),
     missing,
+    otherRepository,
     withoutGolden,
     configurations: configurations.map((c) => {
       const scored = [...results.get(c.label)!.values()];

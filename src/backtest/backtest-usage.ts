@@ -13,6 +13,8 @@ Which pull requests:
   --branch <ref>         history and config branch (default HEAD)
   --replay               review each PR's commits as pushes, one after another
   --max-pushes <n>       with --replay: the last n commits of each PR
+  --accept-other-repos   look up PRs whose URL names another repository than the clone's remotes by
+                         number anyway (default: they are skipped, each with a line)
 
 Configurations (A is the team's; any --b-* option adds B, compared with A):
   --env KEY=VALUE        A's environment over this one's (AGENT, AGENT_MODEL, AGENT_ARGS, AGENT_SANDBOX, …)

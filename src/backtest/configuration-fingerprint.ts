@@ -18,6 +18,8 @@ export interface FingerprintInputs {
   branch: string;
   replay: boolean;
   maxPushes: number | null;
+  /** `owner/repo` the runs carry (--repo-name, or found): the review prompt names it. */
+  repoName: string;
   /** The app's reviewing code (appCodeIdentity). */
   app: string;
 }
@@ -58,6 +60,7 @@ export function configurationFingerprint(inputs: FingerprintInputs): string {
         inputs.branch,
         inputs.replay,
         inputs.maxPushes,
+        inputs.repoName,
         inputs.app,
       ]),
     )

@@ -22,6 +22,8 @@ export interface ReviewSettings {
   branch: string;
   replay: boolean;
   maxPushes?: number;
+  /** `owner/repo` the runs carry: the review prompt names it. */
+  repoName: string;
   /** appCodeIdentity(). */
   appIdentity: string;
 }
@@ -66,6 +68,7 @@ export async function prepareConfiguration(
     branch: review.branch,
     replay: review.replay,
     maxPushes: review.maxPushes ?? null,
+    repoName: review.repoName,
     app: review.appIdentity,
   });
   const repositoryId = parseInt(

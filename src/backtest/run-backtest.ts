@@ -10,6 +10,7 @@ import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestReport } from "./backtest-report.js";
 import { BacktestState } from "./backtest-state.js";
 import { cloneGit } from "./clone-git.js";
+import { cloneRepositories } from "./clone-repositories.js";
 import { findBacktestPrs } from "./find-backtest-prs.js";
 import { JudgeCache } from "./judge-cache.js";
 import type { Matcher } from "./match-pr.js";
@@ -23,6 +24,7 @@ import { reviewEachPr } from "./review-each-pr.js";
 import { assembleReport } from "./assemble-report.js";
 import { reportCsv } from "./report-csv.js";
 import { StageRepository } from "./stage-repository.js";
+import { unknownRepositoryWarning } from "./unknown-repository-warning.js";
 
 /**
  * A backtest: 1. the PRs (golden file, pairs file or merges) found in the clone; 2. each configuration's
@@ -50,7 +52,14 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     ? parsePairsFile(JSON.parse(await readFile(options.pairs, "utf8")), options.pairs)
     : undefined;
   const git = cloneGit(repo);
-  const { prs, missing, withoutGolden } = await findBacktestPrs(git, {
+  const cloneRepos = await cloneRepositories(git);
+  const warning = unknownRepositoryWarning(
+    [...(golden ?? []).map((g) => g.key), ...(pairs ?? []).map((p) => p.key)],
+    cloneRepos,
+    options.acceptOtherRepos,
+  );
+  if (warning) io.progress(warning);
+  const { prs, missing, otherRepository, withoutGolden } = await findBacktestPrs(git, {
     golden,
     pairs,
     merges: options.merges,
@@ -58,10 +67,19 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     limit: options.limit,
     replay: options.replay,
     maxPushes: options.maxPushes,
+    cloneRepos,
+    acceptOtherRepos: options.acceptOtherRepos,
   });
+  for (const o of otherRepository) io.progress(`skipped, another repository's: ${o}`);
   if (prs.length === 0)
-    throw new Error(`no pull request to backtest${missing.length ? `:\n  ${missing.join("\n  ")}` : ""}`);
-  const repoName = options.repoName ?? golden?.find((g) => g.key.repo)?.key.repo ?? `backtest/${basename(repo)}`;
+    throw new Error(
+      `no pull request to backtest${[...missing, ...otherRepository].length ? `:\n  ${[...missing, ...otherRepository].join("\n  ")}` : ""}`,
+    );
+  const repoName =
+    options.repoName ??
+    prs.find((p) => p.golden?.key.repo)?.golden?.key.repo ??
+    cloneRepos[0] ??
+    `backtest/${basename(repo)}`;
 
   // 2. The database, the configurations and the judge.
   await mkdir(join(out, "pglite"), { recursive: true });
@@ -73,6 +91,7 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
       branch: options.branch,
       replay: options.replay,
       maxPushes: options.maxPushes,
+      repoName,
       appIdentity: appCodeIdentity(),
     };
     const configurations: PreparedConfiguration[] = [];
@@ -135,6 +154,7 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
       options,
       prs,
       missing,
+      otherRepository,
       withoutGolden,
       configurations,
       matcher,

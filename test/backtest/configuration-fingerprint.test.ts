@@ -24,6 +24,7 @@ const BASE: FingerprintInputs = {
   branch: "HEAD",
   replay: false,
   maxPushes: null,
+  repoName: "acme/widgets",
   app: "a".repeat(64),
 };
 
@@ -43,6 +44,7 @@ describe("configurationFingerprint", () => {
     ["--branch", { branch: "main" }],
     ["--replay", { replay: true }],
     ["--max-pushes", { maxPushes: 3 }],
+    ["the repository's name the prompt carries", { repoName: "acme/gadgets" }],
     ["the app's code", { app: "b".repeat(64) }],
   ])("changes with %s", (_, change) => {
     expect(configurationFingerprint({ ...BASE, ...change })).not.toBe(configurationFingerprint(BASE));
