@@ -19,9 +19,12 @@ Which pull requests:
 Configurations (A is the team's; any --b-* option adds B, compared with A):
   --env KEY=VALUE        A's environment over this one's (AGENT, AGENT_MODEL, AGENT_ARGS, AGENT_SANDBOX, …)
   --agent <name>         A's AGENT (claude, codex, fake);   --model <id>  A's AGENT_MODEL
-  --config <file>        A's .github/no-mistakes.yml instead of the clone's (e.g. review.instructions)
+  --config <file>        A's .github/no-mistakes.yml instead of the clone's
+  --instructions <file>  extra reviewer instructions for A, appended to its config's review.instructions
+                         (a prompt variant: the reviewer reads them where it reads the team's own)
   --label <name>         A's name in the report (default A)
-  --b-env, --b-agent, --b-model, --b-config, --b-label   the same for B (B starts from A's environment)
+  --b-env, --b-agent, --b-model, --b-config, --b-instructions, --b-label
+                         the same for B (B starts from A's environment, config and instructions)
 
 Scoring:
   --match judge|location judge (default): the configured agent asks whether a finding and a real issue are

@@ -10,7 +10,7 @@ export interface FingerprintInputs {
   agent: Record<string, unknown>;
   /** The configuration's own environment over the process's (secrets are left out by name). */
   env: Record<string, string>;
-  /** The `.github/no-mistakes.yml` the reviews read (its --config file, else the clone's at --branch); null when there is none. */
+  /** The `.github/no-mistakes.yml` the reviews read (its --config file, else the clone's at --branch, --instructions appended); null when there is none. */
   configText: string | null;
   /** The fake agent's script, when the agent is the fake one. */
   scenario: string | null;

@@ -14,6 +14,7 @@ import type { CloneGit } from "./clone-git.js";
 import { agentSettings, configurationFingerprint } from "./configuration-fingerprint.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 import { readCloneFile } from "./read-clone-file.js";
+import { withExtraInstructions } from "./with-extra-instructions.js";
 
 /** What the whole backtest shares that changes every configuration's reviews. */
 export interface ReviewSettings {
@@ -55,9 +56,12 @@ export async function prepareConfiguration(
   await checkAgentSandbox(env, sandbox, deps.log);
   const agent = createAgent(env, sandbox);
   const { review } = deps;
-  const configText = c.configFile
+  const ownConfig = c.configFile
     ? await readFile(c.configFile, "utf8")
     : await readCloneFile(review.git, review.branch, REPO_CONFIG_PATH);
+  const configText = c.instructionsFile
+    ? withExtraInstructions(ownConfig, await readFile(c.instructionsFile, "utf8"), c.instructionsFile)
+    : ownConfig;
   const scenario =
     env.agent.name === "fake" && env.agent.fake.scenario ? await readFile(env.agent.fake.scenario, "utf8") : undefined;
   const fingerprint = configurationFingerprint({
@@ -87,6 +91,7 @@ export async function prepareConfiguration(
     `${env.agent.name}${env.agent.model ? ` (${env.agent.model})` : ""}`,
     ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
     c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
+    ...(c.instructionsFile ? [`instructions ${c.instructionsFile}`] : []),
   ].join(", ");
   return {
     label: c.label,

@@ -16,7 +16,7 @@ export interface PreparedConfiguration {
   overrides: Record<string, string>;
   agent: Agent;
   sessions: RunSessions;
-  /** The `.github/no-mistakes.yml` its reviews read: its own file, else the clone's at --branch; undefined when neither is there. */
+  /** The `.github/no-mistakes.yml` its reviews read: its own file, else the clone's at --branch, with its extra instructions; undefined when there is none. */
   configText?: string;
   /** `claude (model …), config …` for the report. */
   describe: string;

@@ -97,6 +97,16 @@ describe("parseBacktestArgs", () => {
       ],
     });
   });
+  it("takes extra instructions per configuration; B keeps A's unless it has its own", () => {
+    const parsed = (...args: string[]) => parseBacktestArgs(["--repo", "r", "--merges", ...args], {});
+    expect(parsed("--b-instructions", "v.md")).toMatchObject({
+      configurations: [{ label: "A" }, { label: "B", instructionsFile: "v.md" }],
+    });
+    expect(parsed("--b-instructions", "v.md")).not.toHaveProperty("configurations.0.instructionsFile");
+    expect(parsed("--instructions", "a.md", "--b-model", "m2")).toMatchObject({
+      configurations: [{ instructionsFile: "a.md" }, { instructionsFile: "a.md", env: { AGENT_MODEL: "m2" } }],
+    });
+  });
   it("takes a database of the backtest's own from BACKTEST_DATABASE_URL, never DATABASE_URL", () => {
     const parsed = (env: NodeJS.ProcessEnv) => parseBacktestArgs(["--repo", "r", "--merges"], env);
     expect(parsed({ DATABASE_URL: "postgres://prod/app" })).not.toHaveProperty("databaseUrl");
