@@ -10,6 +10,7 @@ import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";
+import { backtestEnv } from "./backtest-env.js";
 import type { CloneGit } from "./clone-git.js";
 import { agentSettings, configurationFingerprint } from "./configuration-fingerprint.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
@@ -40,10 +41,7 @@ export async function prepareConfiguration(
   deps: { db: Database; log: Logger; baseEnv: NodeJS.ProcessEnv; outDir: string; review: ReviewSettings },
 ): Promise<PreparedConfiguration> {
   const dataDir = resolve(deps.outDir, "configurations", slug(c.label));
-  const merged: NodeJS.ProcessEnv = { ...deps.baseEnv, ...c.env, DATA_DIR: dataDir };
-  // The app's own settings, minus what only the GitHub App needs: a backtest posts nothing.
-  for (const name of ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET", "NODE_ENV"]) delete merged[name];
-  const env = readEnvConfig(merged);
+  const env = readEnvConfig(backtestEnv(dataDir, deps.baseEnv, c.env));
   const problems: string[] = [];
   if (env.agent.name === "claude" && !env.agent.anthropic.apiKey)
     problems.push(

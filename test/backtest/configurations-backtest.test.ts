@@ -104,6 +104,26 @@ describe("backtest of a prompt variant: extra reviewer instructions from a file"
   }, 120_000);
 });
 
+describe("backtest started from the app's production .env", () => {
+  it("leaves out what only the GitHub App needs, for the reviewers and the judge alike", async () => {
+    const root = tempDir("nm-backtest-production-");
+    makeRepo(join(root, "clone"));
+    // As `npm start` runs in production: NODE_ENV=production, the App's id and secret (its key file elsewhere).
+    const env = { ...baseEnv(), NODE_ENV: "production", APP_ID: "12345", WEBHOOK_SECRET: "whsec-backtest-test" };
+    const report = await runBacktest(
+      options(join(root, "clone"), join(root, "out"), [{ label: "A", env: fakeEnv(root, "a", REVIEWER_A) }], {
+        judgeEnv: { ...fakeEnv(root, "judge", JUDGE), NODE_ENV: "production" },
+      }),
+      { env, print: () => {}, progress: () => {} },
+    );
+    expect(report.configurations[0]!.failures).toEqual([]);
+    expect(report.judge).toMatchObject({ asked: 8 });
+    expect([report.configurations[0]!.summary.precision, report.configurations[0]!.summary.recall]).toEqual([
+      0.75, 0.6,
+    ]);
+  }, 120_000);
+});
+
 describe("backtest whose judge fails on a PR", () => {
   it("keeps the review, leaves the PR unscored, and a rerun asks only the questions not yet answered", async () => {
     const root = tempDir("nm-backtest-judge-");
