@@ -41,4 +41,7 @@ Running:
   --database-url <url>   a PostgreSQL of the backtest's own (default: an embedded PGlite under --out;
                          BACKTEST_DATABASE_URL also works; never the app's DATABASE_URL)
   --verbose              the app's log lines on stderr
+
+Exit status: 0 every PR reviewed and scored; 1 a mistake (said on stderr); 2 a review or its judging
+failed (a rerun tries it again); 3 stopped early by --max-spend or Ctrl-C (a rerun goes on).
 `;
