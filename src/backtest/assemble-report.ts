@@ -18,6 +18,7 @@ export function assembleReport(
     missing: string[];
     otherRepository: string[];
     withoutGolden: number;
+    warnings: string[];
     configurations: PreparedConfiguration[];
     matcher?: Matcher;
     judge?: Judge;
@@ -31,6 +32,7 @@ export function assembleReport(
     missing,
     otherRepository,
     withoutGolden,
+    warnings,
     configurations,
     matcher,
     judge,
@@ -54,6 +56,7 @@ export function assembleReport(
     missing,
     otherRepository,
     withoutGolden,
+    warnings,
     configurations: configurations.map((c) => {
       const scored = [...results.get(c.label)!.values()];
       return {

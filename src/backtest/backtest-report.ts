@@ -17,6 +17,8 @@ export interface BacktestReport {
   otherRepository: string[];
   /** PRs found in the history that the golden file does not name (not run). */
   withoutGolden: number;
+  /** What makes the scores less than they seem (PRs looked up by number alone, issues location matching cannot reach). */
+  warnings: string[];
   configurations: {
     label: string;
     describe: string;

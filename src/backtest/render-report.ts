@@ -99,6 +99,7 @@ export function renderReport(report: BacktestReport): string {
     lines.push(
       `${report.withoutGolden} PR${report.withoutGolden === 1 ? "" : "s"} found in the history but not in the golden file: not run`,
     );
+  lines.push(...report.warnings);
   if (report.stopped) lines.push(report.stopped);
   return lines.join("\n");
 }

@@ -16,6 +16,7 @@ import { JudgeCache } from "./judge-cache.js";
 import type { Matcher } from "./match-pr.js";
 import { parseGoldenFile } from "./parse-golden-file.js";
 import { parsePairsFile } from "./parse-pairs-file.js";
+import { pathlessIssuesWarning } from "./pathless-issues-warning.js";
 import { prepareConfiguration } from "./prepare-configuration.js";
 import { prepareJudge } from "./prepare-judge.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
@@ -53,12 +54,19 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     : undefined;
   const git = cloneGit(repo);
   const cloneRepos = await cloneRepositories(git);
-  const warning = unknownRepositoryWarning(
-    [...(golden ?? []).map((g) => g.key), ...(pairs ?? []).map((p) => p.key)],
-    cloneRepos,
-    options.acceptOtherRepos,
+  const warnings: string[] = [];
+  const warn = (line: string | undefined) => {
+    if (!line) return;
+    warnings.push(line);
+    io.progress(line);
+  };
+  warn(
+    unknownRepositoryWarning(
+      [...(golden ?? []).map((g) => g.key), ...(pairs ?? []).map((p) => p.key)],
+      cloneRepos,
+      options.acceptOtherRepos,
+    ),
   );
-  if (warning) io.progress(warning);
   const { prs, missing, otherRepository, withoutGolden } = await findBacktestPrs(git, {
     golden,
     pairs,
@@ -80,6 +88,7 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     prs.find((p) => p.golden?.key.repo)?.golden?.key.repo ??
     cloneRepos[0] ??
     `backtest/${basename(repo)}`;
+  if (golden && options.matching === "location") warn(pathlessIssuesWarning(prs));
 
   // 2. The database, the configurations and the judge.
   await mkdir(join(out, "pglite"), { recursive: true });
@@ -156,6 +165,7 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
       missing,
       otherRepository,
       withoutGolden,
+      warnings,
       configurations,
       matcher,
       judge,

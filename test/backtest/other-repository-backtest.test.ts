@@ -66,7 +66,7 @@ describe("backtest of a golden file naming PRs of two repositories", () => {
     expect(done.missing).toEqual([
       expect.stringMatching(/^https:\/\/github\.com\/octo-org\/widgets\/pull\/4411: no merge/),
     ]);
-    expect(progressed.filter((l) => l.startsWith("warning:"))).toEqual([
+    expect(progressed.filter((l) => l.startsWith("warning: the clone has no remote"))).toEqual([
       `warning: the clone has no remote naming a hosted repository, so whether the PRs of ${WIDGETS}, octo-org/widgets are its own cannot be told: they are looked up by number (add its remote, e.g. \`git remote add origin https://github.com/${WIDGETS}\`, to have another repository's PRs skipped)`,
     ]);
   }, 120_000);

@@ -5,7 +5,7 @@ import { assignOneToOne } from "../../src/backtest/assign-one-to-one.js";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { BacktestRepo, lines } from "./backtest-repo.js";
-import { baseEnv, calls, fakeEnv, options } from "./backtest-world.js";
+import { baseEnv, calls, fakeEnv, makeRepo, options, REVIEWER_A } from "./backtest-world.js";
 
 afterAll(() => removeTempDirs());
 
@@ -82,6 +82,41 @@ describe("backtest of an open PR from a pairs file, its commits replayed as push
     const s = report.configurations[0]!.summary;
     expect([s.precision, s.recall, s.f1]).toEqual([1, 0.5, 2 / 3]);
     expect(report.judge).toBeUndefined();
+    expect(report.warnings).toEqual([]);
+  }, 120_000);
+
+  it("warns when real issues name no path: location matching cannot reach them", async () => {
+    const root = tempDir("nm-backtest-pathless-");
+    const repo = makeRepo(join(root, "clone"));
+    const run = async (issues: unknown[]) => {
+      writeFileSync(join(root, "golden.json"), JSON.stringify({ "1": issues }));
+      const printed: string[] = [];
+      const progressed: string[] = [];
+      const report = await runBacktest(
+        options(repo.dir, join(root, "out"), [{ label: "A", env: fakeEnv(root, "a", REVIEWER_A) }], {
+          golden: join(root, "golden.json"),
+          matching: "location",
+        }),
+        { env: baseEnv(), print: (t) => printed.push(t), progress: (l) => progressed.push(l) },
+      );
+      expect(progressed).toEqual(expect.arrayContaining(report.warnings));
+      expect(printed.join("\n")).toContain(report.warnings.join("\n"));
+      return report;
+    };
+    // The public benchmark's shape: words and a severity, no place.
+    const none = await run([{ comment: "tokens[i + 1] is read unchecked", severity: "High" }]);
+    expect(none.warnings).toEqual([
+      'warning: --match location: none of the golden file\'s 1 real issue names a path, so recall is 0 by construction (the judge, the default, matches by meaning; or give the issues "path" and "line")',
+    ]);
+    expect(none.configurations[0]!.summary.recall).toBe(0);
+    const some = await run([
+      { comment: "tokens[i + 1] is read unchecked", severity: "High", path: "src/parser.ts", line: 3 },
+      { comment: "x_y is a poor name", severity: "Low" },
+    ]);
+    expect(some.warnings).toEqual([
+      'warning: --match location: 1 of the golden file\'s 2 real issues name no path: they cannot be matched, and count as missed (the judge, the default, matches by meaning; or give the issues "path" and "line")',
+    ]);
+    expect(some.configurations[0]!.summary.recall).toBe(0.5);
   }, 120_000);
 });
 
