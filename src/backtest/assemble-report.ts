@@ -16,7 +16,9 @@ export function assembleReport(
     options: BacktestOptions;
     prs: BacktestPr[];
     missing: string[];
+    otherRepository: string[];
     withoutGolden: number;
+    warnings: string[];
     configurations: PreparedConfiguration[];
     matcher?: Matcher;
     judge?: Judge;
@@ -28,7 +30,9 @@ export function assembleReport(
     options,
     prs,
     missing,
+    otherRepository,
     withoutGolden,
+    warnings,
     configurations,
     matcher,
     judge,
@@ -50,7 +54,9 @@ export function assembleReport(
       ...(p.golden ? { golden: p.golden.issues.length } : {}),
     })),
     missing,
+    otherRepository,
     withoutGolden,
+    warnings,
     configurations: configurations.map((c) => {
       const scored = [...results.get(c.label)!.values()];
       return {

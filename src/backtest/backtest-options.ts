@@ -14,6 +14,8 @@ export interface BacktestOptions {
   /** Each PR's commits reviewed as pushes, one after another (the first `opened`, then `synchronize`). */
   replay: boolean;
   maxPushes?: number;
+  /** PRs named by the URL of a repository the clone's remotes do not name are looked up by number anyway (default: skipped). */
+  acceptOtherRepos: boolean;
   out: string;
   maxSpendUsd?: number;
   /** One (the team's) or two (A and B) configurations. */

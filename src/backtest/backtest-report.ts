@@ -13,8 +13,12 @@ export interface BacktestReport {
   prs: { id: string; title: string; baseSha: string; headSha: string; pushes: number; golden?: number }[];
   /** PRs a golden or pairs file names that the clone does not have. */
   missing: string[];
+  /** PRs a golden or pairs file names by another repository's URL than the clone's: skipped. */
+  otherRepository: string[];
   /** PRs found in the history that the golden file does not name (not run). */
   withoutGolden: number;
+  /** What makes the scores less than they seem (PRs looked up by number alone, issues location matching cannot reach). */
+  warnings: string[];
   configurations: {
     label: string;
     describe: string;

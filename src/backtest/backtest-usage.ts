@@ -13,13 +13,18 @@ Which pull requests:
   --branch <ref>         history and config branch (default HEAD)
   --replay               review each PR's commits as pushes, one after another
   --max-pushes <n>       with --replay: the last n commits of each PR
+  --accept-other-repos   look up PRs whose URL names another repository than the clone's remotes by
+                         number anyway (default: they are skipped, each with a line)
 
 Configurations (A is the team's; any --b-* option adds B, compared with A):
   --env KEY=VALUE        A's environment over this one's (AGENT, AGENT_MODEL, AGENT_ARGS, AGENT_SANDBOX, …)
   --agent <name>         A's AGENT (claude, codex, fake);   --model <id>  A's AGENT_MODEL
-  --config <file>        A's .github/no-mistakes.yml instead of the clone's (e.g. review.instructions)
+  --config <file>        A's .github/no-mistakes.yml instead of the clone's
+  --instructions <file>  extra reviewer instructions for A, appended to its config's review.instructions
+                         (a prompt variant: the reviewer reads them where it reads the team's own)
   --label <name>         A's name in the report (default A)
-  --b-env, --b-agent, --b-model, --b-config, --b-label   the same for B (B starts from A's environment)
+  --b-env, --b-agent, --b-model, --b-config, --b-instructions, --b-label
+                         the same for B (B starts from A's environment, config and instructions)
 
 Scoring:
   --match judge|location judge (default): the configured agent asks whether a finding and a real issue are
@@ -30,9 +35,13 @@ Scoring:
 
 Running:
   --out <dir>            output, state and caches (default ./backtest-out); a rerun resumes from it
-  --max-spend <usd>      stop before the next review once this much was spent (reviews and judge)
+  --max-spend <usd>      stop once this much was spent (reviews and judge), before the next review or the
+                         next judging of a stored review (judging answered from the cache goes on)
   --repo-name <o/r>      owner/repo the runs carry (default: the golden file's, else backtest/<folder>)
   --database-url <url>   a PostgreSQL of the backtest's own (default: an embedded PGlite under --out;
                          BACKTEST_DATABASE_URL also works; never the app's DATABASE_URL)
   --verbose              the app's log lines on stderr
+
+Exit status: 0 every PR reviewed and scored; 1 a mistake (said on stderr); 2 a review or its judging
+failed (a rerun tries it again); 3 stopped early by --max-spend or Ctrl-C (a rerun goes on).
 `;

@@ -9,7 +9,11 @@ const METRICS = ["precision", "recall", "f1", "findingsPerPr", "costPerPr", "wal
  * B − A on the same PRs (`a[i]` and `b[i]` are one PR), with its spread: PRs are resampled with
  * replacement `resamples` times (a seeded generator: the same seed gives the same interval), both
  * configurations scored on each resample, and the 2.5th and 97.5th percentiles of the differences kept.
- * A resample on which a metric has no value (nothing raised, say) is left out of that metric's interval.
+ * Each resample is scored as the whole is (prf): a configuration that raised nothing on it has recall and
+ * F1 0 there, which count. Only a value prf leaves undefined keeps a resample out of that metric's interval
+ * — precision where a configuration raised nothing (no number stands in for it: 0 would call silence
+ * wrong, 1 would call it right), anything where the resample holds no real issue — and `resamples` says
+ * how many resamples each interval is made of.
  */
 export function bootstrapDifference(
   a: readonly ScoredPr[],
@@ -46,6 +50,7 @@ export function bootstrapDifference(
       a: va,
       b: vb,
       difference: va === null || vb === null ? null : vb - va,
+      resamples: sorted.length,
       low: enough ? percentile(sorted, 0.025) : null,
       high: enough ? percentile(sorted, 0.975) : null,
     };

@@ -1,4 +1,4 @@
-/** Precision, recall and F-score of a set of counts; null where a ratio has nothing to divide by. */
+/** Precision, recall and F-score of a set of counts (prf): precision null when nothing was raised, recall and F1 null when there was no real issue. */
 export interface Prf {
   precision: number | null;
   recall: number | null;

@@ -4,6 +4,7 @@ import type { GoldenPr } from "./golden-pr.js";
 import { listMergedPrs, type MergedPr } from "./list-merged-prs.js";
 import type { PrPair } from "./parse-pairs-file.js";
 import { prId } from "./pr-id.js";
+import type { PrKey } from "./pr-key.js";
 import { replayPushes } from "./replay-pushes.js";
 import { resolvePrKey } from "./resolve-pr-key.js";
 
@@ -17,25 +18,52 @@ export interface PrSource {
   limit?: number;
   replay: boolean;
   maxPushes?: number;
+  /** The repositories the clone's remotes name (cloneRepositories); empty when it cannot be told. */
+  cloneRepos?: readonly string[];
+  /** --accept-other-repos: PRs named by another repository's URL are looked up by number all the same. */
+  acceptOtherRepos?: boolean;
+}
+
+/** What findBacktestPrs found, and what it left out. */
+export interface FoundPrs {
+  prs: BacktestPr[];
+  /** PRs a golden or pairs file names that the clone does not have. */
+  missing: string[];
+  /** PRs a golden or pairs file names by another repository's URL (not the clone's remotes'): skipped, each with why. */
+  otherRepository: string[];
+  /** PRs found in the history that the golden file does not name. */
+  withoutGolden: number;
 }
 
 /**
  * The backtest's PRs, each with its golden entry when the file names it: from a pairs file, from the
  * merge commits of the history, or — with neither — from the golden file's own PR keys, found in the clone
  * (resolvePrKey). With a golden file, PRs it does not name are left out (nothing to score them against).
- * `missing` says which named PRs the clone does not have.
+ * A PR named by the URL of a repository the clone's remotes do not name is skipped (its number would find
+ * another PR of the clone), unless `acceptOtherRepos`; a golden entry and a PR are the same only when
+ * their repositories are (or one does not say). `missing` says which named PRs the clone does not have.
  */
-export async function findBacktestPrs(
-  git: CloneGit,
-  source: PrSource,
-): Promise<{ prs: BacktestPr[]; missing: string[]; withoutGolden: number }> {
+export async function findBacktestPrs(git: CloneGit, source: PrSource): Promise<FoundPrs> {
   const missing: string[] = [];
-  const found: (MergedPr & { golden?: GoldenPr })[] = [];
+  const otherRepository: string[] = [];
+  const found: (MergedPr & { repo?: string; golden?: GoldenPr })[] = [];
+  const cloneRepos = source.cloneRepos ?? [];
+  /** Whether a key names another repository than the clone's (and that is not accepted): then it is skipped, with why. */
+  const elsewhere = (key: PrKey | undefined): boolean => {
+    if (!key?.repo || source.acceptOtherRepos || cloneRepos.length === 0) return false;
+    if (cloneRepos.some((r) => sameRepository(r, key.repo))) return false;
+    const line = `${key.text}: a pull request of ${key.repo}, and the clone's remotes are ${cloneRepos.join(", ")} (--accept-other-repos looks it up by number all the same)`;
+    if (!otherRepository.includes(line)) otherRepository.push(line);
+    return true;
+  };
+  // Golden entries of another repository are left out first, each with its line: none can be this clone's PR.
+  const golden = source.golden?.filter((g) => !elsewhere(g.key));
   const allMerges = source.pairs
     ? []
     : await listMergedPrs(git, source.branch, source.merges ? source.limit : undefined);
   if (source.pairs) {
     for (const pair of source.pairs) {
+      if (elsewhere(pair.key)) continue;
       const r = await resolvePrKey(
         git,
         { text: `${pair.base}..${pair.head}`, base: pair.base, head: pair.head },
@@ -43,12 +71,12 @@ export async function findBacktestPrs(
         [],
       );
       if ("missing" in r) missing.push(r.missing);
-      else found.push({ ...r.pr, number: pair.key?.number, title: pair.title ?? r.pr.title });
+      else found.push({ ...r.pr, number: pair.key?.number, repo: pair.key?.repo, title: pair.title ?? r.pr.title });
     }
   } else if (source.merges) {
     found.push(...allMerges);
-  } else if (source.golden) {
-    for (const g of source.golden) {
+  } else if (golden) {
+    for (const g of golden) {
       const r = await resolvePrKey(git, g.key, source.branch, allMerges);
       if ("missing" in r) missing.push(r.missing);
       else found.push({ ...r.pr, number: g.key.number ?? r.pr.number, title: g.title ?? r.pr.title, golden: g });
@@ -59,21 +87,23 @@ export async function findBacktestPrs(
 
   // Golden entries named by commits are compared by the commits they resolve to.
   const byRange = new Map<string, GoldenPr>();
-  for (const g of source.golden ?? []) {
+  for (const g of golden ?? []) {
     if (!g.key.base || !g.key.head) continue;
     const r = await resolvePrKey(git, g.key, source.branch, []);
     if ("pr" in r) byRange.set(`${r.pr.baseSha}..${r.pr.headSha}`, g);
   }
-  const goldenOf = (m: MergedPr) =>
+  const goldenOf = (m: MergedPr & { repo?: string }) =>
     byRange.get(`${m.baseSha}..${m.headSha}`) ??
-    (m.number === undefined ? undefined : source.golden?.find((g) => g.key.number === m.number));
+    (m.number === undefined
+      ? undefined
+      : golden?.find((g) => g.key.number === m.number && sameRepository(m.repo, g.key.repo)));
 
   const prs: BacktestPr[] = [];
   const seen = new Set<string>();
   let withoutGolden = 0;
   for (const m of found) {
-    const golden = m.golden ?? goldenOf(m);
-    if (source.golden && !golden) {
+    const entry = m.golden ?? goldenOf(m);
+    if (source.golden && !entry) {
       withoutGolden++;
       continue;
     }
@@ -88,8 +118,13 @@ export async function findBacktestPrs(
       baseSha: m.baseSha,
       headSha: m.headSha,
       pushes,
-      ...(golden ? { golden } : {}),
+      ...(entry ? { golden: entry } : {}),
     });
   }
-  return { prs, missing, withoutGolden };
+  return { prs, missing, otherRepository, withoutGolden };
+}
+
+/** Two `owner/repo` names of one repository (GitHub's are case-insensitive); one not said counts as the same. */
+function sameRepository(a: string | undefined, b: string | undefined): boolean {
+  return a === undefined || b === undefined || a.toLowerCase() === b.toLowerCase();
 }

@@ -40,9 +40,14 @@ export class Judge {
     },
   ) {}
 
+  /** Whether the question is answered from the cache (asking it costs nothing). */
+  knows(finding: string, issue: string): boolean {
+    return this.options.cache.get(this.#key(finding, issue)) !== undefined;
+  }
+
   async same(finding: string, issue: string): Promise<JudgeVerdict> {
-    const { agent, cache, identity, workDir, timeoutMs, log, signal } = this.options;
-    const key = JudgeCache.key([identity, JUDGE_PROMPT_VERSION, finding, issue]);
+    const { agent, cache, workDir, timeoutMs, log, signal } = this.options;
+    const key = this.#key(finding, issue);
     this.answered++;
     const cached = cache.get(key);
     if (cached) return { ...cached, costUsd: 0 };
@@ -74,5 +79,9 @@ export class Judge {
     };
     await cache.put(key, verdict);
     return verdict;
+  }
+
+  #key(finding: string, issue: string): string {
+    return JudgeCache.key([this.options.identity, JUDGE_PROMPT_VERSION, finding, issue]);
   }
 }

@@ -9,10 +9,11 @@ import type { PrMatch } from "./pr-match.js";
 export type Matcher = { kind: "judge"; judge: Judge } | { kind: "location"; toleranceLines: number };
 
 /**
- * The PR's findings matched one-to-one to its real issues. With the judge, every (finding, issue) pair is
- * asked (cached), and the pairs it calls the same are assigned greedily by its confidence. By location, a
- * finding matches an issue on the same path within `toleranceLines` of its line (any line of the file
- * when the issue names none), assigned greedily by distance; an issue without a path matches nothing.
+ * The PR's findings matched one-to-one to its real issues (assignOneToOne: the most pairs, then the
+ * highest total score). With the judge, every (finding, issue) pair is asked (cached), and the pairs it
+ * calls the same are candidates scored by its confidence. By location, a finding matches an issue on the
+ * same path within `toleranceLines` of its line (any line of the file when the issue names none), scored
+ * by closeness; an issue without a path matches nothing.
  */
 export async function matchPr(
   findings: readonly BacktestFinding[],

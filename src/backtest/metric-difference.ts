@@ -4,6 +4,8 @@ export interface MetricDifference {
   a: number | null;
   b: number | null;
   difference: number | null;
+  /** The resamples on which both values were defined: what the interval is made of. */
+  resamples: number;
   /** 2.5th and 97.5th percentiles of the resampled differences; null when too few resamples had a value. */
   low: number | null;
   high: number | null;

@@ -18,17 +18,20 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       branch: { type: "string" },
       replay: { type: "boolean" },
       "max-pushes": { type: "string" },
+      "accept-other-repos": { type: "boolean" },
       out: { type: "string" },
       "max-spend": { type: "string" },
       env: { type: "string", multiple: true },
       agent: { type: "string" },
       model: { type: "string" },
       config: { type: "string" },
+      instructions: { type: "string" },
       label: { type: "string" },
       "b-env": { type: "string", multiple: true },
       "b-agent": { type: "string" },
       "b-model": { type: "string" },
       "b-config": { type: "string" },
+      "b-instructions": { type: "string" },
       "b-label": { type: "string" },
       match: { type: "string" },
       "judge-env": { type: "string", multiple: true },
@@ -81,9 +84,10 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       ...(values.model ? { AGENT_MODEL: values.model } : {}),
     },
     ...(values.config ? { configFile: values.config } : {}),
+    ...(values.instructions ? { instructionsFile: values.instructions } : {}),
   };
   const configurations = [a];
-  const wantsB = ["b-env", "b-agent", "b-model", "b-config", "b-label"].some(
+  const wantsB = ["b-env", "b-agent", "b-model", "b-config", "b-instructions", "b-label"].some(
     (k) => values[k as keyof typeof values] !== undefined,
   );
   if (wantsB) {
@@ -96,6 +100,9 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
         ...(values["b-model"] ? { AGENT_MODEL: values["b-model"] } : {}),
       },
       ...((values["b-config"] ?? a.configFile) ? { configFile: values["b-config"] ?? a.configFile } : {}),
+      ...((values["b-instructions"] ?? a.instructionsFile)
+        ? { instructionsFile: values["b-instructions"] ?? a.instructionsFile }
+        : {}),
     };
     if (b.label === a.label) problems.push(`--b-label: B needs a name other than A's ("${a.label}")`);
     configurations.push(b);
@@ -109,6 +116,7 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     limit: int("limit", values.limit, 1),
     replay: values.replay ?? false,
     maxPushes: int("max-pushes", values["max-pushes"], 1),
+    acceptOtherRepos: values["accept-other-repos"] ?? false,
     out: values.out ?? "backtest-out",
     ...(maxSpendUsd !== undefined ? { maxSpendUsd } : {}),
     configurations,

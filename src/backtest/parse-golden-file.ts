@@ -7,8 +7,9 @@ const issueSchema = z
     comment: z.string().min(1).optional(),
     body: z.string().min(1).optional(),
     severity: z.string().optional(),
-    path: z.string().min(1).optional(),
-    line: z.number().int().positive().optional(),
+    // null is "no place": GitHub's review comments carry `line: null` once outdated, and `path: null` is its like.
+    path: z.string().min(1).nullable().optional(),
+    line: z.number().int().positive().nullable().optional(),
   })
   .passthrough()
   .refine((c) => c.comment !== undefined || c.body !== undefined, { message: "an issue needs `comment`" });
@@ -30,7 +31,7 @@ const entrySchema = z
 /**
  * A golden file's pull requests and their real issues. Accepted as is: the public benchmark's files (an
  * array of `{ pr_title, url, comments: [{ comment, severity }] }`), and the same shape for a team's own
- * set, with an optional `path`/`line` per issue; the PR is named by `url`, `pr`, `pr_url`, `number` or
+ * set, with an optional `path`/`line` per issue (null for none); the PR is named by `url`, `pr`, `pr_url`, `number` or
  * `base`+`head`. Also an object keyed by PR (URL, number or `base..head`) whose values are such entries or
  * just their `comments` arrays. Every problem is reported in one throw.
  */

@@ -5,6 +5,9 @@ export interface PrReviewResult {
   prId: string;
   /** The heads reviewed (1 without a replay). */
   pushes: number;
+  /** The PR's base and the heads reviewed, in order: a stored result is reused only for the same commits. */
+  baseSha: string;
+  heads: string[];
   /** Reviews the app would have posted. */
   reviews: number;
   findings: BacktestFinding[];

@@ -6,28 +6,42 @@ import { createAgent, createSandbox } from "../agents/create-agent.js";
 import { ConfigError } from "../config/config-error.js";
 import { readEnvConfig } from "../config/env-config.js";
 import type { Database } from "../db/database.js";
+import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";
+import { backtestEnv } from "./backtest-env.js";
+import type { CloneGit } from "./clone-git.js";
+import { agentSettings, configurationFingerprint } from "./configuration-fingerprint.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
+import { readCloneFile } from "./read-clone-file.js";
+import { withExtraInstructions } from "./with-extra-instructions.js";
 
-/** Settings whose values never enter a fingerprint or a report (only whether they are set). */
-const SECRET = /KEY|SECRET|TOKEN|PASSWORD/i;
+/** What the whole backtest shares that changes every configuration's reviews. */
+export interface ReviewSettings {
+  git: CloneGit;
+  /** --branch: where the clone's `.github/no-mistakes.yml` is read (as the app reads the default branch's). */
+  branch: string;
+  replay: boolean;
+  maxPushes?: number;
+  /** `owner/repo` the runs carry: the review prompt names it. */
+  repoName: string;
+  /** appCodeIdentity(). */
+  appIdentity: string;
+}
 
 /**
  * The configuration's agent built as the app builds it (AGENT, AGENT_MODEL, …; the sandbox probed when
- * the agent is real, as at the app's start), its RunSessions on the backtest's database, and its
- * fingerprint. The model key must be there: a backtest with no key would fail every PR.
+ * the agent is real, as at the app's start), its RunSessions on the backtest's database, the
+ * `.github/no-mistakes.yml` its reviews read (read once, here: what the fingerprint holds is what the
+ * reviews see), and its fingerprint. The model key must be there: a backtest with no key would fail every PR.
  */
 export async function prepareConfiguration(
   c: BacktestConfiguration,
-  deps: { db: Database; log: Logger; baseEnv: NodeJS.ProcessEnv; outDir: string },
+  deps: { db: Database; log: Logger; baseEnv: NodeJS.ProcessEnv; outDir: string; review: ReviewSettings },
 ): Promise<PreparedConfiguration> {
   const dataDir = resolve(deps.outDir, "configurations", slug(c.label));
-  const merged: NodeJS.ProcessEnv = { ...deps.baseEnv, ...c.env, DATA_DIR: dataDir };
-  // The app's own settings, minus what only the GitHub App needs: a backtest posts nothing.
-  for (const name of ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET", "NODE_ENV"]) delete merged[name];
-  const env = readEnvConfig(merged);
+  const env = readEnvConfig(backtestEnv(dataDir, deps.baseEnv, c.env));
   const problems: string[] = [];
   if (env.agent.name === "claude" && !env.agent.anthropic.apiKey)
     problems.push(
@@ -39,23 +53,26 @@ export async function prepareConfiguration(
   const sandbox = createSandbox(env);
   await checkAgentSandbox(env, sandbox, deps.log);
   const agent = createAgent(env, sandbox);
-  const configText = c.configFile ? await readFile(c.configFile, "utf8") : undefined;
+  const { review } = deps;
+  const ownConfig = c.configFile
+    ? await readFile(c.configFile, "utf8")
+    : await readCloneFile(review.git, review.branch, REPO_CONFIG_PATH);
+  const configText = c.instructionsFile
+    ? withExtraInstructions(ownConfig, await readFile(c.instructionsFile, "utf8"), c.instructionsFile)
+    : ownConfig;
   const scenario =
     env.agent.name === "fake" && env.agent.fake.scenario ? await readFile(env.agent.fake.scenario, "utf8") : undefined;
-  const fingerprint = createHash("sha256")
-    .update(
-      JSON.stringify({
-        agent: env.agent.name,
-        model: env.agent.model ?? null,
-        args: env.agent.extraArgs,
-        env: Object.entries(c.env)
-          .filter(([k]) => !SECRET.test(k))
-          .sort(([x], [y]) => x.localeCompare(y)),
-        configText: configText ?? null,
-        scenario: scenario ?? null,
-      }),
-    )
-    .digest("hex");
+  const fingerprint = configurationFingerprint({
+    agent: agentSettings(env),
+    env: c.env,
+    configText: configText ?? null,
+    scenario: scenario ?? null,
+    branch: review.branch,
+    replay: review.replay,
+    maxPushes: review.maxPushes ?? null,
+    repoName: review.repoName,
+    app: review.appIdentity,
+  });
   const repositoryId = parseInt(
     createHash("sha256").update(`${c.label}\0${fingerprint}`).digest("hex").slice(0, 12),
     16,
@@ -72,6 +89,7 @@ export async function prepareConfiguration(
     `${env.agent.name}${env.agent.model ? ` (${env.agent.model})` : ""}`,
     ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
     c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
+    ...(c.instructionsFile ? [`instructions ${c.instructionsFile}`] : []),
   ].join(", ");
   return {
     label: c.label,

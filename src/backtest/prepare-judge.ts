@@ -3,14 +3,16 @@ import type { Logger } from "pino";
 import { createAgent, createSandbox } from "../agents/create-agent.js";
 import { readEnvConfig } from "../config/env-config.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
+import { backtestEnv } from "./backtest-env.js";
 import { Judge } from "./judge.js";
 import type { JudgeCache } from "./judge-cache.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 
 /**
  * The judge: the first configuration's agent settings (its AGENT, AGENT_MODEL, key, sandbox) with the
- * judge's own over them (`--judge-env`), built as the app builds an agent, working in an empty directory
- * under the backtest's output. Its identity in the cache is its agent, model and arguments.
+ * judge's own over them (`--judge-env`), without the GitHub App's settings (backtestEnv), built as the
+ * app builds an agent, working in an empty directory under the backtest's output. Its identity in the
+ * cache is its agent, model and arguments.
  */
 export async function prepareJudge(deps: {
   first: PreparedConfiguration;
@@ -22,7 +24,7 @@ export async function prepareJudge(deps: {
   signal: AbortSignal;
 }): Promise<Judge> {
   const dataDir = resolve(deps.outDir, "judge");
-  const env = readEnvConfig({ ...deps.baseEnv, ...deps.first.overrides, ...deps.judgeEnv, DATA_DIR: dataDir });
+  const env = readEnvConfig(backtestEnv(dataDir, deps.baseEnv, deps.first.overrides, deps.judgeEnv));
   const sandbox = createSandbox(env);
   await checkAgentSandbox(env, sandbox, deps.log);
   const agent = createAgent(env, sandbox);

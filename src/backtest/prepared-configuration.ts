@@ -5,7 +5,7 @@ import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
 /** A configuration made ready: its agent and sessions as the app builds them, and what identifies it. */
 export interface PreparedConfiguration {
   label: string;
-  /** Changes when anything that changes its reviews changes (agent, model, arguments, config file): stored results of another fingerprint are not reused. */
+  /** Changes when anything that changes its reviews changes (configurationFingerprint): stored results of another fingerprint are not reused. */
   fingerprint: string;
   /** Its runs' repository id (its runs are apart from another configuration's). */
   repositoryId: number;
@@ -16,7 +16,7 @@ export interface PreparedConfiguration {
   overrides: Record<string, string>;
   agent: Agent;
   sessions: RunSessions;
-  /** The config file's text used instead of the clone's `.github/no-mistakes.yml`, when given. */
+  /** The `.github/no-mistakes.yml` its reviews read: its own file, else the clone's at --branch, with its extra instructions; undefined when there is none. */
   configText?: string;
   /** `claude (model …), config …` for the report. */
   describe: string;

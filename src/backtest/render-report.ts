@@ -9,7 +9,9 @@ export function renderReport(report: BacktestReport): string {
   const cmp = report.comparison;
   const diff = (m: MetricDifference["metric"], show: (v: number | null) => string) => {
     const d = cmp?.metrics.find((x) => x.metric === m);
-    return d ? `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]` : "";
+    if (!d) return "";
+    const part = d.resamples < cmp!.resamples ? ` (${d.resamples} of ${cmp!.resamples} resamples had a value)` : "";
+    return `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]${part}`;
   };
   const usdDiff = (v: number | null) => (v === null ? "—" : `${v < -5e-7 ? "-" : "+"}${format.usd(Math.abs(v))}`);
   const msDiff = (v: number | null) => (v === null ? "—" : `${v <= -50 ? "-" : "+"}${format.seconds(Math.abs(v))}`);
@@ -92,10 +94,12 @@ export function renderReport(report: BacktestReport): string {
   );
   for (const c of configs) for (const f of c.failures) lines.push(`${c.label} ${f.prId}: ${f.error}`);
   for (const m of report.missing) lines.push(`not in the clone: ${m}`);
+  for (const o of report.otherRepository) lines.push(`skipped, another repository's: ${o}`);
   if (report.withoutGolden > 0)
     lines.push(
       `${report.withoutGolden} PR${report.withoutGolden === 1 ? "" : "s"} found in the history but not in the golden file: not run`,
     );
+  lines.push(...report.warnings);
   if (report.stopped) lines.push(report.stopped);
   return lines.join("\n");
 }

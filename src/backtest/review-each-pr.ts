@@ -1,16 +1,19 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestPr } from "./backtest-pr.js";
 import type { BacktestState } from "./backtest-state.js";
 import type { CloneGit } from "./clone-git.js";
+import { findingText, issueText } from "./finding-text.js";
 import { format } from "./format.js";
 import type { Judge } from "./judge.js";
 import { matchPr, type Matcher } from "./match-pr.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 import type { PrReviewResult } from "./pr-review-result.js";
+import { readCloneFile } from "./read-clone-file.js";
 import { ReviewFailedError } from "./review-failed-error.js";
 import { reviewPr, type ReviewPrDeps } from "./review-pr.js";
 import { scorePr } from "./score-pr.js";
@@ -30,8 +33,10 @@ const INTERRUPTED =
 /**
  * Every PR reviewed by every configuration (all configurations on a PR before the next PR: a stop leaves
  * them even), each result stored as it finishes and matched to the PR's real issues. A PR the state holds
- * is not reviewed again; before each review the spend so far is checked against the cap; an abort stops
- * the review in progress; a failed review is reported and left for a rerun.
+ * (reviewed at the same commits) is not reviewed again. The spend so far (reviews and judge) is checked
+ * against the cap before each paid step: a review (and the judging that follows it), or the judging of a
+ * stored review that asks the judge anything not in its cache — judging from the cache alone is free and
+ * goes on. An abort stops the review in progress; a failed review is reported and left for a rerun.
  */
 export async function reviewEachPr(ctx: {
   prs: BacktestPr[];
@@ -56,14 +61,17 @@ export async function reviewEachPr(ctx: {
   const reviewedHere: number[] = [];
   const total = prs.length * configurations.length;
   let done = 0;
+  const capReached = () => options.maxSpendUsd !== undefined && state.spentUsd() >= options.maxSpendUsd;
   outer: for (const pr of prs) {
     for (const c of configurations) {
       let result = state.result(c.label, pr.id);
+      if (result && !sameCommits(result, pr)) {
+        io.progress(`${c.label} ${pr.id}: its commits are not those of the stored review; reviewed again`);
+        result = undefined;
+      }
       if (!result) {
-        const spent = state.spentUsd();
-        if (options.maxSpendUsd !== undefined && spent >= options.maxSpendUsd) {
-          const left = total - done;
-          stopped = `Spend cap reached: ${format.usd(spent)} spent of the ${format.usd(options.maxSpendUsd)} allowed (--max-spend); ${left} review${left === 1 ? "" : "s"} not started. The report covers what finished; rerun with a higher --max-spend to go on.`;
+        if (capReached()) {
+          stopped = spendCapLine(state.spentUsd(), options.maxSpendUsd!, total - done);
           break outer;
         }
         try {
@@ -81,6 +89,10 @@ export async function reviewEachPr(ctx: {
         }
         await state.record(c.label, result);
         reviewedHere.push(result.wallMs);
+      } else if (matcher?.kind === "judge" && pr.golden && capReached() && judgeMustAsk(matcher.judge, result, pr)) {
+        // A stored review whose judging is not all cached (a rerun, another judge): paid work, within the cap too.
+        stopped = spendCapLine(state.spentUsd(), options.maxSpendUsd!, total - done);
+        break outer;
       }
       const judgedBefore = judge?.spentUsd ?? 0;
       let matched: Awaited<ReturnType<typeof matchPr>>;
@@ -119,6 +131,21 @@ export async function reviewEachPr(ctx: {
   return { results, failures, ...(stopped ? { stopped } : {}) };
 }
 
+/** Whether a stored review is of the PR's commits as found now (a pairs file edited, a PR ref fetched since, another branch checked out). */
+function sameCommits(result: PrReviewResult, pr: BacktestPr): boolean {
+  return result.baseSha === pr.baseSha && result.heads.join(" ") === pr.pushes.join(" ");
+}
+
+/** Whether judging a stored review asks the judge anything (some question is not in its cache). */
+function judgeMustAsk(judge: Judge, result: PrReviewResult, pr: BacktestPr): boolean {
+  const issues = pr.golden?.issues ?? [];
+  return raisedOf(result).some((f) => issues.some((issue) => !judge.knows(findingText(f), issueText(issue))));
+}
+
+function spendCapLine(spent: number, cap: number, left: number): string {
+  return `Spend cap reached: ${format.usd(spent)} spent of the ${format.usd(cap)} allowed (--max-spend); ${left} review${left === 1 ? "" : "s"} not finished. The report covers what finished; rerun with a higher --max-spend to go on.`;
+}
+
 /** What a PR's review raised (posted inline or in the body): notes were never posted, so they are neither matched nor scored. */
 function raisedOf(result: PrReviewResult): PrReviewResult["findings"] {
   return result.findings.filter((f) => f.placement !== "note");
@@ -146,11 +173,8 @@ function reviewDeps(
     repositoryId: c.repositoryId,
     repositoryFullName: ctx.repoName,
     workspaceDir: (n: number) => join(c.dataDir, "workspaces", String(n)),
-    readDefaultBranchFile: async (path: string) => {
-      if (c.configText !== undefined && path === ".github/no-mistakes.yml") return c.configText;
-      const blob = (await git(["rev-parse", "--verify", "--quiet", `${branch}:${path}`], [1]))?.trim();
-      return blob ? git(["cat-file", "blob", blob]) : undefined;
-    },
+    readDefaultBranchFile: async (path: string) =>
+      path === REPO_CONFIG_PATH ? c.configText : readCloneFile(git, branch, path),
     agentTimeoutMs: c.env.agent.timeoutMs,
     workspaceMaxBytes: c.env.workspaceMaxBytes,
     countSpend: (usd: number) => state.addUnfinishedSpend(usd),

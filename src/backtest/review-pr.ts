@@ -140,6 +140,8 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
   return {
     prId: pr.id,
     pushes: pr.pushes.length,
+    baseSha: pr.baseSha,
+    heads: [...pr.pushes],
     reviews: github.reviews.length,
     findings: ledger.map((f) => backtestFinding(f, inline)),
     conclusion: github.checkRuns.findLast((c) => c.headSha === lastRun?.headSha)?.update.conclusion,

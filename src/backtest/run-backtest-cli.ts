@@ -5,7 +5,9 @@ import { runBacktest } from "./run-backtest.js";
 
 /**
  * `npm run backtest`: parses the command line, runs the backtest (Ctrl-C stops the review in progress; the
- * report covers what finished and a rerun resumes), exits 1 with the reason on a mistake.
+ * report covers what finished and a rerun resumes). Exits 0 when every PR was reviewed and scored, 1 with
+ * the reason on a mistake, 2 when a review or its judging failed, 3 when it stopped early (the spend cap, or
+ * Ctrl-C): a script can tell a finished backtest from one to rerun.
  */
 async function main(): Promise<number> {
   // The app's own .env (the model key, AGENT, AGENT_MODEL …), as `npm start` and `npm run doctor` read it.
@@ -32,6 +34,7 @@ async function main(): Promise<number> {
     progress: (line) => process.stderr.write(`${line}\n`),
     signal: controller.signal,
   });
+  if (report.stopped) return 3;
   return report.configurations.some((c) => c.failures.length > 0) ? 2 : 0;
 }
 

@@ -4,16 +4,19 @@ import pino from "pino";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
 import { createLogger } from "../logging/create-logger.js";
+import { appCodeIdentity } from "./app-code-identity.js";
 import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestReport } from "./backtest-report.js";
 import { BacktestState } from "./backtest-state.js";
 import { cloneGit } from "./clone-git.js";
+import { cloneRepositories } from "./clone-repositories.js";
 import { findBacktestPrs } from "./find-backtest-prs.js";
 import { JudgeCache } from "./judge-cache.js";
 import type { Matcher } from "./match-pr.js";
 import { parseGoldenFile } from "./parse-golden-file.js";
 import { parsePairsFile } from "./parse-pairs-file.js";
+import { pathlessIssuesWarning } from "./pathless-issues-warning.js";
 import { prepareConfiguration } from "./prepare-configuration.js";
 import { prepareJudge } from "./prepare-judge.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
@@ -22,6 +25,7 @@ import { reviewEachPr } from "./review-each-pr.js";
 import { assembleReport } from "./assemble-report.js";
 import { reportCsv } from "./report-csv.js";
 import { StageRepository } from "./stage-repository.js";
+import { unknownRepositoryWarning } from "./unknown-repository-warning.js";
 
 /**
  * A backtest: 1. the PRs (golden file, pairs file or merges) found in the clone; 2. each configuration's
@@ -49,7 +53,21 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     ? parsePairsFile(JSON.parse(await readFile(options.pairs, "utf8")), options.pairs)
     : undefined;
   const git = cloneGit(repo);
-  const { prs, missing, withoutGolden } = await findBacktestPrs(git, {
+  const cloneRepos = await cloneRepositories(git);
+  const warnings: string[] = [];
+  const warn = (line: string | undefined) => {
+    if (!line) return;
+    warnings.push(line);
+    io.progress(line);
+  };
+  warn(
+    unknownRepositoryWarning(
+      [...(golden ?? []).map((g) => g.key), ...(pairs ?? []).map((p) => p.key)],
+      cloneRepos,
+      options.acceptOtherRepos,
+    ),
+  );
+  const { prs, missing, otherRepository, withoutGolden } = await findBacktestPrs(git, {
     golden,
     pairs,
     merges: options.merges,
@@ -57,19 +75,39 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     limit: options.limit,
     replay: options.replay,
     maxPushes: options.maxPushes,
+    cloneRepos,
+    acceptOtherRepos: options.acceptOtherRepos,
   });
+  for (const o of otherRepository) io.progress(`skipped, another repository's: ${o}`);
   if (prs.length === 0)
-    throw new Error(`no pull request to backtest${missing.length ? `:\n  ${missing.join("\n  ")}` : ""}`);
-  const repoName = options.repoName ?? golden?.find((g) => g.key.repo)?.key.repo ?? `backtest/${basename(repo)}`;
+    throw new Error(
+      `no pull request to backtest${[...missing, ...otherRepository].length ? `:\n  ${[...missing, ...otherRepository].join("\n  ")}` : ""}`,
+    );
+  const repoName =
+    options.repoName ??
+    prs.find((p) => p.golden?.key.repo)?.golden?.key.repo ??
+    cloneRepos[0] ??
+    `backtest/${basename(repo)}`;
+  if (golden && options.matching === "location") warn(pathlessIssuesWarning(prs));
 
   // 2. The database, the configurations and the judge.
   await mkdir(join(out, "pglite"), { recursive: true });
   const database = await openDatabase({ databaseUrl: options.databaseUrl, pgliteDir: join(out, "pglite", "data") });
   try {
     await migrateDatabase(database);
+    const review = {
+      git,
+      branch: options.branch,
+      replay: options.replay,
+      maxPushes: options.maxPushes,
+      repoName,
+      appIdentity: appCodeIdentity(),
+    };
     const configurations: PreparedConfiguration[] = [];
     for (const c of options.configurations)
-      configurations.push(await prepareConfiguration(c, { db: database.db, log, baseEnv: io.env, outDir: out }));
+      configurations.push(
+        await prepareConfiguration(c, { db: database.db, log, baseEnv: io.env, outDir: out, review }),
+      );
     const state = await BacktestState.open(join(out, "state.json"));
     for (const c of configurations) {
       const { reused, dropped } = state.useConfiguration(c.label, c.fingerprint);
@@ -125,7 +163,9 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
       options,
       prs,
       missing,
+      otherRepository,
       withoutGolden,
+      warnings,
       configurations,
       matcher,
       judge,

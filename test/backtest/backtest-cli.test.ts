@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseBacktestArgs } from "../../src/backtest/parse-backtest-args.js";
@@ -9,17 +9,16 @@ afterAll(() => removeTempDirs());
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
+/** `npm run backtest`'s command: node with tsx's loader, one process. */
+const COMMAND = [process.execPath, ["--import", "tsx", join(ROOT, "src", "backtest", "run-backtest-cli.ts")]] as const;
+
 function cli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(
-    join(ROOT, "node_modules", ".bin", "tsx"),
-    [join(ROOT, "src", "backtest", "run-backtest-cli.ts"), ...args],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-      timeout: 120_000,
-      env: { PATH: process.env.PATH, HOME: tempDir("nm-backtest-home-"), AGENT_SANDBOX: "off", ...env },
-    },
-  );
+  return spawnSync(COMMAND[0], [...COMMAND[1], ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 120_000,
+    env: { PATH: process.env.PATH, HOME: tempDir("nm-backtest-home-"), AGENT_SANDBOX: "off", ...env },
+  });
 }
 
 const flags = (name: string, env: Record<string, string>) =>
@@ -52,6 +51,70 @@ describe("npm run backtest", () => {
     expect(run.stdout).toMatch(/cost per PR\s+\$0\.10\s+\$0\.30\s+\+\$0\.20/);
     expect(run.stdout).toMatch(/time per PR\s+\d+\.\ds\s+\d+\.\ds/);
   }, 150_000);
+
+  it("exits 3 when the spend cap stops it, after the report and the line saying so", () => {
+    const root = tempDir("nm-backtest-cli-");
+    makeRepo(join(root, "clone"));
+    const run = cli([
+      "--repo",
+      join(root, "clone"),
+      "--golden",
+      GOLDEN_FIXTURE,
+      "--out",
+      join(root, "out"),
+      "--max-spend",
+      "0",
+      ...flags("--env", fakeEnv(root, "a", REVIEWER_A)),
+      ...flags("--judge-env", fakeEnv(root, "judge", JUDGE)),
+    ]);
+    expect(run.stdout).toContain(
+      "Spend cap reached: $0.00 spent of the $0.00 allowed (--max-spend); 3 reviews not finished.",
+    );
+    expect(run.status).toBe(3);
+  }, 60_000);
+
+  it("exits 3 when Ctrl-C stops it, keeping what finished", async () => {
+    const root = tempDir("nm-backtest-cli-");
+    makeRepo(join(root, "clone"));
+    // The cache PR's review takes a while: Ctrl-C comes while it runs, once the first PR is done.
+    const slow = REVIEWER_A.map((s) => (s.match === "Add cache" ? { ...s, delayMs: 30_000 } : s));
+    const child = spawn(
+      COMMAND[0],
+      [
+        ...COMMAND[1],
+        "--repo",
+        join(root, "clone"),
+        "--golden",
+        GOLDEN_FIXTURE,
+        "--out",
+        join(root, "out"),
+        ...flags("--env", fakeEnv(root, "a", slow)),
+        ...flags("--judge-env", fakeEnv(root, "judge", JUDGE)),
+      ],
+      // A process group of its own, as a terminal's foreground job: Ctrl-C signals the whole group.
+      {
+        cwd: ROOT,
+        detached: true,
+        env: { PATH: process.env.PATH, HOME: tempDir("nm-backtest-home-"), AGENT_SANDBOX: "off" },
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    let interrupted = false;
+    child.stdout.on("data", (d: Buffer) => (stdout += String(d)));
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += String(d);
+      if (/^\[1\/3\]/m.test(stderr) && !interrupted) {
+        interrupted = true;
+        process.kill(-child.pid!, "SIGINT");
+      }
+    });
+    const status = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    expect(stderr).toContain("stopping: the review in progress is abandoned; finished PRs are kept");
+    expect(stdout).toContain("Interrupted: the report covers what finished; rerun the same command to resume");
+    expect(stdout).toMatch(/PRs reviewed\s+1\n/);
+    expect(status).toBe(3);
+  }, 90_000);
 
   it("says what is wrong with the command line, with the usage, and exits 1", () => {
     const run = cli(["--golden", "g.json", "--max-spend", "lots", "--match", "vibes"]);
@@ -95,6 +158,16 @@ describe("parseBacktestArgs", () => {
         { label: "A", env: { AGENT_ARGS: "--x", AGENT_MODEL: "m1" } },
         { label: "B", env: { AGENT_ARGS: "--x", AGENT_MODEL: "m2" }, configFile: "b.yml" },
       ],
+    });
+  });
+  it("takes extra instructions per configuration; B keeps A's unless it has its own", () => {
+    const parsed = (...args: string[]) => parseBacktestArgs(["--repo", "r", "--merges", ...args], {});
+    expect(parsed("--b-instructions", "v.md")).toMatchObject({
+      configurations: [{ label: "A" }, { label: "B", instructionsFile: "v.md" }],
+    });
+    expect(parsed("--b-instructions", "v.md")).not.toHaveProperty("configurations.0.instructionsFile");
+    expect(parsed("--instructions", "a.md", "--b-model", "m2")).toMatchObject({
+      configurations: [{ instructionsFile: "a.md" }, { instructionsFile: "a.md", env: { AGENT_MODEL: "m2" } }],
     });
   });
   it("takes a database of the backtest's own from BACKTEST_DATABASE_URL, never DATABASE_URL", () => {

@@ -56,9 +56,13 @@ export const JUDGE = [
   { role: "verifier", costUsd: 0.01, answer: { same: false, confidence: 0.9, reason: "different issues" } },
 ];
 
-/** The team's clone: three merged PRs (#1 parser, #2 cache, #3 logger), each one commit. */
+/** The repository the golden fixture's PR URLs name: the clone's origin. */
+export const WIDGETS = "ai-code-review-evaluation/widgets-eval";
+
+/** The team's clone of WIDGETS: three merged PRs (#1 parser, #2 cache, #3 logger), each one commit. */
 export function makeRepo(dir: string): BacktestRepo {
   const repo = new BacktestRepo(dir);
+  repo.git("remote", "add", "origin", `https://github.com/${WIDGETS}.git`);
   repo.mergePr(1, "Add parser", [
     { "src/parser.ts": lines("parser", 10, { 3: "const next = tokens[i + 1];", 7: "let x_y = 0;" }) },
   ]);
@@ -101,6 +105,7 @@ export function options(
     merges: false,
     branch: "HEAD",
     replay: false,
+    acceptOtherRepos: false,
     out,
     configurations,
     matching: "judge",

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { messagesText, startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { F1, makeRepo, options } from "./backtest-world.js";
+import { F1, makeRepo, options, WIDGETS } from "./backtest-world.js";
 
 afterAll(() => removeTempDirs());
 
@@ -28,7 +28,7 @@ describe("backtest with the real Claude Code CLI in its sandbox (against a fake 
         join(root, "golden.json"),
         JSON.stringify([
           {
-            url: "https://github.com/o/r/pull/1",
+            url: `https://github.com/${WIDGETS}/pull/1`,
             comments: [{ comment: "tokens[i + 1] is read out of range", severity: "High" }],
           },
         ]),

@@ -60,6 +60,70 @@ describe("backtest configurations", () => {
   }, 120_000);
 });
 
+describe("backtest of a prompt variant: extra reviewer instructions from a file", () => {
+  it("gives B the clone's instructions and its own after them, A the clone's alone; an edited file reviews B again", async () => {
+    const root = tempDir("nm-backtest-instructions-");
+    const repo = makeRepo(join(root, "clone"));
+    repo.commit({ ".github/no-mistakes.yml": 'review:\n  instructions: "CLONE-RULES apply"\n' }, "config");
+    const variant = join(root, "variant.md");
+    writeFileSync(variant, "EXTRA-RULES-ONE: flag every unchecked index.\n");
+    const run = async () => {
+      const progressed: string[] = [];
+      const report = await runBacktest(
+        options(
+          repo.dir,
+          join(root, "out"),
+          [
+            { label: "team", env: fakeEnv(root, "a", REVIEWER_A) },
+            { label: "variant", env: fakeEnv(root, "b", REVIEWER_A), instructionsFile: variant },
+          ],
+          { matching: "location" },
+        ),
+        { env: baseEnv(), print: () => {}, progress: (l) => progressed.push(l) },
+      );
+      return { report, progressed };
+    };
+    const rules = (name: string) =>
+      calls(root, name).map((c) => (c.prompt.match(/CLONE-RULES|EXTRA-RULES-\w+/g) ?? []).join(" then "));
+
+    const { report } = await run();
+    expect(rules("a")).toEqual(["CLONE-RULES", "CLONE-RULES", "CLONE-RULES"]);
+    expect(rules("b")).toEqual(Array(3).fill("CLONE-RULES then EXTRA-RULES-ONE"));
+    expect(report.configurations[1]!.describe).toBe(
+      `fake, the clone's .github/no-mistakes.yml, instructions ${variant}`,
+    );
+
+    writeFileSync(variant, "EXTRA-RULES-TWO: flag every unchecked index.\n");
+    const { progressed } = await run();
+    expect(progressed).toContain("team: resuming, 3 PRs already reviewed (no agent call for them)");
+    expect(progressed).toContain(
+      "variant: the configuration changed since the last run; its 3 earlier results set aside",
+    );
+    expect(calls(root, "a")).toHaveLength(3);
+    expect(rules("b").slice(3)).toEqual(Array(3).fill("CLONE-RULES then EXTRA-RULES-TWO"));
+  }, 120_000);
+});
+
+describe("backtest started from the app's production .env", () => {
+  it("leaves out what only the GitHub App needs, for the reviewers and the judge alike", async () => {
+    const root = tempDir("nm-backtest-production-");
+    makeRepo(join(root, "clone"));
+    // As `npm start` runs in production: NODE_ENV=production, the App's id and secret (its key file elsewhere).
+    const env = { ...baseEnv(), NODE_ENV: "production", APP_ID: "12345", WEBHOOK_SECRET: "whsec-backtest-test" };
+    const report = await runBacktest(
+      options(join(root, "clone"), join(root, "out"), [{ label: "A", env: fakeEnv(root, "a", REVIEWER_A) }], {
+        judgeEnv: { ...fakeEnv(root, "judge", JUDGE), NODE_ENV: "production" },
+      }),
+      { env, print: () => {}, progress: () => {} },
+    );
+    expect(report.configurations[0]!.failures).toEqual([]);
+    expect(report.judge).toMatchObject({ asked: 8 });
+    expect([report.configurations[0]!.summary.precision, report.configurations[0]!.summary.recall]).toEqual([
+      0.75, 0.6,
+    ]);
+  }, 120_000);
+});
+
 describe("backtest whose judge fails on a PR", () => {
   it("keeps the review, leaves the PR unscored, and a rerun asks only the questions not yet answered", async () => {
     const root = tempDir("nm-backtest-judge-");

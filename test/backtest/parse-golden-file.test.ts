@@ -34,6 +34,20 @@ describe("parseGoldenFile", () => {
     ]);
   });
 
+  it("takes a null line or path as none: GitHub's outdated review comments have `line: null`", () => {
+    // What `gh api repos/O/R/pulls/12/comments` gives for an outdated comment and a file-level one, mapped as is.
+    const prs = parseGoldenFile({
+      "12": [
+        { comment: "Off by one", severity: "high", path: "src/a.ts", line: null },
+        { comment: "Whole file is generated", path: null, line: null },
+      ],
+    });
+    expect(prs[0]!.issues).toEqual([
+      { comment: "Off by one", severity: "high", path: "src/a.ts" },
+      { comment: "Whole file is generated", severity: "unspecified" },
+    ]);
+  });
+
   it("reads entries named by number or by base and head, in an array", () => {
     const prs = parseGoldenFile([
       { number: 5, comments: [] },

@@ -5,7 +5,7 @@ import { assignOneToOne } from "../../src/backtest/assign-one-to-one.js";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { BacktestRepo, lines } from "./backtest-repo.js";
-import { baseEnv, calls, fakeEnv, options } from "./backtest-world.js";
+import { baseEnv, calls, fakeEnv, makeRepo, options, REVIEWER_A } from "./backtest-world.js";
 
 afterAll(() => removeTempDirs());
 
@@ -82,19 +82,73 @@ describe("backtest of an open PR from a pairs file, its commits replayed as push
     const s = report.configurations[0]!.summary;
     expect([s.precision, s.recall, s.f1]).toEqual([1, 0.5, 2 / 3]);
     expect(report.judge).toBeUndefined();
+    expect(report.warnings).toEqual([]);
+  }, 120_000);
+
+  it("warns when real issues name no path: location matching cannot reach them", async () => {
+    const root = tempDir("nm-backtest-pathless-");
+    const repo = makeRepo(join(root, "clone"));
+    const run = async (issues: unknown[]) => {
+      writeFileSync(join(root, "golden.json"), JSON.stringify({ "1": issues }));
+      const printed: string[] = [];
+      const progressed: string[] = [];
+      const report = await runBacktest(
+        options(repo.dir, join(root, "out"), [{ label: "A", env: fakeEnv(root, "a", REVIEWER_A) }], {
+          golden: join(root, "golden.json"),
+          matching: "location",
+        }),
+        { env: baseEnv(), print: (t) => printed.push(t), progress: (l) => progressed.push(l) },
+      );
+      expect(progressed).toEqual(expect.arrayContaining(report.warnings));
+      expect(printed.join("\n")).toContain(report.warnings.join("\n"));
+      return report;
+    };
+    // The public benchmark's shape: words and a severity, no place.
+    const none = await run([{ comment: "tokens[i + 1] is read unchecked", severity: "High" }]);
+    expect(none.warnings).toEqual([
+      'warning: --match location: none of the golden file\'s 1 real issue names a path, so recall is 0 by construction (the judge, the default, matches by meaning; or give the issues "path" and "line")',
+    ]);
+    expect(none.configurations[0]!.summary.recall).toBe(0);
+    const some = await run([
+      { comment: "tokens[i + 1] is read unchecked", severity: "High", path: "src/parser.ts", line: 3 },
+      { comment: "x_y is a poor name", severity: "Low" },
+    ]);
+    expect(some.warnings).toEqual([
+      'warning: --match location: 1 of the golden file\'s 2 real issues name no path: they cannot be matched, and count as missed (the judge, the default, matches by meaning; or give the issues "path" and "line")',
+    ]);
+    expect(some.configurations[0]!.summary.recall).toBe(0.5);
   }, 120_000);
 });
 
 describe("assignOneToOne", () => {
+  // [finding, issue, score] candidates, and the pairs chosen (computed by hand: every assignment listed).
   it.each([
     {
-      name: "best score first",
+      // {(0,1)} has the best single score (0.9), but {(0,0),(1,1)} has two pairs.
+      name: "as many pairs as possible before the best single score",
       candidates: [
         [0, 0, 0.5],
         [0, 1, 0.9],
         [1, 1, 0.8],
       ],
-      chosen: [[0, 1]],
+      chosen: [
+        [0, 0],
+        [1, 1],
+      ],
+    },
+    {
+      // Two pairs either way: {(0,0),(1,1)} totals 0.9 + 0.1 = 1.0, {(0,1),(1,0)} totals 0.8 + 0.7 = 1.5.
+      name: "among as many pairs, the largest total score",
+      candidates: [
+        [0, 0, 0.9],
+        [0, 1, 0.8],
+        [1, 0, 0.7],
+        [1, 1, 0.1],
+      ],
+      chosen: [
+        [0, 1],
+        [1, 0],
+      ],
     },
     {
       name: "each issue once",
@@ -109,18 +163,70 @@ describe("assignOneToOne", () => {
       ],
     },
     {
-      name: "ties: the earlier finding, then the earlier issue",
+      // Three findings on two issues: {(0,0),(2,1)} = 1.6 beats {(0,0),(1,1)} = 1.3 and {(1,0),(2,1)} = 1.2.
+      name: "a finding left out when it must be",
       candidates: [
-        [1, 0, 1],
-        [0, 1, 1],
+        [0, 0, 0.9],
+        [1, 0, 0.5],
+        [1, 1, 0.4],
+        [2, 1, 0.7],
+      ],
+      chosen: [
+        [0, 0],
+        [2, 1],
+      ],
+    },
+    {
+      // Greedy took (0,0) first and was left with one pair.
+      name: "equal scores: two pairs, not one",
+      candidates: [
         [0, 0, 1],
+        [0, 1, 1],
+        [1, 0, 1],
+      ],
+      chosen: [
+        [0, 1],
+        [1, 0],
+      ],
+    },
+    {
+      name: "a tie for one pair: the earlier issue",
+      candidates: [
+        [0, 1, 0.6],
+        [0, 0, 0.6],
       ],
       chosen: [[0, 0]],
     },
+    {
+      name: "a tie for one pair: the earlier finding",
+      candidates: [
+        [1, 0, 0.6],
+        [0, 0, 0.6],
+      ],
+      chosen: [[0, 0]],
+    },
+    { name: "nothing to pair", candidates: [], chosen: [] },
   ])("$name", ({ candidates, chosen }) => {
     const picked = assignOneToOne(
       candidates.map(([finding, issue, score]) => ({ finding: finding!, issue: issue!, score: score! })),
     );
     expect(picked.map((c) => [c.finding, c.issue])).toEqual(chosen);
+  });
+
+  it("gives the same pairs whatever the candidates' order", () => {
+    const candidates = [
+      { finding: 0, issue: 0, score: 0.9 },
+      { finding: 0, issue: 1, score: 0.8 },
+      { finding: 1, issue: 0, score: 0.7 },
+      { finding: 1, issue: 1, score: 0.1 },
+      { finding: 2, issue: 1, score: 0.3 },
+    ];
+    const once = assignOneToOne(candidates);
+    expect(assignOneToOne([...candidates].reverse())).toEqual(once);
+    // {(0,0),(2,1)} = 1.2, {(0,1),(1,0)} = 1.5, {(1,0),(2,1)} = 1.0, {(0,0),(1,1)} = 1.0: the 1.5.
+    expect(once.map((c) => [c.finding, c.issue])).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
   });
 });

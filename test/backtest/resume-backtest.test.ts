@@ -105,7 +105,7 @@ describe("backtest within a spend cap", () => {
       out,
     );
     expect(report.stopped).toBe(
-      "Spend cap reached: $0.28 spent of the $0.15 allowed (--max-spend); 1 review not started. The report covers what finished; rerun with a higher --max-spend to go on.",
+      "Spend cap reached: $0.28 spent of the $0.15 allowed (--max-spend); 1 review not finished. The report covers what finished; rerun with a higher --max-spend to go on.",
     );
     expect(calls(root, "a")).toHaveLength(2);
     expect(prompts(root, "a", "Add logger")).toHaveLength(0);
@@ -114,5 +114,37 @@ describe("backtest within a spend cap", () => {
     expect(json.configurations[0].prs.map((p: { prId: string }) => p.prId)).toEqual(["#1", "#2"]);
     // Scored on the two PRs that finished: 3 of 4 findings real, 3 of 4 real issues found.
     expect([json.configurations[0].summary.precision, json.configurations[0].summary.recall]).toEqual([0.75, 0.75]);
+  }, 120_000);
+
+  it("counts the judge too: a rerun judging stored reviews stops at the cap with the same line, and judging from the cache goes on", async () => {
+    const root = tempDir("nm-backtest-cap-judge-");
+    const repoDir = join(root, "clone");
+    makeRepo(repoDir);
+    const configurations = [{ label: "A", env: fakeEnv(root, "a", REVIEWER_A) }];
+    // 1. Reviewed without a judge (location matching): 3 × $0.10 spent.
+    await runBacktest(options(repoDir, join(root, "out"), configurations, { matching: "location" }), io());
+    expect(calls(root, "a")).toHaveLength(3);
+
+    // 2. Rerun with the judge and a cap of $0.33: #1's four questions ($0.04) are asked at $0.30 spent; at $0.34
+    // #2's are not (its review is stored, but judging it would be paid).
+    const judged = options(repoDir, join(root, "out"), configurations, {
+      judgeEnv: fakeEnv(root, "judge", JUDGE),
+      maxSpendUsd: 0.33,
+    });
+    const line =
+      "Spend cap reached: $0.34 spent of the $0.33 allowed (--max-spend); 2 reviews not finished. The report covers what finished; rerun with a higher --max-spend to go on.";
+    const second = io();
+    const report = await runBacktest(judged, second);
+    expect(report.stopped).toBe(line);
+    expect(second.printed.join("\n")).toContain(line);
+    expect(calls(root, "judge")).toHaveLength(4);
+    expect(report.configurations[0]!.prs.map((p) => p.prId)).toEqual(["#1"]);
+
+    // 3. The same command again: #1 is judged from the cache (free) and scored; #2 still waits for a higher cap.
+    const third = await runBacktest(judged, io());
+    expect(third.stopped).toBe(line);
+    expect(third.configurations[0]!.prs.map((p) => [p.prId, p.matchedFindings])).toEqual([["#1", 1]]);
+    expect(calls(root, "judge")).toHaveLength(4);
+    expect(calls(root, "a")).toHaveLength(3);
   }, 120_000);
 });

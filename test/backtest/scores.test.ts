@@ -10,9 +10,14 @@ describe("prf", () => {
       out: { precision: 0.75, recall: 0.6, f1: 0.9 / 1.35 },
     },
     { c: { raised: 2, matchedFindings: 0, golden: 3, matchedGolden: 0 }, out: { precision: 0, recall: 0, f1: 0 } },
+    // Nothing raised against real issues: no precision, but nothing found — recall 0, F1 0.
     {
       c: { raised: 0, matchedFindings: 0, golden: 2, matchedGolden: 0 },
-      out: { precision: null, recall: 0, f1: null },
+      out: { precision: null, recall: 0, f1: 0 },
+    },
+    {
+      c: { raised: 0, matchedFindings: 0, golden: 0, matchedGolden: 0 },
+      out: { precision: null, recall: null, f1: null },
     },
     {
       c: { raised: 1, matchedFindings: 0, golden: 0, matchedGolden: 0 },
@@ -63,6 +68,25 @@ describe("bootstrapDifference", () => {
     }
     expect([m.costPerPr!.low, m.costPerPr!.high].map((v) => Number(v!.toFixed(12)))).toEqual([0.1, 0.1]);
     expect(m.wallMsPerPr).toMatchObject({ difference: 0, low: 0, high: 0 });
+  });
+
+  it("scores a resample on which A raised nothing as the whole is scored (F1 0), and says what precision's interval is made of", () => {
+    // A is silent on PR 1 and right on PR 2; B is right on both. Every PR has one real issue.
+    const silent = [pr("1", 0, 0, 1, 0, 0.1), pr("2", 1, 1, 1, 1, 0.1)];
+    const right = [pr("1", 1, 1, 1, 1, 0.1), pr("2", 1, 1, 1, 1, 0.1)];
+    const m = Object.fromEntries(
+      bootstrapDifference(silent, right, { resamples: 1000, seed: 5 }).map((x) => [x.metric, x]),
+    );
+    // Whole: A's precision 1/1, recall 1/2, F1 2/3; B's all 1.
+    expect(m.f1!.difference).toBeCloseTo(1 / 3, 12);
+    // A resample is {1,1} (¼: A's F1 0, B − A = 1), {2,2} (¼: 0) or one of each (½: A's F1 2/3, B − A = 1/3).
+    // Every resample counts: the interval reaches 1. (Left out as "no value", {1,1} gave [0, 1/3].)
+    expect(m.f1).toMatchObject({ resamples: 1000, low: 0, high: 1 });
+    expect(m.recall).toMatchObject({ resamples: 1000, low: 0, high: 1 });
+    // Precision has no value for A on {1,1}: those resamples (about a quarter) are left out, and counted.
+    expect(m.precision!.resamples).toBeGreaterThan(600);
+    expect(m.precision!.resamples).toBeLessThan(900);
+    expect(m.precision).toMatchObject({ difference: 0, low: 0, high: 0 });
   });
 
   it("refuses configurations that did not finish the same PRs", () => {
