@@ -50,8 +50,11 @@ over_limit() {
   fi
 }
 
-"$@" &
+# An asynchronous command's stdin would be /dev/null: the agent's prompt comes on this script's.
+exec 3<&0
+"$@" <&3 3<&- &
 child=$!
+exec 3<&-
 trap 'kill -TERM "$child" 2>/dev/null' TERM INT HUP
 # The watch runs beside the agent, so the agent's end is seen at once, not at the next tick.
 (
