@@ -101,8 +101,16 @@ async function checkGitHub(config: EnvConfig): Promise<DoctorCheck[]> {
 
 async function checkSandbox(config: EnvConfig): Promise<DoctorCheck> {
   try {
-    const status = await checkAgentSandbox(config, createSandbox(config), createLogger({ level: "silent" }));
-    return pass("agent sandbox", status === "off" ? "off (AGENT_SANDBOX=off: agents run unconfined)" : status);
+    const sandbox = createSandbox(config);
+    const status = await checkAgentSandbox(config, sandbox, createLogger({ level: "silent" }));
+    if (status === "off") return pass("agent sandbox", "off (AGENT_SANDBOX=off: agents run unconfined)");
+    const bound = sandbox.workspaceBound;
+    if (bound?.kind === "sampled")
+      return pass(
+        "agent sandbox",
+        `${status}; what a turn writes is only measured every 2 s, not refused at AGENT_MAX_WORKSPACE_MB: this host cannot mount an overlay in a user namespace (${bound.reason})`,
+      );
+    return pass("agent sandbox", bound ? `${status}; writes refused past AGENT_MAX_WORKSPACE_MB` : status);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const [why, , ...fixes] = error.problems;

@@ -35,6 +35,12 @@ export async function checkAgentSandbox(config: EnvConfig, sandbox: AgentSandbox
       "or set AGENT_SANDBOX=off to run agents unconfined (only for repositories whose pull requests you trust)",
     ]);
   }
-  log.info({ sandbox: "bubblewrap", probeMs: probe.ms }, "agent sandbox ready");
+  const bound = sandbox.workspaceBound;
+  if (bound?.kind === "sampled")
+    log.warn(
+      { reason: bound.reason },
+      "this host cannot layer agent turns (an overlay in a user namespace): what a turn writes to its workspace and home is measured every 2 s, not refused at AGENT_MAX_WORKSPACE_MB",
+    );
+  log.info({ sandbox: "bubblewrap", probeMs: probe.ms, workspaceLimit: bound?.kind }, "agent sandbox ready");
   return "bubblewrap";
 }

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
+import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
+import type { TurnLimits } from "../../src/agents/sandbox/turn-limits.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { startFakeAnthropicServer, type FakeAnthropicServer } from "./fake-anthropic-server.js";
 import { FlowFixture } from "./flow-fixture.js";
@@ -20,7 +22,7 @@ export interface ClaudeFlow {
  * own process anyway); per test the fake model server and a FlowFixture whose app has the Claude adapter.
  * The returned object's fields are set before each test.
  */
-export function useClaudeFlow(options: { permissions?: Record<string, string> } = {}): ClaudeFlow {
+export function useClaudeFlow(options: { permissions?: Record<string, string>; limits?: TurnLimits } = {}): ClaudeFlow {
   const flow = {} as ClaudeFlow;
   // Registered before the database's hooks, so that (after hooks running last first) the app stops before the model.
   afterEach(async () => {
@@ -35,6 +37,7 @@ export function useClaudeFlow(options: { permissions?: Record<string, string> } 
       apiKey: "sk-ant-flow-test",
       baseUrl: flow.model.url,
       killGraceMs: 1000,
+      ...(options.limits ? { sandbox: new BubblewrapSandbox({ limits: options.limits }) } : {}),
     });
     await flow.fx.startApp(flow.database.handle, { agent, env: { AGENT_TIMEOUT: "60s" }, idleTimeoutMs: 90_000 });
   });

@@ -1,4 +1,5 @@
 import type { AppFile } from "./agent-home-files.js";
+import type { WorkspaceBound } from "./workspace-bound.js";
 import type { AgentProcessResult } from "../process/run-agent-process.js";
 import type { MeterReport, ModelBudget } from "./model-meter.js";
 import type { ModelEndpoint, ModelRoute } from "./model-route.js";
@@ -40,6 +41,11 @@ export interface SandboxedResult extends AgentProcessResult {
  */
 export interface AgentSandbox {
   readonly kind: "bubblewrap" | "off";
+  /**
+   * How what a turn writes to its workspace and home is bounded (bubblewrap, once a call has run): refused by
+   * the kernel past AGENT_MAX_WORKSPACE_MB, or measured every 2 s where the host cannot layer a turn.
+   */
+  readonly workspaceBound?: WorkspaceBound | undefined;
   /** The base URL and key the CLI is given for its model API (inside a sandbox: the bridge and a placeholder). */
   modelEndpoint(real: ModelEndpoint): ModelEndpoint;
   run(call: SandboxedCall): Promise<SandboxedResult>;

@@ -58,29 +58,29 @@ export interface BubblewrapMounts {
   etc: readonly string[];
   /** The size of each of the sandbox's tmpfs mounts (/tmp, /var/tmp), in bytes: their files live in memory. */
   tmpfsBytes?: number | undefined;
+  /**
+   * In a layered turn (see outerBubblewrapArgs), where the writable workspace, its .git and the home come
+   * from (the overlays' merged views and the real .git), and the uid and gid the agent runs as.
+   */
+  layered?: { workspace: string; gitDir: string; home: string; uid: number; gid: number } | undefined;
 }
 
 /** bwrap's options (everything before the command). */
 export function bubblewrapArgs(m: BubblewrapMounts): string[] {
   const args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
-  args.push("--ro-bind", "/usr", "/usr");
-  for (const name of USR_LINKS) {
-    const target = m.rootLinks.get(name);
-    if (target !== undefined) args.push("--symlink", target, `/${name}`);
-    else args.push("--ro-bind-try", `/${name}`, `/${name}`);
-  }
-  for (const path of m.etc) args.push("--ro-bind", path, path);
-  args.push("--proc", "/proc", "--dev", "/dev");
+  const layered = m.layered;
+  if (layered) args.push("--uid", String(layered.uid), "--gid", String(layered.gid));
+  args.push(...systemArgs(m));
   for (const dir of ["/tmp", "/var/tmp"]) {
     if (m.tmpfsBytes !== undefined) args.push("--size", String(m.tmpfsBytes));
     args.push("--tmpfs", dir);
   }
   for (const path of m.runtime) args.push("--ro-bind", path, path);
-  args.push("--bind", m.home, m.home);
+  args.push("--bind", layered?.home ?? m.home, m.home);
   for (const file of m.appFiles ?? []) args.push("--ro-bind", file.source, file.target);
   if (m.writable) {
-    args.push("--bind", m.workspace, m.workspace);
-    if (m.hasGitDir) args.push("--ro-bind", `${m.workspace}/.git`, `${m.workspace}/.git`);
+    args.push("--bind", layered?.workspace ?? m.workspace, m.workspace);
+    if (m.hasGitDir) args.push("--ro-bind", layered?.gitDir ?? `${m.workspace}/.git`, `${m.workspace}/.git`);
   } else {
     args.push("--ro-bind", m.workspace, m.workspace);
   }
@@ -95,5 +95,65 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
     SANDBOX_MODEL_SOCKET,
   );
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", m.workspace);
+  return args;
+}
+
+/** The system runtime, read-only: /usr, the merged-/usr links, the few files of /etc, and a /proc and /dev of its own. */
+function systemArgs(m: Pick<BubblewrapMounts, "rootLinks" | "etc">): string[] {
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const name of USR_LINKS) {
+    const target = m.rootLinks.get(name);
+    if (target !== undefined) args.push("--symlink", target, `/${name}`);
+    else args.push("--ro-bind-try", `/${name}`, `/${name}`);
+  }
+  for (const path of m.etc) args.push("--ro-bind", path, path);
+  args.push("--proc", "/proc", "--dev", "/dev");
+  return args;
+}
+
+/** Where a layered turn's outer sandbox keeps its parts (turn-supervisor.sh knows them too); the agent sees none. */
+export const LAYER_DIR = "/run/nm-turn";
+export const LAYER_SUPERVISOR = `${LAYER_DIR}/turn-supervisor.sh`;
+export const LAYER_APPLY = `${LAYER_DIR}/layer-apply.mjs`;
+export const LAYER_STATUS_DIR = `${LAYER_DIR}/status`;
+
+/** One writable path of a layered turn: its real tree and the agent's merged view of it, in the outer sandbox. */
+export function layerPaths(name: "workspace" | "home"): { lower: string; merged: string } {
+  return { lower: `${LAYER_DIR}/lower/${name}`, merged: `${LAYER_DIR}/merged/${name}` };
+}
+
+export interface OuterMounts extends Pick<BubblewrapMounts, "rootLinks" | "etc" | "runtime" | "writable"> {
+  workspace: string;
+  home: string;
+  /** Host paths the inner sandbox binds (bridge script, app files): read-only here at the same path. */
+  readOnly: readonly string[];
+  /** The proxy's socket, bound at the same path. */
+  modelSocket: string;
+  /** The host paths of turn-supervisor.sh and layer-apply.mjs. */
+  supervisor: string;
+  apply: string;
+  /** A host directory for the supervisor's status file. */
+  statusDir: string;
+  /** The size of the tmpfs that holds everything the turn writes to its workspace and home. */
+  upperBytes: number;
+}
+
+/**
+ * The outer sandbox of a layered turn: the same namespaces, root of its own user namespace (so it may mount
+ * overlays and then start the agent's sandbox inside), with the real writable paths under LAYER_DIR and a
+ * tmpfs of `upperBytes` for the overlays' upper layers. Only turn-supervisor.sh (and layer-apply.mjs) run here.
+ */
+export function outerBubblewrapArgs(o: OuterMounts): string[] {
+  const args = ["--unshare-all", "--die-with-parent", "--new-session", "--uid", "0", "--gid", "0", "--cap-add", "ALL"];
+  args.push(...systemArgs(o), "--tmpfs", "/tmp", "--dir", LAYER_DIR);
+  for (const path of new Set([...o.runtime, ...o.readOnly])) args.push("--ro-bind", path, path);
+  args.push("--bind", o.modelSocket, o.modelSocket);
+  args.push("--size", String(o.upperBytes), "--tmpfs", `${LAYER_DIR}/upper`);
+  if (o.writable)
+    args.push("--bind", o.workspace, layerPaths("workspace").lower, "--dir", layerPaths("workspace").merged);
+  else args.push("--ro-bind", o.workspace, o.workspace);
+  args.push("--bind", o.home, layerPaths("home").lower, "--dir", layerPaths("home").merged);
+  args.push("--ro-bind", o.supervisor, LAYER_SUPERVISOR, "--ro-bind", o.apply, LAYER_APPLY);
+  args.push("--bind", o.statusDir, LAYER_STATUS_DIR);
   return args;
 }

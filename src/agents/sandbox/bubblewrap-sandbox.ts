@@ -1,21 +1,41 @@
 import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError, toAgentError } from "../agent-error.js";
-import { runAgentProcess } from "../process/run-agent-process.js";
+import { runAgentProcess, type AgentProcessResult } from "../process/run-agent-process.js";
 import type { AgentSandbox, SandboxedCall, SandboxedResult } from "./agent-sandbox.js";
 import { bridgeArgv, type BridgeKind } from "./bridge-command.js";
-import { bubblewrapArgs, ETC_FILES, SANDBOX_MODEL_PORT } from "./bubblewrap-args.js";
+import {
+  bubblewrapArgs,
+  ETC_FILES,
+  LAYER_SUPERVISOR,
+  layerPaths,
+  outerBubblewrapArgs,
+  SANDBOX_MODEL_PORT,
+} from "./bubblewrap-args.js";
 import type { ModelEndpoint } from "./model-route.js";
 import { startModelProxy } from "./model-proxy.js";
 import { limitedCommand } from "./limited-command.js";
 import { startTurnGuard } from "./turn-guard.js";
-import { DEFAULT_TURN_LIMITS, type TurnLimits } from "./turn-limits.js";
+import { DEFAULT_TURN_LIMITS, limitReason, type TurnLimits } from "./turn-limits.js";
+import type { WorkspaceBound } from "./workspace-bound.js";
 
 /** The bridge script, run by node inside the sandbox. */
 export const MODEL_BRIDGE_SCRIPT = fileURLToPath(new URL("./model-bridge.mjs", import.meta.url));
+/** The scripts of a layered turn's outer sandbox (see turn-supervisor.sh). */
+const TURN_SUPERVISOR_SCRIPT = fileURLToPath(new URL("./turn-supervisor.sh", import.meta.url));
+const LAYER_APPLY_SCRIPT = fileURLToPath(new URL("./layer-apply.mjs", import.meta.url));
+/** Room in the upper layers' tmpfs beyond the workspace limit, for the overlays' own entries. */
+const UPPER_SLACK_BYTES = 1024 * 1024;
+const MB = 1024 * 1024;
+
+/** What a layered turn's supervisor reports: one line, `<what> <detail>`. */
+interface LayerStatus {
+  what: "limit" | "setup" | "apply" | "applied";
+  detail: string;
+}
 /** What the CLI is given as its key inside the sandbox: the proxy replaces it with the real one. */
 export const SANDBOX_API_KEY_PLACEHOLDER = "sk-no-mistakes-sandbox-placeholder";
 
@@ -30,6 +50,8 @@ export interface BubblewrapSandboxOptions {
   limits?: TurnLimits;
   /** False: never make a per-turn cgroup, limit processes and memory from /proc alone (as on a host that offers none). */
   cgroups?: boolean;
+  /** False: never layer a turn (its workspace growth is then sampled), as on a host that cannot mount an overlay. */
+  layered?: boolean;
 }
 
 /**
@@ -45,6 +67,7 @@ export class BubblewrapSandbox implements AgentSandbox {
   readonly #limits: TurnLimits;
   readonly #cgroups: boolean;
   readonly #prlimit: string | undefined;
+  #bound: WorkspaceBound | undefined;
 
   constructor(options: BubblewrapSandboxOptions = {}) {
     this.#bwrap = options.bwrap ?? findOnPath("bwrap");
@@ -55,6 +78,7 @@ export class BubblewrapSandbox implements AgentSandbox {
     this.#limits = options.limits ?? DEFAULT_TURN_LIMITS;
     this.#cgroups = options.cgroups ?? true;
     this.#prlimit = findOnPath("prlimit");
+    if (options.layered === false) this.#bound = { kind: "sampled", reason: "layered turns are off" };
     this.#bridge = socat ? { kind: "socat", socat: realpathSync(socat) } : { kind: "node", node: process.execPath };
   }
 
@@ -70,22 +94,71 @@ export class BubblewrapSandbox implements AgentSandbox {
     };
   }
 
-  /** The full bwrap argv of a call (its model socket at `socket`). */
-  argv(call: SandboxedCall, socket: string): string[] {
-    const options = bubblewrapArgs({
+  /** How this sandbox bounds a turn's writes (known after its first writable call or the start-up probe). */
+  get workspaceBound(): WorkspaceBound | undefined {
+    return this.#bound;
+  }
+
+  /**
+   * The full bwrap argv of a call (its model socket at `socket`). Layered (`runDir` given): an outer sandbox
+   * whose supervisor mounts the writable paths as overlays and runs the agent's sandbox inside it.
+   */
+  argv(call: SandboxedCall, socket: string, runDir?: string): string[] {
+    const runtime = [...bridgeRuntime(this.#bridge), ...call.runtime, ...this.#extra].filter(outsideUsr);
+    const hasGitDir = existsSync(join(call.workspace, ".git"));
+    const inner = bubblewrapArgs({
       workspace: call.workspace,
       writable: call.writable,
-      hasGitDir: existsSync(join(call.workspace, ".git")),
+      hasGitDir,
       home: call.home,
       appFiles: call.appFiles,
-      runtime: [...bridgeRuntime(this.#bridge), ...call.runtime, ...this.#extra].filter(outsideUsr),
+      runtime,
       bridgeScript: MODEL_BRIDGE_SCRIPT,
       modelSocket: socket,
       rootLinks: rootLinks(),
       etc: ETC_FILES.filter((path) => existsSync(path)),
-      tmpfsBytes: this.#limits.maxFileMb * 1024 * 1024,
+      tmpfsBytes: this.#limits.maxFileMb * MB,
+      layered:
+        runDir === undefined
+          ? undefined
+          : {
+              workspace: layerPaths("workspace").merged,
+              gitDir: `${layerPaths("workspace").lower}/.git`,
+              home: layerPaths("home").merged,
+              uid: process.getuid?.() ?? 0,
+              gid: process.getgid?.() ?? 0,
+            },
     });
-    return [...options, "--", ...bridgeArgv(this.#bridge, realCommand(call.command), call.args)];
+    const agent = [...inner, "--", ...bridgeArgv(this.#bridge, realCommand(call.command), call.args)];
+    if (runDir === undefined) return agent;
+    const innerBwrap = realpathSync(this.#bwrap ?? "bwrap");
+    const outer = outerBubblewrapArgs({
+      workspace: call.workspace,
+      home: call.home,
+      writable: call.writable,
+      runtime,
+      readOnly: [
+        MODEL_BRIDGE_SCRIPT,
+        ...(call.appFiles ?? []).map((file) => file.source),
+        ...[dirname(innerBwrap)].filter(outsideUsr),
+      ],
+      modelSocket: socket,
+      supervisor: TURN_SUPERVISOR_SCRIPT,
+      apply: LAYER_APPLY_SCRIPT,
+      statusDir: join(runDir, "status"),
+      upperBytes: this.#limits.maxWorkspaceMb * MB + UPPER_SLACK_BYTES,
+      rootLinks: rootLinks(),
+      etc: ETC_FILES.filter((path) => existsSync(path)),
+    });
+    const supervisor = [
+      "/bin/sh",
+      LAYER_SUPERVISOR,
+      String(this.#limits.maxWorkspaceMb * MB),
+      String(this.#limits.maxFileMb * MB),
+      process.execPath,
+      call.writable ? "workspace,home" : "home",
+    ];
+    return [...outer, "--", ...supervisor, "--", innerBwrap, ...agent];
   }
 
   async run(call: SandboxedCall): Promise<SandboxedResult> {
@@ -98,16 +171,35 @@ export class BubblewrapSandbox implements AgentSandbox {
     if (call.command.includes("/") && !existsSync(call.command)) {
       throw new AgentError("spawn", `agent CLI ${call.command} could not be started: not found (ENOENT)`);
     }
+    if (this.#bound?.kind === "sampled") return this.#runSampled(bwrap, call);
+    const layered = await this.#runOnce(bwrap, call, true);
+    if (!("setupFailed" in layered)) return layered;
+    // Nothing of the turn ran: this host cannot layer a turn, so its writes are measured instead, from now on.
+    this.#bound = { kind: "sampled", reason: layered.setupFailed };
+    return this.#runSampled(bwrap, call);
+  }
+
+  async #runSampled(bwrap: string, call: SandboxedCall): Promise<SandboxedResult> {
+    const result = await this.#runOnce(bwrap, call, false);
+    if ("setupFailed" in result) throw new AgentError("spawn", result.setupFailed);
+    return result;
+  }
+
+  /** One call: layered, or with its writes sampled; a layered call whose outer sandbox could not be set up ran nothing. */
+  async #runOnce(
+    bwrap: string,
+    call: SandboxedCall,
+    layered: boolean,
+  ): Promise<SandboxedResult | { setupFailed: string }> {
     const runDir = await mkdtemp(join(tmpdir(), "nm-sandbox-"));
     const socket = join(runDir, "model.sock");
+    if (layered) await mkdir(join(runDir, "status"));
     const proxy = await startModelProxy(socket, call.model, call.budget);
-    const guard = await startTurnGuard(
-      this.#limits,
-      call.writable ? [call.workspace, call.home] : [call.home],
-      this.#cgroups,
-    );
+    const sampled = layered ? [] : call.writable ? [call.workspace, call.home] : [call.home];
+    const guard = await startTurnGuard(this.#limits, sampled, this.#cgroups);
     try {
-      const limited = limitedCommand(this.#limits, guard.procsFiles, this.#prlimit, bwrap, this.argv(call, socket));
+      const argv = this.argv(call, socket, layered ? runDir : undefined);
+      const limited = limitedCommand(this.#limits, guard.procsFiles, this.#prlimit, bwrap, argv);
       const result = await runAgentProcess({
         command: limited.command,
         args: limited.args,
@@ -129,6 +221,21 @@ export class BubblewrapSandbox implements AgentSandbox {
       });
       await guard.stop();
       if (guard.reason !== undefined) throw new AgentError("limit", `the agent turn was stopped: ${guard.reason}`);
+      if (layered) {
+        const status = await readLayerStatus(runDir, result);
+        if (status?.what === "setup") return { setupFailed: status.detail };
+        if (status !== undefined) this.#bound = { kind: "enforced" };
+        if (status?.what === "limit")
+          throw new AgentError(
+            "limit",
+            `the agent turn was stopped: ${limitReason(status.detail as keyof TurnLimits, this.#limits)}`,
+          );
+        if (status?.what === "apply")
+          throw new AgentError(
+            "other",
+            `the agent's changes could not be carried out of the sandbox: ${status.detail}`,
+          );
+      }
       if (proxy.refused.length > 0)
         result.stderr += `\n[no-mistakes sandbox] refused model API calls: ${proxy.refused.slice(0, 5).join(", ")}`;
       return { ...result, metered: proxy.usage };
@@ -138,6 +245,28 @@ export class BubblewrapSandbox implements AgentSandbox {
       await rm(runDir, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * The supervisor's report. None when the turn was stopped from outside (a timeout or a cancel kills the whole
+ * sandbox, and what the agent wrote is dropped with it). Without one, an outer sandbox that bwrap could not set
+ * up (its own message, before anything ran) is a setup failure; anything else is an error, never a reason to
+ * run the turn again.
+ */
+async function readLayerStatus(runDir: string, result: AgentProcessResult): Promise<LayerStatus | undefined> {
+  const text = await readFile(join(runDir, "status", "status"), "utf8").catch(() => undefined);
+  if (text !== undefined) {
+    const [, what, detail] = /^(limit|setup|apply|applied) ?(.*)$/s.exec(text.trim()) ?? [];
+    if (what !== undefined) return { what: what as LayerStatus["what"], detail: detail ?? "" };
+  }
+  if (result.timedOut || result.cancelled) return undefined;
+  const bwrapSaid = /^bwrap: .*/m.exec(result.stderr)?.[0];
+  if (text === undefined && result.exitCode === 1 && bwrapSaid !== undefined)
+    return { what: "setup", detail: bwrapSaid };
+  throw new AgentError(
+    "other",
+    `the agent's sandbox ended without its report (exit ${result.exitCode ?? result.signal}): ${result.stderr.trim().slice(-300)}`,
+  );
 }
 
 /** The binary itself: links to it (node_modules/.bin) are not inside the sandbox. */

@@ -20,6 +20,14 @@ export interface TurnCgroup {
   remove(): Promise<void>;
 }
 
+/**
+ * The start of the name of every turn cgroup this process makes: its pid says whose a group is, so another
+ * process of the app on the same host (a second worker, a test beside this one) never takes it for its own.
+ */
+export function turnCgroupPrefix(pid = process.pid): string {
+  return `nm-turn-${pid}-`;
+}
+
 /** This process's own path in a hierarchy ("" for v2's unified entry `0::`). */
 function ownPath(controller: string): string | undefined {
   for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
@@ -61,7 +69,7 @@ async function readPids(file: string): Promise<number[]> {
  * undefined when the host offers no writable one (the watchdog then counts /proc instead).
  */
 export async function createTurnCgroup(maxProcesses: number, maxMemoryBytes: number): Promise<TurnCgroup | undefined> {
-  const name = `nm-turn-${randomBytes(6).toString("hex")}`;
+  const name = `${turnCgroupPrefix()}${randomBytes(6).toString("hex")}`;
   return (await createV1(name, maxProcesses, maxMemoryBytes)) ?? (await createV2(name, maxProcesses, maxMemoryBytes));
 }
 

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AgentError } from "../../../src/agents/agent-error.js";
 import { BubblewrapSandbox } from "../../../src/agents/sandbox/bubblewrap-sandbox.js";
+import { turnCgroupPrefix } from "../../../src/agents/sandbox/turn-cgroup.js";
 import type { TurnLimits } from "../../../src/agents/sandbox/turn-limits.js";
 import { classifyFailure } from "../../../src/pipeline/job/classify-failure.js";
 import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
@@ -45,8 +46,8 @@ function turn(script: string, on: BubblewrapSandbox = sandbox) {
   });
 }
 
-/** The turn cgroups under the app's own pids cgroup (v1) or unified group (v2). */
-function turnCgroups(): string[] {
+/** The app's own pids and memory cgroups (v1) or its unified group (v2), where turn cgroups are made. */
+function ownCgroupDirs(): string[] {
   const lines = readFileSync("/proc/self/cgroup", "utf8").split("\n");
   const dirs: string[] = [];
   for (const line of lines) {
@@ -55,7 +56,15 @@ function turnCgroups(): string[] {
     if (controllers === "memory") dirs.push(join("/sys/fs/cgroup/memory", path!));
     if (controllers === "" && existsSync("/sys/fs/cgroup/cgroup.controllers")) dirs.push(join("/sys/fs/cgroup", path!));
   }
-  return dirs.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith("nm-turn-")) : []));
+  return dirs.filter((dir) => existsSync(dir));
+}
+
+/**
+ * The turn cgroups this test process made: another no-mistakes turn on the same host (a second test file, a
+ * running app) has groups of its own beside them.
+ */
+function turnCgroups(): string[] {
+  return ownCgroupDirs().flatMap((dir) => readdirSync(dir).filter((name) => name.startsWith(turnCgroupPrefix())));
 }
 
 async function expectStopped(script: string, reason: string, on: BubblewrapSandbox = sandbox): Promise<void> {
@@ -119,6 +128,26 @@ describe("per-turn resource limits (real bwrap)", () => {
     const [written, df] = result.stdout.trim().split("\n");
     expect(Number(written)).toBeLessThan(12); // the ninth 1 MB file does not fit in 8 MB
     expect(df).toMatch(/^tmpfs\s+8192\s/);
+  }, 60_000);
+});
+
+describe("turn cgroups on a shared host", () => {
+  it("another process's turn cgroups beside this one's are neither counted as this process's nor touched", async () => {
+    const foreign = ownCgroupDirs().map((dir) => join(dir, `${turnCgroupPrefix(process.pid + 100_000)}0123456789ab`));
+    const made = foreign.filter((dir) => {
+      try {
+        mkdirSync(dir);
+        return true;
+      } catch {
+        return false; // this host lets no one make a group here: nothing to share
+      }
+    });
+    try {
+      await expectStopped("f() { f | f & }; f; sleep 60", "it started more than 64 processes (AGENT_MAX_PROCESSES)");
+      for (const dir of made) expect(existsSync(dir)).toBe(true);
+    } finally {
+      for (const dir of made) rmdirSync(dir);
+    }
   }, 60_000);
 });
 
