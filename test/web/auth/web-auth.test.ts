@@ -274,6 +274,34 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     },
   );
 
+  // Each form resolves, once the URL parser has normalised it, to a path a browser reads as another host.
+  it.each([
+    "/.//evil.example",
+    "/..//evil.example",
+    "/a/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2e//evil.example",
+    "/a/.%2e//evil.example",
+    "/%2e/\\evil.example",
+    "/.\t//evil.example",
+    "/.\n//evil.example",
+    "/%2f/evil.example",
+    "/%5c/evil.example",
+    "/%5C%5Cevil.example",
+  ])("answers %j, after sign-in and when already signed in, with a Location on this site", async (next) => {
+    const w = await world();
+    const sameSite = (location: string | undefined) => {
+      expect(location).toMatch(/^\/(?![/\\])/);
+      expect(new URL(location!, `${w.origin}/oauth/callback`).origin).toBe(w.origin);
+    };
+    const { callback } = await signIn(w, next);
+    expect(callback.status).toBe(302);
+    sameSite(callback.location);
+    const again = await w.browser.open(`/login?next=${encodeURIComponent(next)}`);
+    expect(again.status).toBe(302);
+    sameSite(again.location);
+  });
+
   it("reads the repositories the person reaches through the App's installations, every page, cached for a minute", async () => {
     const many = Array.from({ length: 130 }, (_, i) => 10_000 + i);
     const bob = {
