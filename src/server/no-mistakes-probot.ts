@@ -1,6 +1,7 @@
 import { createNodeMiddleware, Webhooks } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { Probot } from "probot";
+import { withBodyDigest } from "../intake/delivery-body-digest.js";
 import type { Refusals } from "../refusals/refusals.js";
 import { limitWebhookBody } from "./limit-webhook-body.js";
 import { recordInvalidDeliveries } from "./record-invalid-deliveries.js";
@@ -40,6 +41,9 @@ export class NoMistakesProbot extends Probot {
       secret: options.secret ?? "development",
       ...(options.log ? { log: options.log } : {}),
     });
+    // Every verified delivery's handlers run knowing its body's digest (the intake keeps it: replays).
+    const verifyAndReceive = this.events.verifyAndReceive;
+    this.events.verifyAndReceive = (event) => withBodyDigest(event.signature, () => verifyAndReceive(event));
     this.events.onError((error) => {
       const log = this.log;
       for (const cause of error.errors ?? [error])
