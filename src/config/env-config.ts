@@ -132,7 +132,17 @@ const envSchema = z.object({
   GHE_PROTOCOL: optionalString.pipe(z.enum(["https", "http"]).optional()).transform((v) => v ?? "https"),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
-  WEB_ADMINS: optionalString.transform((v) => (v ? v.split(/[\s,]+/).filter(Boolean) : [])),
+  WEB_ADMINS: optionalString.transform((v, ctx) => {
+    const entries = v ? v.split(/[\s,]+/).filter(Boolean) : [];
+    // A login can be renamed and then claimed by anyone; the id GitHub gives an account is never reused.
+    const notIds = entries.filter((entry) => !/^[1-9][0-9]{0,14}$/.test(entry));
+    if (notIds.length === 0) return entries.map(Number);
+    ctx.addIssue({
+      code: "custom",
+      message: `operators are named by their GitHub user ids (numbers), and these are not: ${notIds.map((l) => JSON.stringify(l)).join(", ")} (a login can be renamed and then taken by another account). A person's id is the "id" at https://api.github.com/users/${encodeURIComponent(notIds[0]!)}`,
+    });
+    return z.NEVER;
+  }),
   NODE_ENV: optionalString,
 });
 
@@ -210,7 +220,8 @@ export type EnvConfig = {
    * The run view's sign-in (the App's OAuth client, GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, which the
    * setup flow saves): undefined when either is missing, and the pages then say how to turn it on.
    */
-  web: { oauth?: { clientId: string; clientSecret: string }; admins: string[] };
+  /** `admins`: WEB_ADMINS, the GitHub user ids of the operators. */
+  web: { oauth?: { clientId: string; clientSecret: string }; admins: number[] };
   production: boolean;
   /** Every secret value found in the environment, for log and output redaction. */
   secrets: string[];
@@ -372,7 +383,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
         e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET
           ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET }
           : undefined,
-      admins: e.WEB_ADMINS.map((login) => login.toLowerCase()),
+      admins: e.WEB_ADMINS,
     },
     production,
     secrets,

@@ -1,5 +1,6 @@
 import type { PullRequestRunFields } from "../domain/pull-request.js";
 import type { ExecuteSql } from "./database.js";
+import { firstDeliveryOfBodySql } from "./webhook-deliveries.js";
 
 /**
  * SQL that queues the runs' jobs inside the pull request statement: CTEs `job(id, singleton_key)` (the jobs
@@ -21,14 +22,20 @@ export interface PullRequestEvent {
   run: PullRequestRunFields;
   /** False: the event only refreshes the run (a label added) and queues nothing. */
   queue?: boolean;
+  /** The digest of the delivery's body, when known: see recordDelivery. */
+  bodyDigest?: string;
 }
 
-/** What one event did: null when its delivery id was seen before (a redelivery: nothing changed). */
-export type PullRequestEventOutcome = { runId: number; jobId: string | null } | null;
+/**
+ * What one event did: null when its delivery id was seen before (a redelivery: nothing changed); `replayOf`
+ * when its body was applied under that delivery id within the window (recorded, nothing else changed).
+ */
+export type PullRequestEventOutcome = { runId: number; jobId: string | null } | { replayOf: string } | null;
 
 // One statement with one parameter (the events as a JSON array: nothing for the driver to encode field by
 // field) — one round trip for any number of events, planned once per connection, atomic without BEGIN/COMMIT:
-// 1. the delivery ids (a redelivered id stops everything below for its event: each step reads the one before);
+// 1. the delivery ids (a redelivered id stops everything below for its event: each step reads the one before;
+//    so does a replay — a body applied under another id within the window — whose row is kept naming the first);
 // 2. each event's run created or refreshed — never by an event older than the newest one applied (GitHub
 //    does not promise delivery order); an older event leaves the run as it is but still queues a look at it;
 // 3. the review jobs of the events that ask for one (not `queue: false`), written by SQL the queue module
@@ -47,11 +54,13 @@ WITH e AS (
     (t.j -> 'run' ->> 'prNumber')::integer AS pr_number
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(j, ord)
 ), delivery AS (
-  INSERT INTO webhook_deliveries (delivery_id, event) SELECT j ->> 'deliveryId', j ->> 'event' FROM e ORDER BY ord
+  INSERT INTO webhook_deliveries (delivery_id, event, body_digest, replay_of)
+  SELECT j ->> 'deliveryId', j ->> 'event', j ->> 'bodyDigest', ${firstDeliveryOfBodySql("e.j ->> 'bodyDigest'")}
+  FROM e ORDER BY ord
   ON CONFLICT DO NOTHING
-  RETURNING delivery_id
+  RETURNING delivery_id, replay_of
 ), fresh AS (
-  SELECT e.* FROM e JOIN delivery ON delivery.delivery_id = e.j ->> 'deliveryId'
+  SELECT e.* FROM e JOIN delivery ON delivery.delivery_id = e.j ->> 'deliveryId' AND delivery.replay_of IS NULL
 ), upserted AS (
   INSERT INTO runs AS run (installation_id, repository_id, repository_full_name, clone_url, pr_number, title, body, author_login,
     base_ref, base_sha, head_ref, head_sha, head_repo_full_name, head_clone_url, maintainer_can_modify, draft, labels, pr_updated_at)
@@ -82,9 +91,10 @@ WITH e AS (
 ), run AS (
   SELECT id, j FROM touched WHERE (j ->> 'queue')::boolean IS DISTINCT FROM false
 ), ${job.ctes}
-SELECT e.ord, fresh.ord IS NOT NULL AS fresh, touched.id AS run_id, job.id::text AS job_id,
+SELECT e.ord, fresh.ord IS NOT NULL AS fresh, delivery.replay_of, touched.id AS run_id, job.id::text AS job_id,
   (SELECT present FROM queue_present) AS queue_exists
 FROM e
+  LEFT JOIN delivery ON delivery.delivery_id = e.j ->> 'deliveryId'
   LEFT JOIN fresh ON fresh.ord = e.ord
   LEFT JOIN touched ON fresh.ord IS NOT NULL AND touched.j ->> 'deliveryId' = e.j ->> 'deliveryId'
   LEFT JOIN job ON job.singleton_key = touched.id::text
@@ -105,7 +115,7 @@ export function recordableTogether(events: readonly Pick<PullRequestEvent, "deli
 /**
  * Records pull request deliveries, applies each to its PR's run and queues the runs' reviews — one
  * statement, so all or nothing. Per event, in order: null when the delivery id was seen before (a
- * redelivery: nothing changed); else the run's id and the new job's id, null when a job for the run was
+ * redelivery: nothing changed); `replayOf` for a replay (recorded, nothing else changed); else the run's id and the new job's id, null when a job for the run was
  * already waiting (it reads the newest head when it starts). The events must be `recordableTogether`.
  */
 export async function recordPullRequestEvents(
@@ -118,13 +128,20 @@ export async function recordPullRequestEvents(
   if (!recordableTogether(events))
     throw new Error("pull request events recorded together must name distinct deliveries and pull requests");
   const { rows } = await executeSql(statementFor(job), [JSON.stringify(events), job.queue]);
-  const results = rows as { fresh: boolean; run_id: number | null; job_id: string | null; queue_exists: boolean }[];
+  const results = rows as {
+    fresh: boolean;
+    replay_of: string | null;
+    run_id: number | null;
+    job_id: string | null;
+    queue_exists: boolean;
+  }[];
   if (results.length !== events.length)
     throw new Error(`recorded ${results.length} outcomes for ${events.length} pull request events`);
   // Without its queue row the job insert would silently do nothing (as pg-boss's send would).
   if (!results[0]!.queue_exists)
     throw new Error(`queue ${job.queue} does not exist; the queue must be started before deliveries are applied`);
   return results.map((row, i) => {
+    if (row.replay_of !== null) return { replayOf: row.replay_of };
     if (!row.fresh) return null;
     if (row.run_id === null)
       throw new Error(

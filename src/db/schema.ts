@@ -297,14 +297,32 @@ export const webSessions = pgTable(
   (t) => [index("web_sessions_expires_idx").on(t.expiresAt)],
 );
 
-/** Webhook deliveries already accepted: a redelivered id is a no-op. */
-export const webhookDeliveries = pgTable("webhook_deliveries", {
-  deliveryId: text("delivery_id").primaryKey(),
-  event: text("event").notNull(),
-  receivedAt: timestamp("received_at", { withTimezone: true })
-    .notNull()
-    .default(sql`now()`),
-});
+/**
+ * Webhook deliveries already accepted: a redelivered id is a no-op, and so is a body already applied under
+ * another id within REPLAY_WINDOW_SECONDS (a replay: kept with `replay_of`, nothing else applied).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    deliveryId: text("delivery_id").primaryKey(),
+    event: text("event").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+    /**
+     * What the body was: GitHub's signature of it (HMAC-SHA256 under the webhook secret, hex), the same for
+     * byte-identical bodies. Null for deliveries that came without one (journals of earlier versions).
+     */
+    bodyDigest: text("body_digest"),
+    /** A replay: the delivery id its body was first applied under; null for a delivery that was applied. */
+    replayOf: text("replay_of"),
+  },
+  (t) => [
+    index("webhook_deliveries_body_digest_idx")
+      .on(t.bodyDigest)
+      .where(sql`body_digest IS NOT NULL`),
+  ],
+);
 
 /**
  * Processes that run jobs, and how recently each said it is alive: a worker whose heartbeat stopped

@@ -9,6 +9,7 @@ export interface GitHubUser {
 /** The App's owner as GET /app answers (a User or an Organization). */
 export interface AppOwner {
   login: string;
+  id: number;
   type: string;
 }
 
@@ -173,9 +174,9 @@ export function createGitHubUserClient(options: {
 
     async appOwner(appJwt) {
       const { data } = await send("GET /app", `${api}/app`, asUser(appJwt));
-      const owner = (data as { owner?: { login?: unknown; type?: unknown } | null } | undefined)?.owner;
-      return typeof owner?.login === "string" && typeof owner.type === "string"
-        ? { login: owner.login, type: owner.type }
+      const owner = (data as { owner?: { login?: unknown; id?: unknown; type?: unknown } | null } | undefined)?.owner;
+      return typeof owner?.login === "string" && typeof owner.id === "number" && typeof owner.type === "string"
+        ? { login: owner.login, id: owner.id, type: owner.type }
         : undefined;
     },
   };

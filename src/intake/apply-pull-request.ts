@@ -2,6 +2,7 @@ import { recordPullRequestEvents } from "../db/record-pull-request-event.js";
 import { RUN_JOB_INSERT } from "../queue/run-job-insert.js";
 import type { IntakeDeps } from "./intake-deps.js";
 import { redeliveryIgnored } from "./redelivery-ignored.js";
+import { replayIgnored } from "./replay-ignored.js";
 import type { PullRequestRecord } from "./intake-record.js";
 
 /**
@@ -18,6 +19,7 @@ export async function applyPullRequests(records: readonly PullRequestRecord[], d
       sender: record.sender,
       run: record.run,
       queue: queues(record),
+      bodyDigest: record.bodyDigest,
     })),
     RUN_JOB_INSERT,
   );
@@ -27,6 +29,10 @@ export async function applyPullRequests(records: readonly PullRequestRecord[], d
     const event = `pull_request.${action}`;
     if (!outcome) {
       redeliveryIgnored(deps, deliveryId, "pull_request", { event });
+      continue;
+    }
+    if ("replayOf" in outcome) {
+      replayIgnored(deps, deliveryId, "pull_request", outcome.replayOf, { event });
       continue;
     }
     const { runId, jobId } = outcome;

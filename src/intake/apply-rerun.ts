@@ -2,13 +2,15 @@ import { findRun, findRunByHead } from "../db/runs.js";
 import { recordDelivery } from "../db/webhook-deliveries.js";
 import type { IntakeDeps } from "./intake-deps.js";
 import { redeliveryIgnored } from "./redelivery-ignored.js";
+import { replayIgnored } from "./replay-ignored.js";
 import type { RerunRecord } from "./intake-record.js";
 
 /** "Re-run" on this app's check run: review again. */
 export async function applyRerun(record: RerunRecord, deps: IntakeDeps): Promise<void> {
-  const { deliveryId } = record;
+  const { deliveryId, bodyDigest } = record;
   const outcome = await deps.transaction(async (tx) => {
-    if (!(await recordDelivery(tx.db, deliveryId, "check_run"))) return "redelivery" as const;
+    const recorded = await recordDelivery(tx.db, { deliveryId, event: "check_run", bodyDigest });
+    if (recorded !== "new") return recorded;
     const run =
       record.prNumber !== null
         ? await findRun(tx.db, record.repositoryId, record.prNumber)
@@ -29,5 +31,6 @@ export async function applyRerun(record: RerunRecord, deps: IntakeDeps): Promise
   if (outcome === "redelivery") return redeliveryIgnored(deps, deliveryId, "check_run");
   if (outcome === "unknown")
     return deps.log.info({ deliveryId }, "re-run requested for a PR this app has not seen; ignored");
+  if ("replayOf" in outcome) return replayIgnored(deps, deliveryId, "check_run", outcome.replayOf);
   deps.log.info({ deliveryId, runId: outcome.runId }, "review re-requested");
 }

@@ -7,6 +7,18 @@ export interface Sender {
   type: string;
 }
 
+/** What every record carries of its delivery. */
+interface Delivered {
+  deliveryId: string;
+  /**
+   * The digest of the delivery's signed body (see WebhookIntake.accept): a body applied under one id and
+   * delivered again under another within the window is a replay, recorded and not applied. Absent for a
+   * delivery handed over without a signature (`receive`: tests, tools) and on journal lines of
+   * versions that did not keep it: those are told apart by their id only.
+   */
+  bodyDigest?: string;
+}
+
 /** What a `pull_request.edited` event changed (the keys of GitHub's `changes`, those the app reads). */
 export type PullRequestEdit = "title" | "body" | "base";
 
@@ -14,9 +26,8 @@ export type PullRequestEdit = "title" | "body" | "base";
  * A pull request opened, reopened, marked ready, pushed to, (un)labelled or edited: refresh the run, queue
  * a review (see applyPullRequests for which actions queue one).
  */
-export interface PullRequestRecord {
+export interface PullRequestRecord extends Delivered {
   kind: "pull_request";
-  deliveryId: string;
   action: string;
   sender: Sender;
   run: PullRequestRunFields;
@@ -27,17 +38,15 @@ export interface PullRequestRecord {
   edited?: PullRequestEdit[];
 }
 
-export interface PullRequestClosedRecord {
+export interface PullRequestClosedRecord extends Delivered {
   kind: "pull_request_closed";
-  deliveryId: string;
   repositoryId: number;
   prNumber: number;
 }
 
 /** "Re-run" pressed on this app's check run. */
-export interface RerunRecord {
+export interface RerunRecord extends Delivered {
   kind: "rerun";
-  deliveryId: string;
   repositoryId: number;
   prNumber: number | null;
   headSha: string;
@@ -45,9 +54,8 @@ export interface RerunRecord {
 }
 
 /** A `/no-mistakes` command in a PR comment, or a comment in a review thread that may be for the reviewer. */
-export interface CommandRecord {
+export interface CommandRecord extends Delivered {
   kind: "command";
-  deliveryId: string;
   /** The webhook event (absent: issue_comment, as journals of earlier versions hold). */
   event?: "issue_comment" | "pull_request_review_comment";
   job: CommandJob;

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Metrics } from "../metrics/metrics.js";
 import type { Refusals } from "../refusals/refusals.js";
 import { classifyApplyError } from "./classify-apply-error.js";
+import { currentBodyDigest } from "./delivery-body-digest.js";
 import { DeliveryJournal } from "./delivery-journal.js";
 import type { IntakeRecord } from "./intake-record.js";
 import { whereOf } from "./where-of.js";
@@ -122,8 +123,11 @@ export class WebhookIntake implements Intake {
         `too many deliveries wait for the database (${this.pending.length}); refusing more until they are applied`,
       );
     }
-    this.journal.append(record);
-    this.pending.push(record);
+    // The signed body's digest, known to the request these handlers run for: kept with the record.
+    const bodyDigest = record.bodyDigest ?? currentBodyDigest();
+    const kept = bodyDigest === undefined ? record : { ...record, bodyDigest };
+    this.journal.append(kept);
+    this.pending.push(kept);
     metrics?.deliveries.accepted(record.deliveryId);
     const now = performance.now();
     const lingerMs = this.options.batches?.lingerMs ?? 0;

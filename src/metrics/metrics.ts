@@ -65,7 +65,7 @@ export class Metrics {
     });
     this.webhookDeliveries = new Counter({
       name: "webhook_deliveries_total",
-      help: "Webhook deliveries by event and outcome: accepted, ignored, rejected (4xx), failed (5xx) when answered; duplicate when the intake finds the delivery already recorded.",
+      help: "Webhook deliveries by event and outcome: accepted, ignored, rejected (4xx), failed (5xx) when answered; duplicate when the intake finds the delivery already recorded, replay when its body was applied under another delivery id.",
       labelNames: ["event", "outcome"],
       registers,
     });

@@ -1,9 +1,11 @@
 import { createNodeMiddleware, Webhooks } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { Probot } from "probot";
+import { withBodyDigest } from "../intake/delivery-body-digest.js";
 import type { Refusals } from "../refusals/refusals.js";
 import { limitWebhookBody } from "./limit-webhook-body.js";
 import { recordInvalidDeliveries } from "./record-invalid-deliveries.js";
+import { refuseMalformedDeliveries } from "./refuse-malformed-deliveries.js";
 
 type ProbotOptions = ConstructorParameters<typeof Probot>[0] & {
   /** False in a worker process (ROLE=worker): deliveries are answered 503, for a web process to take. */
@@ -19,8 +21,10 @@ type ProbotOptions = ConstructorParameters<typeof Probot>[0] & {
  * never call GitHub (they journal a record and return; workers get their client from `auth()`), and that
  * Octokit, built and thrown away a hundred times a second, was what kept the garbage collector's longest
  * pauses in the webhook answer (bench: ack p99). And a body over GitHub's 25 MB is refused (413) before
- * the middleware buffers it: see limitWebhookBody. Refused requests (too large, unsigned, not JSON) are
- * recorded as refusals after their answer (limitWebhookBody, recordInvalidDeliveries). Everything else —
+ * the middleware buffers it: see limitWebhookBody; a signed body that is not a JSON object, or an empty
+ * event name, is refused (400) before the middleware fails on it: see refuseMalformedDeliveries. Refused
+ * requests (too large, unsigned, not JSON, not an object) are recorded as refusals after their answer
+ * (limitWebhookBody, refuseMalformedDeliveries, recordInvalidDeliveries). Everything else —
  * `auth()`, `log`, the Server, the setup flow — is Probot's.
  */
 export class NoMistakesProbot extends Probot {
@@ -37,6 +41,9 @@ export class NoMistakesProbot extends Probot {
       secret: options.secret ?? "development",
       ...(options.log ? { log: options.log } : {}),
     });
+    // Every verified delivery's handlers run knowing its body's digest (the intake keeps it: replays).
+    const verifyAndReceive = this.events.verifyAndReceive;
+    this.events.verifyAndReceive = (event) => withBodyDigest(event.signature, () => verifyAndReceive(event));
     this.events.onError((error) => {
       const log = this.log;
       for (const cause of error.errors ?? [error])
@@ -51,12 +58,10 @@ export class NoMistakesProbot extends Probot {
     const path = options.path ?? this.webhookPath;
     if (!this.acceptWebhooks) return refuseWebhooks(path, log);
     const middleware = createNodeMiddleware(this.events, { log, path });
-    const { refusals } = this;
-    return limitWebhookBody(refusals ? recordInvalidDeliveries(middleware, { path, refusals }) : middleware, {
-      path,
-      log,
-      refusals,
-    });
+    const { refusals, events } = this;
+    const recorded = refusals ? recordInvalidDeliveries(middleware, { path, refusals }) : middleware;
+    const verify = (body: string, signature: string) => events.verify(body, signature);
+    return limitWebhookBody(refuseMalformedDeliveries(recorded, { verify, log, refusals }), { path, log, refusals });
   }
 
   /** Delivers an event to the handlers without a signature check (tests, replays). */

@@ -270,14 +270,21 @@ describe("readEnvConfig", () => {
     const config = readEnvConfig({
       GITHUB_CLIENT_ID: "Iv23liClient",
       GITHUB_CLIENT_SECRET: "client-secret-0123456789",
-      WEB_ADMINS: "Alice, bob  carol",
+      WEB_ADMINS: "583231, 9919  7001",
     });
     expect(config.web).toEqual({
       oauth: { clientId: "Iv23liClient", clientSecret: "client-secret-0123456789" },
-      admins: ["alice", "bob", "carol"],
+      admins: [583231, 9919, 7001],
     });
     expect(config.secrets).toContain("client-secret-0123456789");
     expect(readEnvConfig({ GITHUB_CLIENT_ID: "Iv23liClient" }).web.oauth).toBeUndefined();
+  });
+
+  // A login can be renamed and then claimed by anyone: operators are named by the id GitHub never reuses.
+  it("refuses a login in WEB_ADMINS, saying how to find the person's id", () => {
+    expect(problemsOf({ WEB_ADMINS: "583231, Alice, 0, 12x" })).toEqual([
+      expect.stringMatching(/^WEB_ADMINS: .*user ids.*"Alice", "0", "12x".*https:\/\/api\.github\.com\/users\/Alice/),
+    ]);
   });
 
   it("reads the agent settings", () => {

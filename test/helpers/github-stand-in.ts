@@ -109,8 +109,8 @@ export interface StandInOptions {
   branchFiles?: Record<string, Record<string, string>>;
   /** The App's OAuth client the code exchange accepts (default OAUTH_CLIENT). */
   oauthClient?: { clientId: string; clientSecret: string };
-  /** The App's owner as GET /app names it (absent: no `owner` in the answer). */
-  appOwner?: { login: string; type: "User" | "Organization" };
+  /** The App's owner as GET /app names it (absent: no `owner` in the answer; id 77 unless given). */
+  appOwner?: { login: string; id?: number; type: "User" | "Organization" };
 }
 
 /**
@@ -267,7 +267,7 @@ export class GitHubStandIn {
         if (authorization) recorded.authorization = String(authorization);
         return [
           200,
-          { id: 1, slug: APP_SLUG, name: "no-mistakes", ...(appOwner ? { owner: { ...appOwner, id: 77 } } : {}) },
+          { id: 1, slug: APP_SLUG, name: "no-mistakes", ...(appOwner ? { owner: { id: 77, ...appOwner } } : {}) },
         ];
       })(uri, undefined);
     });

@@ -234,7 +234,7 @@ describe.each(kinds)("the delivery sweep (%s)", (kind) => {
   it("a delivery the app already applied (in webhook_deliveries) is not redelivered", async () => {
     const applied = guid(1);
     const missed = guid(2);
-    await recordDelivery(database.handle.db, applied, "pull_request");
+    await recordDelivery(database.handle.db, { deliveryId: applied, event: "pull_request" });
     mockDeliveryLog(sent, () => [attempt(1, applied, 10, 0), attempt(2, missed, 9, 0)]);
     mockRedeliver(sent);
 

@@ -6,6 +6,7 @@ import { Metrics } from "../../src/metrics/metrics.js";
 import { Refusals } from "../../src/refusals/refusals.js";
 import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
 import { captureLogger } from "../helpers/capture-logger.js";
+import { signature } from "../helpers/signed-delivery.js";
 import { streamPost } from "../helpers/stream-post.js";
 import { removeTempDirs } from "../helpers/temp-dir.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
@@ -110,6 +111,80 @@ describe("webhook refusals reach the refusals table (pglite)", () => {
     expect(sample(await metrics.text(), 'refusals_total{kind="webhook_invalid"}')).toBe(4);
     expect(JSON.stringify(await rows())).not.toContain(BODY_MARK);
     expect(JSON.stringify(await rows())).not.toContain("<b>");
+  });
+
+  it("a signed delivery whose body is JSON but not an object, or whose event header is empty: 400 saying so, kept as webhook_invalid; the next delivery is served", async () => {
+    const applied: IntakeRecord[] = [];
+    const { post, raw, refusals, metrics, intake } = await serve({ apply: async (r) => void applied.push(r) });
+    const answers: [string, number, string][] = [];
+    for (const [id, text] of ["null", "[]", '"x"', "1", "true", "false", "0", '""', " \n[{}]"].entries()) {
+      const res = await post(`not-an-object-${id}`, text);
+      answers.push([text, res.status, res.text]);
+    }
+    const emptyEvent = await raw(
+      {
+        "content-type": "application/json",
+        "x-github-event": "",
+        "x-github-delivery": "empty-event",
+        "x-hub-signature-256": signature(SECRET, "{}"),
+      },
+      "{}",
+    );
+    expect((await post("good-after", body("1".repeat(40)))).status).toBe(200);
+    await refusals.settled();
+    await refusals.flush();
+    await intake.settled();
+
+    for (const [text, status, answer] of answers) {
+      expect([text, status]).toEqual([text, 400]);
+      expect(JSON.parse(answer)).toEqual({
+        error: "a webhook delivery's body is a JSON object, and this one is not",
+      });
+    }
+    expect(emptyEvent).toBe(400);
+    expect(await rows()).toEqual([
+      [
+        "webhook_invalid",
+        null,
+        null,
+        null,
+        "webhook request refused (400, delivery not-an-object-0): a webhook delivery's body is a JSON object, and this one is not",
+        1,
+      ],
+      [
+        "webhook_invalid",
+        null,
+        null,
+        null,
+        "webhook request refused (400, delivery empty-event): the x-github-event header is empty",
+        9,
+      ],
+    ]);
+    expect(sample(await metrics.text(), 'refusals_total{kind="webhook_invalid"}')).toBe(10);
+    expect(applied.map((r) => r.deliveryId)).toEqual(["good-after"]);
+  });
+
+  it("a signed delivery without the event header, and an unsigned null body: refused as before, for what they lack", async () => {
+    const { url, raw, refusals } = await serve();
+    const headers = { "content-type": "application/json", "x-github-delivery": "no-event" };
+    const noEvent = await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "x-hub-signature-256": signature(SECRET, "{}") },
+      body: "{}",
+    });
+    expect(noEvent.status).toBe(400);
+    expect(await noEvent.json()).toEqual({ error: "Required headers missing: x-github-event" });
+    const unsigned = {
+      "x-github-event": "pull_request",
+      "x-hub-signature-256": ZEROS,
+      "x-github-delivery": "unsigned",
+    };
+    expect(await raw({ ...headers, ...unsigned }, "null")).toBe(400);
+    await refusals.flush();
+    expect((await rows()).map((r) => r[4])).toEqual([
+      "webhook request refused (400, delivery no-event): required headers missing: x-github-event",
+      "webhook request refused (400, delivery unsigned): its signature does not match WEBHOOK_SECRET, or its body is not JSON: the App's webhook secret and WEBHOOK_SECRET differ, or the sender is not GitHub",
+    ]);
   });
 
   it("the missing headers and the content type are named in the reason", async () => {

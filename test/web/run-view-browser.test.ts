@@ -104,7 +104,7 @@ beforeAll(async () => {
   // https://github.com) reached by the browser through the relay.
   relay = await startGitHubHttpRelay("https://github.com");
   const config: Pick<EnvConfig, "web" | "github" | "publicUrl"> = {
-    web: { oauth: OAUTH_CLIENT, admins: ["maintainer"] },
+    web: { oauth: OAUTH_CLIENT, admins: [MAINTAINER.id] },
     github: { webOrigin: `http://${relay.host}`, host: "github.com", protocol: "https", gitHosts: ["github.com"] },
     publicUrl: undefined,
   };

@@ -34,7 +34,10 @@ export interface WebAuth {
    * any other GitHub failure throws its GitHubError.
    */
   readableRepositories(user: WebUser): Promise<Set<number> | undefined>;
-  /** The App's owner when it is a User (GET /app as the App), or a WEB_ADMINS login. */
+  /**
+   * The App's owner when it is a User (GET /app as the App), or a WEB_ADMINS id: matched by GitHub user id,
+   * never by login (a login given up can be taken by another account).
+   */
   isOperator(user: WebUser): Promise<boolean>;
   /** Whether OAuth is configured at all (GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET). */
   enabled: boolean;
@@ -281,8 +284,7 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
     },
 
     async isOperator(user) {
-      const login = user.login.toLowerCase();
-      if (config.web.admins.includes(login)) return true;
+      if (config.web.admins.includes(user.id)) return true;
       if (!readOwner) return false;
       if (!ownerCache || ownerCache.until <= now()) {
         try {
@@ -298,7 +300,7 @@ export function createWebAuth(deps: WebAuthDeps): WebAuth {
         }
       }
       const owner = ownerCache.owner;
-      return owner?.type === "User" && owner.login.toLowerCase() === login;
+      return owner?.type === "User" && owner.id === user.id;
     },
   };
 }

@@ -38,7 +38,7 @@ export interface RefusalRow {
   at: Date;
 }
 
-/** The operator page (the App's owner and WEB_ADMINS only). */
+/** The operator page (the App's owner and WEB_ADMINS only, both matched by GitHub user id). */
 export interface OperatorView {
   queues: QueueRow[];
   workers: WorkerRow[];

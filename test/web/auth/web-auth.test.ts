@@ -274,6 +274,34 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     },
   );
 
+  // Each form resolves, once the URL parser has normalised it, to a path a browser reads as another host.
+  it.each([
+    "/.//evil.example",
+    "/..//evil.example",
+    "/a/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2e//evil.example",
+    "/a/.%2e//evil.example",
+    "/%2e/\\evil.example",
+    "/.\t//evil.example",
+    "/.\n//evil.example",
+    "/%2f/evil.example",
+    "/%5c/evil.example",
+    "/%5C%5Cevil.example",
+  ])("answers %j, after sign-in and when already signed in, with a Location on this site", async (next) => {
+    const w = await world();
+    const sameSite = (location: string | undefined) => {
+      expect(location).toMatch(/^\/(?![/\\])/);
+      expect(new URL(location!, `${w.origin}/oauth/callback`).origin).toBe(w.origin);
+    };
+    const { callback } = await signIn(w, next);
+    expect(callback.status).toBe(302);
+    sameSite(callback.location);
+    const again = await w.browser.open(`/login?next=${encodeURIComponent(next)}`);
+    expect(again.status).toBe(302);
+    sameSite(again.location);
+  });
+
   it("reads the repositories the person reaches through the App's installations, every page, cached for a minute", async () => {
     const many = Array.from({ length: 130 }, (_, i) => 10_000 + i);
     const bob = {
@@ -405,32 +433,50 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     expect((await w.browser.open("/login", { method: "POST" })).status).toBe(405);
   });
 
-  it("knows the operator: the App's owner when a User, a WEB_ADMINS login, nobody else", async () => {
+  it("knows the operator by GitHub user id: the App's owner when a User, a WEB_ADMINS id, nobody else", async () => {
     let ownerReads = 0;
     const w = await world({
-      config: { web: { oauth: OAUTH_CLIENT, admins: ["carol"] } },
+      config: { web: { oauth: OAUTH_CLIENT, admins: [601] } },
       appOwner: async () => {
         ownerReads++;
-        return { login: "Alice", type: "User" };
+        return { login: "Alice", id: 501, type: "User" };
       },
     });
-    const person = (login: string) => ({ sessionId: "s", id: 1, login });
-    expect(await w.auth.isOperator(person("alice"))).toBe(true);
-    expect(await w.auth.isOperator(person("Carol"))).toBe(true);
-    expect(await w.auth.isOperator(person("mallory"))).toBe(false);
+    const person = (login: string, id: number) => ({ sessionId: "s", id, login });
+    expect(await w.auth.isOperator(person("alice", 501))).toBe(true);
+    expect(await w.auth.isOperator(person("carol", 601))).toBe(true);
+    expect(await w.auth.isOperator(person("carol-renamed", 601))).toBe(true); // a rename keeps the id
+    expect(await w.auth.isOperator(person("mallory", 666))).toBe(false);
+    // Someone who took a login the owner gave up is another account: the same login, another id.
+    expect(await w.auth.isOperator(person("alice", 666))).toBe(false);
+    expect(await w.auth.isOperator(person("Alice", 667))).toBe(false);
     expect(ownerReads).toBe(1); // asked once, then remembered
 
-    const org = await world({ appOwner: async () => ({ login: "octo-org", type: "Organization" }) });
-    expect(await org.auth.isOperator(person("octo-org"))).toBe(false);
-    expect(await org.auth.isOperator(person("alice"))).toBe(false);
+    const org = await world({ appOwner: async () => ({ login: "octo-org", id: 9000, type: "Organization" }) });
+    expect(await org.auth.isOperator(person("octo-org", 9000))).toBe(false);
+    expect(await org.auth.isOperator(person("alice", 501))).toBe(false);
 
     const failing = await world({
       appOwner: async () => {
         throw new Error("GitHub is down");
       },
     });
-    expect(await failing.auth.isOperator(person("alice"))).toBe(false);
+    expect(await failing.auth.isOperator(person("alice", 501))).toBe(false);
     expect(failing.logs.lines().some((l) => l.msg === "web: could not read the App's owner")).toBe(true);
+  });
+
+  it("signs in a person who took a WEB_ADMINS person's old login as themselves: not an operator", async () => {
+    const w = await world({ config: { web: { oauth: OAUTH_CLIENT, admins: [601] } } });
+    await signIn(w, "/operator", { login: "carol", id: 666, repositories: [11] });
+    const impostor = (await w.auth.signedIn(pageRequest(cookieHeader(w))))!;
+    expect(impostor).toMatchObject({ login: "carol", id: 666 });
+    expect(await w.auth.isOperator(impostor)).toBe(false);
+
+    const carol = { ...w, browser: new CookieBrowser(w.origin) };
+    await signIn(carol, "/operator", { login: "carol-renamed", id: 601, repositories: [11] });
+    const renamed = (await w.auth.signedIn(pageRequest(cookieHeader(carol))))!;
+    expect(renamed).toMatchObject({ login: "carol-renamed", id: 601 });
+    expect(await w.auth.isOperator(renamed)).toBe(true);
   });
 
   it("reads the App's owner with GET /app as the App (its JWT) when given the App's credentials", async () => {
@@ -438,9 +484,10 @@ describe.each(kinds)("web sign-in (%s)", (kind) => {
     const pem = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
     const w = await world({
       config: { app: { appId: 1, privateKey: pem } },
-      standIn: { appOwner: { login: "alice", type: "User" } },
+      standIn: { appOwner: { login: "alice", id: 501, type: "User" } },
     });
     expect(await w.auth.isOperator({ sessionId: "s", id: 501, login: "alice" })).toBe(true);
+    expect(await w.auth.isOperator({ sessionId: "s", id: 666, login: "alice" })).toBe(false);
     const [asked] = w.standIn.sent("GET", /\/app$/);
     expect(asked!.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/); // the App's JWT, not a person's token
     expect(w.logs.text()).not.toContain(pem.split("\n")[1]!);
