@@ -145,7 +145,9 @@ export class ClaudeCodeAgent implements Agent {
       const failure = error instanceof AgentError ? error : undefined;
       throw new AgentError(
         failure?.kind ?? "spawn",
-        this.#redact(`claude could not be asked which model id it sends for "${configured}": ${(error as Error).message}`),
+        this.#redact(
+          `claude could not be asked which model id it sends for "${configured}": ${(error as Error).message}`,
+        ),
         { cause: error },
       );
     }

@@ -32,7 +32,9 @@ export async function probeSentModel(
   options: { timeoutMs?: number; killGraceMs?: number } = {},
 ): Promise<string> {
   const seen: string[] = [];
-  const server = createServer((req, res) => answer(req, res, seen));
+  // The first model request is all the probe needs: the CLI is stopped there, not left to wind down.
+  const stop = new AbortController();
+  const server = createServer((req, res) => answer(req, res, seen, () => stop.abort()));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const scratch = await mkdtemp(join(tmpdir(), "nm-model-probe-"));
   try {
@@ -41,6 +43,7 @@ export async function probeSentModel(
       ...call,
       timeoutMs: options.timeoutMs ?? 60_000,
       killGraceMs: options.killGraceMs,
+      signal: stop.signal,
     });
     const sent = seen[0];
     if (sent !== undefined) return sent;
@@ -55,14 +58,17 @@ export async function probeSentModel(
 }
 
 /** Connectivity probes get a 200; a model request is recorded (token counting is not one) and refused. */
-function answer(req: IncomingMessage, res: ServerResponse, seen: string[]): void {
+function answer(req: IncomingMessage, res: ServerResponse, seen: string[], done: () => void): void {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
     if (req.method !== "POST") return void res.writeHead(200).end();
     const model = modelOf(Buffer.concat(chunks).toString("utf8"));
-    if (model !== undefined && !(req.url ?? "").includes("count_tokens")) seen.push(model);
     res.writeHead(400, { "content-type": "application/json" }).end(PROBE_REFUSAL);
+    if (model !== undefined && !(req.url ?? "").includes("count_tokens")) {
+      seen.push(model);
+      done();
+    }
   });
 }
 

@@ -45,7 +45,8 @@ describe("modelPolicyFor: the configured model and the id the CLI sends for it",
     expect(refused).toEqual({
       status: 400,
       model: "claude-made-up",
-      message: 'model "claude-made-up" refused: the app allows claude-opus-4-8, claude-opus-4-1 (AGENT_MODEL=claude-opus-4-1)',
+      message:
+        'model "claude-made-up" refused: the app allows claude-opus-4-8, claude-opus-4-1 (AGENT_MODEL=claude-opus-4-1)',
     });
   });
 
