@@ -47,9 +47,12 @@ export async function probeSentModel(
     });
     const sent = seen[0];
     if (sent !== undefined) return sent;
-    const how = result.timedOut ? "it ran out of time" : `exit ${result.exitCode ?? result.signal}`;
     const said = (result.stderr.trim() || result.stdout.trim()).slice(-300);
-    throw new AgentError("spawn", `it made no model request (${how})${said ? `: ${said}` : ""}`);
+    // Out of time on a busy machine may pass; a CLI that ends without asking will do so again.
+    if (result.timedOut)
+      throw new AgentError("transient", `it made no model request in time${said ? `: ${said}` : ""}`);
+    const exit = `exit ${result.exitCode ?? result.signal}`;
+    throw new AgentError("spawn", `it made no model request (${exit})${said ? `: ${said}` : ""}`);
   } finally {
     server.closeAllConnections();
     server.close();

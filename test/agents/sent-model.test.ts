@@ -87,6 +87,20 @@ describe("the id Claude Code sends for a configured model (the real CLI asked)",
     T * 2,
   );
 
+  it("a CLI that asks no model cannot say: resolving the model, and so every turn, fails with why", async () => {
+    const error = await claude("claude-opus-4-1", { cli: "/bin/true" })
+      .resolveModel()
+      .then(
+        () => undefined,
+        (e: unknown) => e as AgentError,
+      );
+    expect(error).toMatchObject({
+      kind: "spawn",
+      message:
+        'claude could not be asked which model id it sends for "claude-opus-4-1": it made no model request (exit 0)',
+    });
+  });
+
   it.each(["claude-opus-4-1", "opus", "haiku"])(
     "AGENT_MODEL=%s: a turn and its resume pass the proxy, the upstream sees the id sent, priced as that model",
     async (configured) => {
