@@ -1,13 +1,16 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError, type AgentErrorKind } from "./agent-error.js";
+import type { AgentModel } from "./agent-model.js";
 import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
 import { extractJson } from "./extract-json.js";
 import { interpretMetered } from "./metered-usage.js";
 import { buildAgentEnv } from "./process/build-agent-env.js";
+import { probeSentModel } from "./probe-sent-model.js";
 import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
 import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
+import type { ModelEndpoint } from "./sandbox/model-route.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
 import { modelPolicyFor } from "./sandbox/model-policy.js";
@@ -16,7 +19,7 @@ import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions,
 /** The pinned CLI of this package (node_modules/.bin/claude, relative to the project root). */
 export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
 const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
-/** The model when AGENT_MODEL names none; the model proxy forwards requests for this one only. */
+/** The model when AGENT_MODEL names none. */
 export const DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5";
 
 /**
@@ -33,7 +36,7 @@ export interface ClaudeCodeAgentOptions {
   homeDir: string;
   apiKey?: string;
   baseUrl?: string;
-  /** The one model the CLI runs and the proxy lets through; default DEFAULT_CLAUDE_MODEL. */
+  /** The one model the CLI runs (`--model`); the proxy lets it through, and the id the CLI sends for it. Default DEFAULT_CLAUDE_MODEL. */
   model?: string;
   /** Output cap of every model request (AGENT_MAX_OUTPUT_TOKENS); default DEFAULT_MAX_OUTPUT_TOKENS. */
   maxOutputTokens?: number;
@@ -63,6 +66,13 @@ const TOOLS: Record<Role, { tools: string[]; disallowed: string[]; permissionMod
     permissionMode: "acceptEdits",
   },
 };
+
+/**
+ * The id the CLI sends for each configured name, per CLI binary (and the extra args it runs with): one
+ * probe per process each. Claude Code 2.1.197 sends claude-opus-4-8 for claude-opus-4-1, `opus` and
+ * `default`, claude-sonnet-5 for `sonnet`: only the CLI knows, so the CLI is asked.
+ */
+const SENT_MODELS = new Map<string, Promise<string>>();
 
 const RESUME_FAILED = /No conversation found with session ID|--resume requires a valid session ID/i;
 const TRANSIENT =
@@ -118,6 +128,85 @@ export class ClaudeCodeAgent implements Agent {
     return this.#options.model ?? DEFAULT_CLAUDE_MODEL;
   }
 
+  /** The model of every turn: as configured, and the id the CLI sends for it (learnt once, from the CLI). */
+  async resolveModel(): Promise<AgentModel> {
+    const configured = this.#model;
+    const cli = this.#options.cli ?? DEFAULT_CLAUDE_CLI;
+    const key = [await binaryIdentity(cli), configured, ...(this.#options.extraArgs ?? [])].join("\0");
+    let sent = SENT_MODELS.get(key);
+    if (!sent) {
+      sent = this.#probeSentModel(cli);
+      SENT_MODELS.set(key, sent);
+      sent.catch(() => SENT_MODELS.delete(key));
+    }
+    try {
+      return { configured, isDefault: this.#options.model === undefined, sent: await sent };
+    } catch (error) {
+      const failure = error instanceof AgentError ? error : undefined;
+      throw new AgentError(
+        failure?.kind ?? "spawn",
+        this.#redact(
+          `claude could not be asked which model id it sends for "${configured}": ${(error as Error).message}`,
+        ),
+        { cause: error },
+      );
+    }
+  }
+
+  /** A turn's launch (a reviewer's, fresh) in a scratch directory, against the probe's server. */
+  #probeSentModel(cli: string): Promise<string> {
+    return probeSentModel(
+      async (baseUrl, scratch) => {
+        const configDir = join(scratch, "config");
+        const home = join(configDir, "home");
+        await mkdir(home, { recursive: true });
+        const settings = `${JSON.stringify(CLAUDE_APP_SETTINGS)}\n`;
+        await Promise.all(SETTINGS_FILES.map((name) => writeFile(join(configDir, name), settings)));
+        await mkdir(join(scratch, "workspace"));
+        const env = this.#env({ baseUrl, apiKey: "no-mistakes-model-probe" }, configDir, home, undefined);
+        return {
+          command: cli,
+          args: this.args({ role: "reviewer" }),
+          // The probe's server is on loopback, like the bridge inside the sandbox: no proxy in between.
+          env: Object.fromEntries(Object.entries(env).filter(([name]) => !/^(https?|all|no)_proxy$/i.test(name))),
+          cwd: join(scratch, "workspace"),
+          stdin: "Reply OK.",
+        };
+      },
+      { killGraceMs: this.#options.killGraceMs },
+    );
+  }
+
+  /**
+   * The CLI's environment. `sent`, the id the CLI sends for the configured model, is also what its
+   * background calls (titles, summaries) use, so the proxy forwards them too; the probe leaves it out,
+   * or a configured alias such as `haiku` would name itself.
+   */
+  #env(endpoint: ModelEndpoint, configDir: string, home: string, sent: string | undefined): Record<string, string> {
+    return buildAgentEnv(
+      {
+        ANTHROPIC_API_KEY: endpoint.apiKey,
+        ANTHROPIC_BASE_URL: endpoint.baseUrl,
+        CLAUDE_CONFIG_DIR: configDir,
+        HOME: home,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        ANTHROPIC_SMALL_FAST_MODEL: sent,
+        ANTHROPIC_DEFAULT_HAIKU_MODEL: sent,
+        CLAUDE_CODE_MAX_RETRIES: "0",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_ERROR_REPORTING: "1",
+        // No memory files: the maintainers' guidelines come from the base commit, in the prompt. Project
+        // memory (CLAUDE.md, CLAUDE.local.md, .claude/, nested ones) is the PR head's, kept out already by
+        // `--setting-sources user`; user memory and auto memory live in the config dir, writable during a
+        // turn. With these nothing of either is read, whatever AGENT_ARGS says about setting sources.
+        CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1",
+        CLAUDE_CODE_DISABLE_AUTO_MEMORY: "1",
+      },
+      this.#options.baseEnv ?? process.env,
+    );
+  }
+
   /** CLAUDE_CONFIG_DIR for a scope. */
   configDir(scope?: string): string {
     return join(this.#options.homeDir, "claude", safeScope(scope));
@@ -138,6 +227,7 @@ export class ClaudeCodeAgent implements Agent {
   }
 
   async run(options: AgentRunOptions): Promise<AgentResult> {
+    const model = await this.resolveModel();
     const configDir = this.configDir(options.scope);
     const home = join(configDir, "home");
     let appFiles: AppFile[];
@@ -161,29 +251,7 @@ export class ClaudeCodeAgent implements Agent {
     }
     const upstream = this.#options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL;
     const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
-    const env = buildAgentEnv(
-      {
-        ANTHROPIC_API_KEY: endpoint.apiKey,
-        ANTHROPIC_BASE_URL: endpoint.baseUrl,
-        CLAUDE_CONFIG_DIR: configDir,
-        HOME: home,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        // Its background calls (titles, summaries) use the same model: the proxy forwards no other.
-        ANTHROPIC_SMALL_FAST_MODEL: this.#model,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: this.#model,
-        CLAUDE_CODE_MAX_RETRIES: "0",
-        DISABLE_AUTOUPDATER: "1",
-        DISABLE_TELEMETRY: "1",
-        DISABLE_ERROR_REPORTING: "1",
-        // No memory files: the maintainers' guidelines come from the base commit, in the prompt. Project
-        // memory (CLAUDE.md, CLAUDE.local.md, .claude/, nested ones) is the PR head's, kept out already by
-        // `--setting-sources user`; user memory and auto memory live in the config dir, writable during a
-        // turn. With these nothing of either is read, whatever AGENT_ARGS says about setting sources.
-        CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1",
-        CLAUDE_CODE_DISABLE_AUTO_MEMORY: "1",
-      },
-      this.#options.baseEnv ?? process.env,
-    );
+    const env = this.#env(endpoint, configDir, home, model.sent);
     const cli = this.#options.cli ?? DEFAULT_CLAUDE_CLI;
     const outcome = await this.#sandbox.run({
       command: cli,
@@ -201,7 +269,7 @@ export class ClaudeCodeAgent implements Agent {
       model: {
         upstream,
         auth: this.#options.apiKey ? { header: "x-api-key", value: this.#options.apiKey } : undefined,
-        policy: modelPolicyFor("anthropic", this.#model, this.#options),
+        policy: modelPolicyFor("anthropic", model, this.#options),
       },
       budget: options.budget,
     });
@@ -256,6 +324,17 @@ export class ClaudeCodeAgent implements Agent {
   #redact(message: string): string {
     const key = this.#options.apiKey;
     return key && key.length >= 4 ? message.split(key).join("[redacted]") : message;
+  }
+}
+
+/** A CLI binary as the probe cache knows it: its real path and when it last changed (an upgrade in place). */
+async function binaryIdentity(cli: string): Promise<string> {
+  try {
+    const real = await realpath(cli);
+    const { mtimeMs, size } = await stat(real);
+    return `${real}\0${mtimeMs}\0${size}`;
+  } catch {
+    return cli; // missing: the probe says so
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdir, readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError } from "./agent-error.js";
+import type { AgentModel } from "./agent-model.js";
 import {
   classifyCodexFailure,
   codexError,
@@ -44,7 +45,7 @@ export interface CodexAgentOptions {
   homeDir: string;
   /** Path of the codex binary; default: the pinned one in node_modules/.bin. */
   cli?: string;
-  /** The one model codex runs and the proxy lets through; default DEFAULT_CODEX_MODEL. */
+  /** The one model codex runs and the proxy lets through (codex sends it as it is); default DEFAULT_CODEX_MODEL. */
   model?: string;
   /** Output cap of every model request (AGENT_MAX_OUTPUT_TOKENS); default DEFAULT_MAX_OUTPUT_TOKENS. */
   maxOutputTokens?: number;
@@ -114,6 +115,16 @@ export class CodexAgent implements Agent {
         this.#pending.set(sessionId, packed);
       },
     };
+  }
+
+  /**
+   * The model of every turn. `codex exec` 0.171 sends the configured slug as it is — unknown ones, and
+   * ones its model catalogue names an upgrade for, included (test/agents/sent-model.test.ts holds it to
+   * that) — and the proxy answers its model list with an empty one, so nothing rewrites it.
+   */
+  resolveModel(): Promise<AgentModel> {
+    const configured = this.#options.model ?? DEFAULT_CODEX_MODEL;
+    return Promise.resolve({ configured, isDefault: this.#options.model === undefined, sent: configured });
   }
 
   async run(options: AgentRunOptions): Promise<AgentResult> {
@@ -200,7 +211,7 @@ export class CodexAgent implements Agent {
       model: {
         upstream,
         auth: this.#options.apiKey ? { header: "authorization", value: `Bearer ${this.#options.apiKey}` } : undefined,
-        policy: modelPolicyFor("openai", this.#options.model ?? DEFAULT_CODEX_MODEL, this.#options),
+        policy: modelPolicyFor("openai", await this.resolveModel(), this.#options),
       },
       budget: options.budget,
     });

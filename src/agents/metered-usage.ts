@@ -27,10 +27,23 @@ function budgetStop(agent: string, metered: MeterReport | undefined): AgentError
   });
 }
 
-/** The same failure, carrying the call's usage (a failed turn still counts in the PR's spend). */
-function withUsage(error: unknown, metered: MeterReport | undefined): unknown {
-  if (error instanceof AgentError && metered) error.usage = meteredUsage(error.usage, metered);
-  return error;
+/**
+ * The same failure, carrying the call's usage (a failed turn still counts in the PR's spend). When the
+ * proxy or the model API refused the call's model, the failure says that first, in words that name
+ * both the model sent and the configured one (the CLI's own words name only the one it was given).
+ */
+function withUsage(agent: string, error: unknown, metered: MeterReport | undefined): unknown {
+  if (!(error instanceof AgentError) || !metered) return error;
+  const usage = meteredUsage(error.usage, metered);
+  // A refusal met on the way does not explain a timeout, a cancel or a limit.
+  if (metered.modelRefused === undefined || (error.kind !== "other" && error.kind !== "transient")) {
+    error.usage = usage;
+    return error;
+  }
+  return new AgentError("other", `${agent} failed: ${metered.modelRefused} — ${error.message}`, {
+    cause: error,
+    usage,
+  });
 }
 
 /**
@@ -48,6 +61,6 @@ export function interpretMetered(
     const result = interpret();
     return { ...result, usage: meteredUsage(result.usage, metered) };
   } catch (error) {
-    throw withUsage(error, metered);
+    throw withUsage(agent, error, metered);
   }
 }

@@ -1,5 +1,6 @@
 /** A session is never shared between roles. The verifier (always fresh) checks a fixer's claims. */
 import type { Role } from "../domain/role.js";
+import type { AgentModel } from "./agent-model.js";
 import type { ModelBudget } from "./sandbox/model-meter.js";
 
 export type { Role };
@@ -61,5 +62,7 @@ export interface Agent {
   readonly supportsResume: boolean;
   /** Present when the adapter can export and re-import its sessions. */
   readonly portable?: PortableSessions;
+  /** The model its turns run, as configured and as its CLI sends it; absent for an agent with no model. */
+  resolveModel?(): Promise<AgentModel>;
   run(options: AgentRunOptions): Promise<AgentResult>;
 }

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Logger } from "pino";
+import type { AgentModel } from "../agents/agent-model.js";
 import { createAgent, createSandbox } from "../agents/create-agent.js";
+import type { Agent } from "../agents/types.js";
 import { ConfigError } from "../config/config-error.js";
 import { readEnvConfig } from "../config/env-config.js";
 import type { Database } from "../db/database.js";
@@ -53,6 +55,7 @@ export async function prepareConfiguration(
   const sandbox = createSandbox(env);
   await checkAgentSandbox(env, sandbox, deps.log);
   const agent = createAgent(env, sandbox);
+  const model = await modelOf(agent, c.label);
   const { review } = deps;
   const ownConfig = c.configFile
     ? await readFile(c.configFile, "utf8")
@@ -86,7 +89,7 @@ export async function prepareConfiguration(
     cacheTtlMs: env.agent.cacheTtlMs,
   });
   const describe = [
-    `${env.agent.name}${env.agent.model ? ` (${env.agent.model})` : ""}`,
+    `${env.agent.name}${env.agent.model ? ` (${modelText(model) ?? env.agent.model})` : ""}`,
     ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
     c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
     ...(c.instructionsFile ? [`instructions ${c.instructionsFile}`] : []),
@@ -103,6 +106,21 @@ export async function prepareConfiguration(
     configText,
     describe,
   };
+}
+
+/** The model the configuration's CLI sends (asked before any review, as the doctor does); a CLI that cannot say stops here. */
+async function modelOf(agent: Agent, label: string): Promise<AgentModel | undefined> {
+  try {
+    return await agent.resolveModel?.();
+  } catch (error) {
+    throw new ConfigError(`Configuration ${label}`, [(error as Error).message]);
+  }
+}
+
+/** `claude-opus-4-1, sent as claude-opus-4-8` when the CLI sends another id than the one configured. */
+function modelText(model: AgentModel | undefined): string | undefined {
+  if (!model) return undefined;
+  return model.sent === model.configured ? model.configured : `${model.configured}, sent as ${model.sent}`;
 }
 
 function slug(label: string): string {

@@ -1,10 +1,14 @@
 import type { EnvConfig } from "../config/env-config.js";
 import { fail, pass, type DoctorCheck } from "./doctor-check.js";
 
-/** The cheapest call each provider authenticates: Anthropic counts tokens (free), OpenAI lists models. */
+/**
+ * The cheapest call each provider authenticates: Anthropic counts tokens (free) for `model`, the id the
+ * CLI sends (so a model the provider does not serve shows here too), OpenAI lists models.
+ */
 export async function checkModelKey(
   provider: "anthropic" | "openai",
   agent: EnvConfig["agent"],
+  model?: string,
   timeoutMs = 15_000,
 ): Promise<DoctorCheck> {
   const name = provider === "anthropic" ? "Anthropic key" : "OpenAI key";
@@ -20,7 +24,7 @@ export async function checkModelKey(
           method: "POST",
           headers: { "x-api-key": key, "anthropic-version": "2023-06-01", "content-type": "application/json" },
           body: JSON.stringify({
-            model: agent.model ?? "claude-sonnet-4-5",
+            model: model ?? agent.model ?? "claude-sonnet-4-5",
             messages: [{ role: "user", content: "ping" }],
           }),
         })
@@ -42,6 +46,12 @@ export async function checkModelKey(
   if (status >= 200 && status < 300) return pass(name, `accepted by ${new URL(request.url).origin}`);
   if (status === 401 || status === 403)
     return fail(name, `rejected by ${new URL(request.url).origin} (${status})`, `set ${setting} to a valid key`);
+  if (status === 404 && provider === "anthropic")
+    return fail(
+      name,
+      `${new URL(request.url).origin} does not serve the model ${model ?? agent.model ?? "claude-sonnet-4-5"} to this key (404)`,
+      "set AGENT_MODEL to a model the key may use",
+    );
   return fail(
     name,
     `${request.url} answered ${status}`,

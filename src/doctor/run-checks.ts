@@ -1,4 +1,4 @@
-import { createSandbox } from "../agents/create-agent.js";
+import { createAgent, createSandbox } from "../agents/create-agent.js";
 import { ConfigError } from "../config/config-error.js";
 import { dataDirProblem } from "../config/data-dir-problem.js";
 import { readEnvConfig, type EnvConfig } from "../config/env-config.js";
@@ -6,6 +6,7 @@ import { privateKeyProblem } from "../config/private-key-problem.js";
 import { AppSetupError, readAppSetup, type AppSetup } from "../github/read-app-setup.js";
 import { createLogger } from "../logging/create-logger.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
+import { checkAgentModel } from "./check-agent-model.js";
 import { checkDatabase } from "./check-database.js";
 import { checkInstallations } from "./check-installations.js";
 import { checkModelKey } from "./check-model-key.js";
@@ -16,7 +17,7 @@ import { readWantedAccess } from "./read-wanted-access.js";
 /**
  * Every check `npm run doctor` makes, in order, each result handed to `report` as it is known:
  * 1. config, 2. DATA_DIR, 3. the private key, 4. GitHub as the App, 5. its webhook settings,
- * 6. its installations, 7. the sandbox, 8. the model keys, 9. the database.
+ * 6. its installations, 7. the sandbox, 8. the model each agent's CLI sends, 9. the model keys, 10. the database.
  */
 export async function runChecks(env: NodeJS.ProcessEnv, report: (check: DoctorCheck) => void): Promise<boolean> {
   let ok = true;
@@ -60,9 +61,15 @@ export async function runChecks(env: NodeJS.ProcessEnv, report: (check: DoctorCh
   if (!key) for (const check of await checkGitHub(config)) add(check);
   // 7. the sandbox
   add(await checkSandbox(config));
-  // 8. the model keys
-  for (const provider of providersOf(config)) add(await checkModelKey(provider, config.agent));
-  // 9. the database
+  // 8–9. the model each agent's CLI sends, then the keys (asked about that model)
+  const sent: Partial<Record<"anthropic" | "openai", string>> = {};
+  for (const agent of agentsOf(config)) {
+    const result = await checkAgentModel(agent, config.agent.sandbox);
+    if (result) add(result.check);
+    if (result?.model) sent[agent.name === "codex" ? "openai" : "anthropic"] ??= result.model.sent;
+  }
+  for (const provider of providersOf(config)) add(await checkModelKey(provider, config.agent, sent[provider]));
+  // 10. the database
   add(await checkDatabase(config));
   return ok;
 }
@@ -116,6 +123,13 @@ async function checkSandbox(config: EnvConfig): Promise<DoctorCheck> {
     const [why, , ...fixes] = error.problems;
     return fail("agent sandbox", why ?? error.message, fixes.join("; "));
   }
+}
+
+/** The agents turns run with: AGENT's, and VERIFIER_AGENT's when it is another. */
+function agentsOf(config: EnvConfig) {
+  const sandbox = createSandbox(config);
+  const main = createAgent(config, sandbox);
+  return config.agent.verifier === config.agent.name ? [main] : [main, createAgent(config, sandbox, "verifier")];
 }
 
 function providersOf(config: EnvConfig): ("anthropic" | "openai")[] {

@@ -129,6 +129,7 @@ describe("npm run doctor", { timeout: 120_000 }, () => {
       "✓ webhook secret",
       "✓ installation octo-org",
       "✓ agent sandbox",
+      "✓ claude model",
       "✓ Anthropic key",
       "✓ database",
     ]);
@@ -177,6 +178,54 @@ describe("npm run doctor", { timeout: 120_000 }, () => {
       ),
       expect.stringMatching(
         /^✗ Anthropic key: rejected by http:\/\/127\.0\.0\.1:\d+ \(401\) — fix: set ANTHROPIC_API_KEY to a valid key$/,
+      ),
+    ]);
+  });
+
+  it("AGENT_MODEL=claude-opus-4-1: says the CLI sends claude-opus-4-8, that the proxy allows it, and asks the key about that id", async () => {
+    appEndpoint();
+    hookConfigEndpoint({ url: `${PUBLIC_URL}/api/github/webhooks` });
+    installationsEndpoint([{ login: "octo-org", permissions: GRANTED, events: EVENTS }]);
+    const before = anthropic.requests.length;
+
+    const { ok, lines } = await doctor(env({ AGENT_MODEL: "claude-opus-4-1", AGENT_SANDBOX: "bubblewrap" }));
+
+    expect(lines).toContain(
+      "✓ claude model: claude sends claude-opus-4-8 for AGENT_MODEL=claude-opus-4-1; the model proxy allows it",
+    );
+    expect(ok).toBe(true);
+    const counted = anthropic.requests.slice(before).filter((r) => r.url === "/v1/messages/count_tokens");
+    expect(counted.map((r) => (r.body as { model: string }).model)).toEqual(["claude-opus-4-8"]);
+  });
+
+  it("a model the provider does not serve: the id sent is named, and the key check says the provider refused that model", async () => {
+    // As the API answers token counting for a model it does not serve.
+    const provider = createServer((req, res) => {
+      req.resume();
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "model: claude-made-up" } }));
+    });
+    await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
+    closing.push(() => new Promise<void>((r) => provider.close(() => r())));
+    appEndpoint();
+    hookConfigEndpoint({ url: `${PUBLIC_URL}/api/github/webhooks` });
+    installationsEndpoint([{ login: "octo-org", permissions: GRANTED, events: EVENTS }]);
+
+    const { ok, lines } = await doctor(
+      env({
+        AGENT_MODEL: "claude-made-up",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+      }),
+    );
+
+    expect(ok).toBe(false);
+    expect(lines).toContain(
+      "✓ claude model: claude sends claude-made-up for AGENT_MODEL=claude-made-up (AGENT_SANDBOX=off: no model proxy)",
+    );
+    expect(lines.filter((l) => l.startsWith("✗"))).toEqual([
+      expect.stringMatching(
+        /^✗ Anthropic key: http:\/\/127\.0\.0\.1:\d+ does not serve the model claude-made-up to this key \(404\) — fix: set AGENT_MODEL to a model the key may use$/,
       ),
     ]);
   });

@@ -22,7 +22,9 @@ export interface ClaudeFlow {
  * own process anyway); per test the fake model server and a FlowFixture whose app has the Claude adapter.
  * The returned object's fields are set before each test.
  */
-export function useClaudeFlow(options: { permissions?: Record<string, string>; limits?: TurnLimits } = {}): ClaudeFlow {
+export function useClaudeFlow(
+  options: { permissions?: Record<string, string>; limits?: TurnLimits; model?: string } = {},
+): ClaudeFlow {
   const flow = {} as ClaudeFlow;
   // Registered before the database's hooks, so that (after hooks running last first) the app stops before the model.
   afterEach(async () => {
@@ -38,6 +40,7 @@ export function useClaudeFlow(options: { permissions?: Record<string, string>; l
       baseUrl: flow.model.url,
       killGraceMs: 1000,
       ...(options.limits ? { sandbox: new BubblewrapSandbox({ limits: options.limits }) } : {}),
+      ...(options.model ? { model: options.model } : {}),
     });
     await flow.fx.startApp(flow.database.handle, { agent, env: { AGENT_TIMEOUT: "60s" }, idleTimeoutMs: 90_000 });
   });

@@ -17,6 +17,8 @@ export interface MeterReport {
   responses: number;
   /** Why the proxy stopped forwarding: the budget was spent. */
   stopped?: string;
+  /** The first refusal of a request's model, by the proxy's policy or by the model API: a failed turn says it. */
+  modelRefused?: string;
 }
 
 /** The spend a call may make before the proxy refuses further requests. */
@@ -57,6 +59,11 @@ export class ModelMeter {
   /** Why no further request may go upstream, or undefined. */
   get stopped(): string | undefined {
     return this.#report.stopped;
+  }
+
+  /** Keeps the first refusal of a model the call met. */
+  noteModelRefused(reason: string): void {
+    this.#report.modelRefused ??= reason;
   }
 
   /** A reader for one response of `model`: feed it the body, then end it. */

@@ -1,11 +1,15 @@
+import { modelSetting, type AgentModel } from "../agent-model.js";
+
 /** Which model API a proxy speaks: Anthropic Messages (Claude Code) or OpenAI Responses (Codex). */
 export type ModelApi = "anthropic" | "openai";
 
 /** What the model proxy lets an agent ask its model API for. */
 export interface ModelPolicy {
   api: ModelApi;
-  /** The model ids a request may name; any other is refused. */
+  /** The model ids a request may name (the id the CLI sends first, then the configured name); any other is refused. */
   models: string[];
+  /** Where `models` come from, named in a refusal: `AGENT_MODEL=claude-opus-4-1`. */
+  source?: string;
   /** `max_tokens` / `max_output_tokens` is lowered to this (and set to it when absent). */
   maxOutputTokens: number;
   /** Server-side tools (web search/fetch, code execution, MCP servers…) pass only when true. */
@@ -16,6 +20,8 @@ export interface ModelPolicy {
 export interface PolicyRefusal {
   status: number;
   message: string;
+  /** Set when it was the request's model that was refused. */
+  model?: string;
 }
 
 /** A request as the policy passes it upstream. */
@@ -31,15 +37,19 @@ export interface PolicyPass {
 /** Default output cap per request when the operator sets none (AGENT_MAX_OUTPUT_TOKENS). */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 
-/** An adapter's policy: its one model, the operator's output cap (default above) and server-tools switch. */
+/**
+ * An adapter's policy: its one model — the id its CLI sends, and the name configured for it —, the
+ * operator's output cap (default above) and server-tools switch.
+ */
 export function modelPolicyFor(
   api: ModelApi,
-  model: string,
+  model: AgentModel,
   options: { maxOutputTokens?: number | undefined; serverTools?: boolean | undefined },
 ): ModelPolicy {
   return {
     api,
-    models: [model],
+    models: [...new Set([model.sent, model.configured])],
+    source: modelSetting(model),
     maxOutputTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     serverTools: options.serverTools === true,
   };
@@ -125,11 +135,7 @@ export function applyPolicy(
     return { status: 400, message: "the request body is not a JSON object" };
   }
   const model = body.model;
-  if (typeof model !== "string" || !policy.models.some((allowed) => namesModel(allowed, model)))
-    return {
-      status: 403,
-      message: `model ${JSON.stringify(model ?? null)} is not allowed; this installation allows ${policy.models.join(", ")}`,
-    };
+  if (typeof model !== "string" || !allowsModel(policy, model)) return modelRefusal(policy, model);
 
   const capField = policy.api === "anthropic" ? "max_tokens" : "max_output_tokens";
   const asked = body[capField];
@@ -165,6 +171,25 @@ export function applyPolicy(
   // The meter reads the response: it must come uncompressed.
   out["accept-encoding"] = "identity";
   return { headers: out, body: forwarded, model, stripped };
+}
+
+/** Whether the policy lets a request naming `model` through. */
+export function allowsModel(policy: ModelPolicy, model: string): boolean {
+  return policy.models.some((allowed) => namesModel(allowed, model));
+}
+
+/**
+ * A request for a model the policy does not allow. A 400 (not a 403, which Claude Code reports as
+ * "Failed to authenticate") and the API's own error shape: both CLIs print the message as it is.
+ */
+function modelRefusal(policy: ModelPolicy, model: unknown): PolicyRefusal {
+  const named = JSON.stringify(model ?? null);
+  const source = policy.source ? ` (${policy.source})` : "";
+  return {
+    status: 400,
+    message: `model ${named} refused: the app allows ${policy.models.join(", ") || "no model"}${source}`,
+    model: typeof model === "string" ? model : String(model ?? null),
+  };
 }
 
 /** Claude Code's model aliases: it sends the model they stand for today, never the alias. */

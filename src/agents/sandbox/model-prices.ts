@@ -40,8 +40,11 @@ const PRICES: Record<ModelApi, Array<[string, ModelPrice]>> = {
   anthropic: [
     ["claude-opus-4-5", anthropic(5, 25)],
     ["claude-opus-4-6", anthropic(5, 25)],
+    ["claude-opus-4-7", anthropic(5, 25)],
+    ["claude-opus-4-8", anthropic(5, 25)],
     ["claude-opus-4", anthropic(15, 75)],
     ["claude-3-opus", anthropic(15, 75)],
+    ["claude-sonnet-5", anthropic(3, 15)],
     ["claude-sonnet-4", anthropic(3, 15)],
     ["claude-3-7-sonnet", anthropic(3, 15)],
     ["claude-3-5-sonnet", anthropic(3, 15)],

@@ -86,7 +86,10 @@ export async function startModelProxy(
           return refuse(res, what, 413, `the request bodies held at once are over ${MAX_REQUEST_BYTES} bytes`);
         if (meter.stopped) return refuse(res, what, 403, meter.stopped);
         const passed = applyPolicy(policy, req.headers, raw);
-        if (!("body" in passed)) return refuse(res, what, passed.status, passed.message);
+        if (!("body" in passed)) {
+          if (passed.model !== undefined) meter.noteModelRefused(passed.message);
+          return refuse(res, what, passed.status, passed.message);
+        }
         if (passed.stripped.length > 0) note(`${what}: removed ${passed.stripped.join(", ")}`);
         forward(res, url, path, passed.headers, passed.body, passed.model);
       },
@@ -123,12 +126,15 @@ export async function startModelProxy(
         const billed = status >= 200 && status < 300 && !path.endsWith("/count_tokens");
         const streamed = /text\/event-stream/i.test(String(incoming.headers["content-type"] ?? ""));
         const reader = billed ? meter.reader(model, streamed, estimate(policy, body)) : undefined;
+        const refusal = status === 404 ? new ErrorReader() : undefined;
         incoming.on("data", (chunk: Buffer) => {
           reader?.push(chunk);
+          refusal?.push(chunk);
           res.write(chunk);
         });
         incoming.on("end", () => {
           reader?.end();
+          if (refusal) meter.noteModelRefused(upstreamRefusal(policy, model, status, refusal.message()));
           res.end();
         });
         incoming.on("error", () => res.destroy());
@@ -176,6 +182,38 @@ export async function startModelProxy(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The error message of an API's error answer (both APIs put it at `error.message`), from its first 16 KiB. */
+class ErrorReader {
+  #chunks: Buffer[] = [];
+  #bytes = 0;
+
+  push(chunk: Buffer): void {
+    if (this.#bytes >= 16 * 1024) return;
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.length;
+  }
+
+  message(): string | undefined {
+    try {
+      const body = JSON.parse(Buffer.concat(this.#chunks).toString("utf8")) as { error?: { message?: unknown } };
+      const message = body.error?.message;
+      return typeof message === "string" ? message.slice(0, 300) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * The model API's 404 to a model path: the model is unknown to it, or the key may not use it. The CLI
+ * words that after the name it was given, so the turn's error names the id sent and where it came from.
+ */
+function upstreamRefusal(policy: ModelPolicy, model: string, status: number, message: string | undefined): string {
+  const why = message ? `${status}: ${message}` : String(status);
+  const source = policy.source ? `; the CLI sends it for ${policy.source}` : "";
+  return `model ${JSON.stringify(model)} refused by the model API (${why})${source}`;
 }
 
 /**

@@ -20,7 +20,7 @@ interface Received {
 let upstream: Server;
 let upstreamUrl: string;
 let received: Received[];
-let reply: { contentType: string; body: string };
+let reply: { contentType: string; body: string; status?: number };
 let dir: string;
 let proxy: ModelProxy | undefined;
 
@@ -38,7 +38,7 @@ beforeEach(async () => {
         headers: req.headers,
         body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
       });
-      res.writeHead(200, { "content-type": reply.contentType }).end(reply.body);
+      res.writeHead(reply.status ?? 200, { "content-type": reply.contentType }).end(reply.body);
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
@@ -55,6 +55,7 @@ afterEach(async () => {
 const ANTHROPIC: ModelPolicy = {
   api: "anthropic",
   models: ["claude-sonnet-4-5"],
+  source: "AGENT_MODEL=claude-sonnet-4-5",
   maxOutputTokens: 1000,
   serverTools: false,
 };
@@ -157,10 +158,18 @@ describe("the model proxy's policy (real proxy over its socket, fake upstream)",
       "POST",
       "/v1/messages",
       { model: "claude-opus-4-1", max_tokens: 10, messages: [] },
-      403,
-      /not allowed/,
+      400,
+      /model "claude-opus-4-1" refused: the app allows claude-sonnet-4-5 \(AGENT_MODEL=claude-sonnet-4-5\)$/,
     ],
-    ["a model-less body", OPENAI, "POST", "/responses", { input: "hi" }, 403, /not allowed/],
+    [
+      "a model-less body",
+      OPENAI,
+      "POST",
+      "/responses",
+      { input: "hi" },
+      400,
+      /model null refused: the app allows gpt-5.5$/,
+    ],
     ["GET of a stored response", OPENAI, "GET", "/responses/resp_123", undefined, 404, /not a model API call/],
     ["DELETE of a stored response", OPENAI, "DELETE", "/responses/resp_123", undefined, 404, /not a model API call/],
     ["GET on the messages path", ANTHROPIC, "GET", "/v1/messages", undefined, 405, /only POST/],
@@ -179,6 +188,37 @@ describe("the model proxy's policy (real proxy over its socket, fake upstream)",
       expect(p.refused).toHaveLength(1);
     },
   );
+
+  it("keeps the first refusal of a model for the turn's error, and a refusal of anything else out of it", async () => {
+    const p = await start(ANTHROPIC);
+    await call("POST", "/v1/files", {});
+    expect(p.usage.modelRefused).toBeUndefined();
+    await call("POST", "/v1/messages", { model: "claude-opus-4-8", messages: [] });
+    await call("POST", "/v1/messages", { model: "made-up", messages: [] });
+    expect(p.usage.modelRefused).toBe(
+      'model "claude-opus-4-8" refused: the app allows claude-sonnet-4-5 (AGENT_MODEL=claude-sonnet-4-5)',
+    );
+  });
+
+  it("passes the model API's 404 for an allowed model on, and keeps it for the turn's error with both names", async () => {
+    reply = {
+      status: 404,
+      contentType: "application/json",
+      body: JSON.stringify({ type: "error", error: { type: "not_found_error", message: "model: claude-opus-4-8" } }),
+    };
+    const p = await start({
+      ...ANTHROPIC,
+      models: ["claude-opus-4-8", "claude-opus-4-1"],
+      source: "AGENT_MODEL=claude-opus-4-1",
+    });
+    const answer = await call("POST", "/v1/messages", { model: "claude-opus-4-8", messages: [] });
+    expect(answer).toEqual({ status: 404, body: reply.body });
+    expect(received).toHaveLength(1);
+    expect(p.usage.modelRefused).toBe(
+      'model "claude-opus-4-8" refused by the model API (404: model: claude-opus-4-8); the CLI sends it for AGENT_MODEL=claude-opus-4-1',
+    );
+    expect(p.usage.responses).toBe(0); // an error answer is not billed
+  });
 
   it("caps max_tokens, strips Anthropic server tools and fields, keeps client tools, filters headers", async () => {
     await start(ANTHROPIC);
