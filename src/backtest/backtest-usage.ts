@@ -35,8 +35,9 @@ Scoring:
 
 Running:
   --out <dir>            output, state and caches (default ./backtest-out); a rerun resumes from it
-  --max-spend <usd>      stop once this much was spent (reviews and judge), before the next review or the
-                         next judging of a stored review (judging answered from the cache goes on)
+  --max-spend <usd>      stop once this much was spent (reviews and judge, over every run with this --out,
+                         reviews set aside included), before the next review or the next judging of a
+                         stored review (judging answered from the cache goes on)
   --repo-name <o/r>      owner/repo the runs carry (default: the golden file's, else backtest/<folder>)
   --database-url <url>   a PostgreSQL of the backtest's own (default: an embedded PGlite under --out;
                          BACKTEST_DATABASE_URL also works; never the app's DATABASE_URL)
