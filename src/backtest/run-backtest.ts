@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import pino from "pino";
 import { migrateDatabase } from "../db/migrate-database.js";
@@ -19,6 +19,7 @@ import { parsePairsFile } from "./parse-pairs-file.js";
 import { pathlessIssuesWarning } from "./pathless-issues-warning.js";
 import { prepareConfiguration } from "./prepare-configuration.js";
 import { prepareJudge } from "./prepare-judge.js";
+import { readJsonFile } from "./read-json-file.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 import { renderReport } from "./render-report.js";
 import { reviewEachPr } from "./review-each-pr.js";
@@ -46,12 +47,8 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
   });
 
   // 1. The PRs.
-  const golden = options.golden
-    ? parseGoldenFile(JSON.parse(await readFile(options.golden, "utf8")), options.golden)
-    : undefined;
-  const pairs = options.pairs
-    ? parsePairsFile(JSON.parse(await readFile(options.pairs, "utf8")), options.pairs)
-    : undefined;
+  const golden = options.golden ? parseGoldenFile(await readJsonFile(options.golden), options.golden) : undefined;
+  const pairs = options.pairs ? parsePairsFile(await readJsonFile(options.pairs), options.pairs) : undefined;
   const git = cloneGit(repo);
   const cloneRepos = await cloneRepositories(git);
   const warnings: string[] = [];
