@@ -90,6 +90,7 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
       if (signal.aborted) throw signal.reason;
       head = sha;
       await deps.stage.stage(pr.number, pr.baseSha, sha);
+      await deps.stage.lend(deps.workspaceDir(pr.number), [pr.baseSha, sha]);
       const p = pull();
       const run = await upsertRun(deps.db, {
         installationId: 1,
