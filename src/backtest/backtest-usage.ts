@@ -6,7 +6,8 @@ findings against a golden file of real issues.
 
 Which pull requests:
   --golden <file>        real issues per PR (the public benchmark's JSON as is, or your own in that shape);
-                         without --merges or --pairs, its PRs are looked up in the clone
+                         without --merges or --pairs, its PRs are looked up in the clone; PRs it flags
+                         (the benchmark's az_comment) are skipped, each listed with its flag
   --merges               the merge commits of --branch (base = first parent, head = second parent)
   --limit <n>            with --merges: the newest n
   --pairs <file>         [{ "base": "<rev>", "head": "<rev>", "pr": "<url or number>", "title": "…" }]
