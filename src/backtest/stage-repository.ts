@@ -29,6 +29,8 @@ export class StageRepository {
       await mkdir(dirname(stage.dir), { recursive: true });
       const clone = ["clone", "--bare", "--dissociate", "--no-tags", "--quiet", stage.source, stage.dir];
       await runGit(clone, { cwd: dirname(stage.dir) });
+      // The clone's branches are not the stage's (one named `backtest` would block `backtest/base/<n>`).
+      await replaceRefs(stage.dir, []);
       // No automatic repack: it would write a copy of every hard-linked object.
       await runGit(["config", "gc.auto", "0"], { cwd: stage.dir });
       await runGit(["config", "maintenance.auto", "false"], { cwd: stage.dir });
@@ -59,10 +61,7 @@ export class StageRepository {
     if (existsSync(dir) && (await readdir(dir)).length > 0) return;
     await mkdir(dir, { recursive: true });
     await runGit(["clone", "--no-checkout", "--no-tags", "--quiet", this.dir, dir], { cwd: dir });
-    const gitDir = `--git-dir=${join(dir, ".git")}`;
-    const refs = (await runGit([gitDir, "for-each-ref", "--format=delete %(refname)"], { cwd: dir })).stdout;
-    const keep = commits.map((sha, i) => `update refs/backtest/${i} ${sha}\n`).join("");
-    await runGit([gitDir, "update-ref", "--no-deref", "--stdin"], { cwd: dir, input: refs + keep });
+    await replaceRefs(join(dir, ".git"), commits);
   }
 
   /** Commits the stage lacks (the clone fetched a PR or moved on since it was made), fetched from the clone. */
@@ -77,4 +76,12 @@ export class StageRepository {
     const fetch = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.source, ...missing];
     await runGit(["-c", "uploadpack.allowAnySHA1InWant=true", ...fetch], { cwd: this.dir });
   }
+}
+
+/** Deletes every ref of the repository at `gitDir` and points `refs/backtest/<i>` at each of `commits`. */
+async function replaceRefs(gitDir: string, commits: readonly string[]): Promise<void> {
+  const git = (args: string[], input?: string) => runGit([`--git-dir=${gitDir}`, ...args], { cwd: gitDir, input });
+  const deletes = (await git(["for-each-ref", "--format=delete %(refname)"])).stdout;
+  const updates = commits.map((sha, i) => `update refs/backtest/${i} ${sha}\n`).join("");
+  await git(["update-ref", "--no-deref", "--stdin"], deletes + updates);
 }

@@ -37,10 +37,12 @@ describe("backtest workspaces sharing one object store", () => {
   it("gives each configuration × PR workspace the stage's objects hard-linked, not a copy, and never writes to the clone", async () => {
     const root = tempDir("nm-backtest-objects-");
     const clone = join(root, "clone");
-    // A sizeable history before the PRs: 1.5 MB that does not compress away.
-    const repo = makeRepo(clone, (r) =>
-      r.commit({ "vendor/blob.txt": randomBytes(1_100_000).toString("base64") }, "vendor"),
-    );
+    // A sizeable history before the PRs (1.5 MB that does not compress away), and a branch whose name the
+    // stage's own (`backtest/base/<n>`) would clash with.
+    const repo = makeRepo(clone, (r) => {
+      r.commit({ "vendor/blob.txt": randomBytes(1_100_000).toString("base64") }, "vendor");
+      r.git("branch", "backtest");
+    });
     const out = join(root, "out");
     // What an earlier version left: a stage borrowing the clone's objects by reference.
     mkdirSync(join(out, "stage.git"), { recursive: true });
