@@ -31,7 +31,7 @@ describe("readJsonFile", () => {
     [
       "a benchmark file without its closing ]",
       benchmark.trimEnd().slice(0, -1),
-      "30:1",
+      "29:1",
       "',' or ']'",
       "the end of the file",
     ],
