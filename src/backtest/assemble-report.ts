@@ -17,6 +17,7 @@ export function assembleReport(
     prs: BacktestPr[];
     missing: string[];
     otherRepository: string[];
+    flagged: string[];
     withoutGolden: number;
     warnings: string[];
     configurations: PreparedConfiguration[];
@@ -31,6 +32,7 @@ export function assembleReport(
     prs,
     missing,
     otherRepository,
+    flagged,
     withoutGolden,
     warnings,
     configurations,
@@ -55,6 +57,7 @@ export function assembleReport(
     })),
     missing,
     otherRepository,
+    flagged,
     withoutGolden,
     warnings,
     configurations: configurations.map((c) => {

@@ -15,6 +15,8 @@ export interface BacktestReport {
   missing: string[];
   /** PRs a golden or pairs file names by another repository's URL than the clone's: skipped. */
   otherRepository: string[];
+  /** Golden PRs the file itself flags (`az_comment`), each with its flag: skipped, not scored. */
+  flagged: string[];
   /** PRs found in the history that the golden file does not name (not run). */
   withoutGolden: number;
   /** What makes the scores less than they seem (PRs looked up by number alone, issues location matching cannot reach). */

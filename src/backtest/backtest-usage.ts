@@ -6,7 +6,8 @@ findings against a golden file of real issues.
 
 Which pull requests:
   --golden <file>        real issues per PR (the public benchmark's JSON as is, or your own in that shape);
-                         without --merges or --pairs, its PRs are looked up in the clone
+                         without --merges or --pairs, its PRs are looked up in the clone; PRs it flags
+                         (the benchmark's az_comment) are skipped, each listed with its flag
   --merges               the merge commits of --branch (base = first parent, head = second parent)
   --limit <n>            with --merges: the newest n
   --pairs <file>         [{ "base": "<rev>", "head": "<rev>", "pr": "<url or number>", "title": "…" }]
@@ -35,8 +36,9 @@ Scoring:
 
 Running:
   --out <dir>            output, state and caches (default ./backtest-out); a rerun resumes from it
-  --max-spend <usd>      stop once this much was spent (reviews and judge), before the next review or the
-                         next judging of a stored review (judging answered from the cache goes on)
+  --max-spend <usd>      stop once this much was spent (reviews and judge, over every run with this --out,
+                         reviews set aside included), before the next review or the next judging of a
+                         stored review (judging answered from the cache goes on)
   --repo-name <o/r>      owner/repo the runs carry (default: the golden file's, else backtest/<folder>)
   --database-url <url>   a PostgreSQL of the backtest's own (default: an embedded PGlite under --out;
                          BACKTEST_DATABASE_URL also works; never the app's DATABASE_URL)

@@ -31,6 +31,8 @@ export interface FoundPrs {
   missing: string[];
   /** PRs a golden or pairs file names by another repository's URL (not the clone's remotes'): skipped, each with why. */
   otherRepository: string[];
+  /** Golden PRs the file itself flags (its `az_comment`), each with the flag: skipped, as their issues may not be the PR's. */
+  flagged: string[];
   /** PRs found in the history that the golden file does not name. */
   withoutGolden: number;
 }
@@ -57,7 +59,13 @@ export async function findBacktestPrs(git: CloneGit, source: PrSource): Promise<
     return true;
   };
   // Golden entries of another repository are left out first, each with its line: none can be this clone's PR.
-  const golden = source.golden?.filter((g) => !elsewhere(g.key));
+  // Then those the file flags: scored, they would count its doubts as the reviewer's misses.
+  const flagged: string[] = [];
+  const golden = source.golden?.filter((g) => {
+    if (elsewhere(g.key)) return false;
+    if (g.flag) flagged.push(`${g.key.text}: "${g.flag}"`);
+    return !g.flag;
+  });
   const allMerges = source.pairs
     ? []
     : await listMergedPrs(git, source.branch, source.merges ? source.limit : undefined);
@@ -121,7 +129,7 @@ export async function findBacktestPrs(git: CloneGit, source: PrSource): Promise<
       ...(entry ? { golden: entry } : {}),
     });
   }
-  return { prs, missing, otherRepository, withoutGolden };
+  return { prs, missing, otherRepository, flagged, withoutGolden };
 }
 
 /** Two `owner/repo` names of one repository (GitHub's are case-insensitive); one not said counts as the same. */

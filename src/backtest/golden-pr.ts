@@ -16,4 +16,6 @@ export interface GoldenPr {
   key: PrKey;
   title?: string;
   issues: GoldenIssue[];
+  /** Why the file itself doubts this PR (the benchmark's `az_comment`): such a PR is not scored. */
+  flag?: string;
 }

@@ -24,13 +24,16 @@ const entrySchema = z
     head: z.string().optional(),
     pr_title: z.string().optional(),
     title: z.string().optional(),
+    // The public benchmark's own doubt about a PR ("reviewed commit is not in the repo", "there is no such PR").
+    az_comment: z.string().nullable().optional(),
     comments: z.array(issueSchema),
   })
   .passthrough();
 
 /**
  * A golden file's pull requests and their real issues. Accepted as is: the public benchmark's files (an
- * array of `{ pr_title, url, comments: [{ comment, severity }] }`), and the same shape for a team's own
+ * array of `{ pr_title, url, comments: [{ comment, severity }] }`, a PR its curators doubt flagged by an
+ * `az_comment`), and the same shape for a team's own
  * set, with an optional `path`/`line` per issue (null for none); the PR is named by `url`, `pr`, `pr_url`, `number` or
  * `base`+`head`. Also an object keyed by PR (URL, number or `base..head`) whose values are such entries or
  * just their `comments` arrays. Every problem is reported in one throw.
@@ -72,7 +75,8 @@ export function parseGoldenFile(json: unknown, source = "golden file"): GoldenPr
         ...(c.path ? { path: c.path } : {}),
         ...(c.line ? { line: c.line } : {}),
       }));
-      prs.push({ key, title: e.pr_title ?? e.title, issues });
+      const flag = e.az_comment?.trim();
+      prs.push({ key, title: e.pr_title ?? e.title, issues, ...(flag ? { flag } : {}) });
     } catch (error) {
       problems.push(`${at}: ${(error as Error).message}`);
     }

@@ -95,6 +95,7 @@ export function renderReport(report: BacktestReport): string {
   for (const c of configs) for (const f of c.failures) lines.push(`${c.label} ${f.prId}: ${f.error}`);
   for (const m of report.missing) lines.push(`not in the clone: ${m}`);
   for (const o of report.otherRepository) lines.push(`skipped, another repository's: ${o}`);
+  for (const f of report.flagged) lines.push(`skipped, flagged in the golden file: ${f}`);
   if (report.withoutGolden > 0)
     lines.push(
       `${report.withoutGolden} PR${report.withoutGolden === 1 ? "" : "s"} found in the history but not in the golden file: not run`,

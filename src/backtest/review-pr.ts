@@ -44,7 +44,8 @@ export interface ReviewPrDeps {
  * One PR reviewed exactly as the app does it: a run of its own (the app's tables), the head staged as
  * GitHub's `refs/pull/<n>/head`, each push (the first `opened`, every later one a `synchronize`) through
  * the pipeline's review job — the same prompts, session, convergence and ledger — with GitHub's side
- * recorded instead of posted. An earlier, interrupted attempt's run is dropped first: a PR starts clean.
+ * recorded instead of posted. A run cut off is dropped (what its turns cost counted first), and so is one
+ * an earlier process left behind: a PR starts clean.
  */
 export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: AbortSignal): Promise<PrReviewResult> {
   const started = performance.now();
@@ -84,53 +85,60 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
 
   let runId: number | undefined;
   let skipped: string | undefined;
-  for (const [i, sha] of pr.pushes.entries()) {
-    if (signal.aborted) throw signal.reason;
-    head = sha;
-    await deps.stage.stage(pr.number, pr.baseSha, sha);
-    const p = pull();
-    const run = await upsertRun(deps.db, {
-      installationId: 1,
-      repositoryId: deps.repositoryId,
-      repositoryFullName: deps.repositoryFullName,
-      cloneUrl: deps.stage.dir,
-      prNumber: pr.number,
-      baseRef: p.baseRef,
-      baseSha: p.baseSha,
-      headRef: p.headRef,
-      headSha: sha,
-      headRepoFullName: p.headRepoFullName,
-      headCloneUrl: p.headCloneUrl,
-      title: p.title,
-      authorLogin: p.authorLogin,
-    });
-    runId = run.id;
-    const ctx = await loadRunContext(pipeline, run.id);
-    if (!ctx) throw new ReviewFailedError(`the run of ${pr.id} is gone`);
-    const trigger = i === 0 ? "opened" : "synchronize";
-    const job = {
-      runId: run.id,
-      trigger,
-      deliveryId: `backtest-${pr.id}-${i}`,
-      senderLogin: p.authorLogin,
-      senderType: "User",
-    };
-    const reviewed = await runReview(pipeline, ctx, job, signal, { retry: 0, last: true });
-    if (signal.aborted) throw signal.reason;
-    if (!reviewed) {
-      const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
-      if (check?.conclusion === "failure") {
-        await dropRun(deps, pr.number);
-        throw new ReviewFailedError(
-          `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
-        );
-      }
-      if (check?.title === "Review skipped") {
-        skipped = check.summary?.split("\n")[0] ?? "skipped";
-        log.info({ headSha: sha, skipped }, "the app skipped this PR");
-        break;
+  try {
+    for (const [i, sha] of pr.pushes.entries()) {
+      if (signal.aborted) throw signal.reason;
+      head = sha;
+      await deps.stage.stage(pr.number, pr.baseSha, sha);
+      await deps.stage.lend(deps.workspaceDir(pr.number), [pr.baseSha, sha]);
+      const p = pull();
+      const run = await upsertRun(deps.db, {
+        installationId: 1,
+        repositoryId: deps.repositoryId,
+        repositoryFullName: deps.repositoryFullName,
+        cloneUrl: deps.stage.dir,
+        prNumber: pr.number,
+        baseRef: p.baseRef,
+        baseSha: p.baseSha,
+        headRef: p.headRef,
+        headSha: sha,
+        headRepoFullName: p.headRepoFullName,
+        headCloneUrl: p.headCloneUrl,
+        title: p.title,
+        authorLogin: p.authorLogin,
+      });
+      runId = run.id;
+      const ctx = await loadRunContext(pipeline, run.id);
+      if (!ctx) throw new ReviewFailedError(`the run of ${pr.id} is gone`);
+      const trigger = i === 0 ? "opened" : "synchronize";
+      const job = {
+        runId: run.id,
+        trigger,
+        deliveryId: `backtest-${pr.id}-${i}`,
+        senderLogin: p.authorLogin,
+        senderType: "User",
+      };
+      const reviewed = await runReview(pipeline, ctx, job, signal, { retry: 0, last: true });
+      if (signal.aborted) throw signal.reason;
+      if (!reviewed) {
+        const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
+        if (check?.conclusion === "failure") {
+          await dropRun(deps, pr.number);
+          throw new ReviewFailedError(
+            `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
+          );
+        }
+        if (check?.title === "Review skipped") {
+          skipped = check.summary?.split("\n")[0] ?? "skipped";
+          log.info({ headSha: sha, skipped }, "the app skipped this PR");
+          break;
+        }
       }
     }
+  } catch (error) {
+    // Cut off: what its finished pushes cost is counted now, while this configuration's run is there to say.
+    if (signal.aborted) await dropRun(deps, pr.number);
+    throw error;
   }
 
   const ledger = runId === undefined ? [] : await listFindings(deps.db, runId);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import pino from "pino";
 import { migrateDatabase } from "../db/migrate-database.js";
@@ -12,6 +12,7 @@ import { BacktestState } from "./backtest-state.js";
 import { cloneGit } from "./clone-git.js";
 import { cloneRepositories } from "./clone-repositories.js";
 import { findBacktestPrs } from "./find-backtest-prs.js";
+import { goldenRepositoriesLine } from "./golden-repositories-line.js";
 import { JudgeCache } from "./judge-cache.js";
 import type { Matcher } from "./match-pr.js";
 import { parseGoldenFile } from "./parse-golden-file.js";
@@ -19,6 +20,7 @@ import { parsePairsFile } from "./parse-pairs-file.js";
 import { pathlessIssuesWarning } from "./pathless-issues-warning.js";
 import { prepareConfiguration } from "./prepare-configuration.js";
 import { prepareJudge } from "./prepare-judge.js";
+import { readJsonFile } from "./read-json-file.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 import { renderReport } from "./render-report.js";
 import { reviewEachPr } from "./review-each-pr.js";
@@ -46,12 +48,8 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
   });
 
   // 1. The PRs.
-  const golden = options.golden
-    ? parseGoldenFile(JSON.parse(await readFile(options.golden, "utf8")), options.golden)
-    : undefined;
-  const pairs = options.pairs
-    ? parsePairsFile(JSON.parse(await readFile(options.pairs, "utf8")), options.pairs)
-    : undefined;
+  const golden = options.golden ? parseGoldenFile(await readJsonFile(options.golden), options.golden) : undefined;
+  const pairs = options.pairs ? parsePairsFile(await readJsonFile(options.pairs), options.pairs) : undefined;
   const git = cloneGit(repo);
   const cloneRepos = await cloneRepositories(git);
   const warnings: string[] = [];
@@ -60,6 +58,7 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     warnings.push(line);
     io.progress(line);
   };
+  if (golden) warn(goldenRepositoriesLine(golden, cloneRepos, options.acceptOtherRepos));
   warn(
     unknownRepositoryWarning(
       [...(golden ?? []).map((g) => g.key), ...(pairs ?? []).map((p) => p.key)],
@@ -67,7 +66,7 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
       options.acceptOtherRepos,
     ),
   );
-  const { prs, missing, otherRepository, withoutGolden } = await findBacktestPrs(git, {
+  const { prs, missing, otherRepository, flagged, withoutGolden } = await findBacktestPrs(git, {
     golden,
     pairs,
     merges: options.merges,
@@ -79,10 +78,9 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     acceptOtherRepos: options.acceptOtherRepos,
   });
   for (const o of otherRepository) io.progress(`skipped, another repository's: ${o}`);
-  if (prs.length === 0)
-    throw new Error(
-      `no pull request to backtest${[...missing, ...otherRepository].length ? `:\n  ${[...missing, ...otherRepository].join("\n  ")}` : ""}`,
-    );
+  for (const f of flagged) io.progress(`skipped, flagged in the golden file: ${f}`);
+  const left = [...missing, ...otherRepository, ...flagged.map((f) => `flagged in the golden file: ${f}`)];
+  if (prs.length === 0) throw new Error(`no pull request to backtest${left.length ? `:\n  ${left.join("\n  ")}` : ""}`);
   const repoName =
     options.repoName ??
     prs.find((p) => p.golden?.key.repo)?.golden?.key.repo ??
@@ -164,6 +162,7 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
       prs,
       missing,
       otherRepository,
+      flagged,
       withoutGolden,
       warnings,
       configurations,

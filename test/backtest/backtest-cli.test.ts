@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseBacktestArgs } from "../../src/backtest/parse-backtest-args.js";
@@ -72,6 +73,41 @@ describe("npm run backtest", () => {
     );
     expect(run.status).toBe(3);
   }, 60_000);
+
+  it("counts what set-aside reviews cost against --max-spend and in the total: a config change gives nothing back", () => {
+    const root = tempDir("nm-backtest-cli-");
+    makeRepo(join(root, "clone"));
+    const config = join(root, "no-mistakes.yml");
+    const args = (...extra: string[]) => [
+      "--repo",
+      join(root, "clone"),
+      "--golden",
+      GOLDEN_FIXTURE,
+      "--out",
+      join(root, "out"),
+      "--match",
+      "location",
+      "--config",
+      config,
+      ...flags("--env", fakeEnv(root, "a", REVIEWER_A)),
+      ...extra,
+    ];
+    writeFileSync(config, 'review:\n  instructions: "one"\n');
+    const first = cli(args());
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain("spent $0.30 in all");
+
+    // Another config: the three stored reviews ($0.30) are set aside, and what they cost still counts. With
+    // $0.30 spent and $0.10 a review, the cap of $0.45 lets two more start, not three.
+    writeFileSync(config, 'review:\n  instructions: "two"\n');
+    const second = cli(args("--max-spend", "0.45"));
+    expect(second.stderr).toContain("A: the configuration changed since the last run; its 3 earlier results set aside");
+    expect(second.stdout).toContain(
+      "Spend cap reached: $0.50 spent of the $0.45 allowed (--max-spend); 1 review not finished.",
+    );
+    expect(second.stdout).toContain("spent $0.50 in all");
+    expect(second.status).toBe(3);
+  }, 150_000);
 
   it("exits 3 when Ctrl-C stops it, keeping what finished", async () => {
     const root = tempDir("nm-backtest-cli-");

@@ -59,10 +59,11 @@ export const JUDGE = [
 /** The repository the golden fixture's PR URLs name: the clone's origin. */
 export const WIDGETS = "ai-code-review-evaluation/widgets-eval";
 
-/** The team's clone of WIDGETS: three merged PRs (#1 parser, #2 cache, #3 logger), each one commit. */
-export function makeRepo(dir: string): BacktestRepo {
+/** The team's clone of WIDGETS: three merged PRs (#1 parser, #2 cache, #3 logger), each one commit, after `history`. */
+export function makeRepo(dir: string, history: (repo: BacktestRepo) => void = () => {}): BacktestRepo {
   const repo = new BacktestRepo(dir);
   repo.git("remote", "add", "origin", `https://github.com/${WIDGETS}.git`);
+  history(repo);
   repo.mergePr(1, "Add parser", [
     { "src/parser.ts": lines("parser", 10, { 3: "const next = tokens[i + 1];", 7: "let x_y = 0;" }) },
   ]);

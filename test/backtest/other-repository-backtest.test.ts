@@ -71,3 +71,48 @@ describe("backtest of a golden file naming PRs of two repositories", () => {
     ]);
   }, 120_000);
 });
+
+/** Shaped like the benchmark's sentry.json: 2 PRs of the fork made for it (one flagged by its curators), 3 of the upstream. */
+const TWO_REPOSITORIES = join(import.meta.dirname, "fixtures", "two-repositories-golden.json");
+
+describe("backtest of a golden file naming a fork's PRs and the upstream's, some flagged", () => {
+  const run = async (origin: string) => {
+    const root = tempDir("nm-backtest-two-");
+    makeRepo(join(root, "clone")).git("remote", "set-url", "origin", `https://github.com/${origin}.git`);
+    const progressed: string[] = [];
+    const printed: string[] = [];
+    const report = await runBacktest(
+      options(join(root, "clone"), join(root, "out"), [{ label: "A", env: fakeEnv(root, "a", REVIEWER_A) }], {
+        golden: TWO_REPOSITORIES,
+        matching: "location",
+      }),
+      { env: baseEnv(), print: (t) => printed.push(t), progress: (l) => progressed.push(l) },
+    );
+    return { report, progressed, printed: printed.join("\n") };
+  };
+
+  it("says how many PRs each repository has, which it skips, and that a clone of the upstream reviews more", async () => {
+    const { report, progressed, printed } = await run(WIDGETS);
+    const line = `the golden file names PRs of 2 repositories: octo-org/widgets 3, ${WIDGETS} 2; this run reviews those of ${WIDGETS} (the clone's) and skips the 3 of octo-org/widgets; a clone of octo-org/widgets reviews more`;
+    expect(progressed[0]).toBe(line);
+    expect(report.warnings).toContain(line);
+    expect(printed).toContain(line);
+    // The flagged PR is listed with its flag and not scored: only #2's one real issue counts.
+    const flag = `https://github.com/${WIDGETS}/pull/1: "reviewed commit is not in the repo"`;
+    expect(report.flagged).toEqual([flag]);
+    expect(progressed).toContain(`skipped, flagged in the golden file: ${flag}`);
+    expect(printed).toContain(`skipped, flagged in the golden file: ${flag}`);
+    expect(report.prs.map((p) => p.id)).toEqual(["#2"]);
+    expect(report.configurations[0]!.summary.golden).toBe(1);
+  }, 120_000);
+
+  it("with a clone of the upstream, reviews its PRs and skips the fork's, each said once", async () => {
+    const { report, progressed } = await run("octo-org/widgets");
+    expect(progressed[0]).toBe(
+      `the golden file names PRs of 2 repositories: octo-org/widgets 3, ${WIDGETS} 2; this run reviews those of octo-org/widgets (the clone's) and skips the 2 of ${WIDGETS}`,
+    );
+    expect(report.prs.map((p) => p.id)).toEqual(["#1", "#2", "#3"]);
+    expect(report.otherRepository).toHaveLength(2);
+    expect(report.flagged).toEqual([]);
+  }, 120_000);
+});

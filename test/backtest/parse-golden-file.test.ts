@@ -57,6 +57,19 @@ describe("parseGoldenFile", () => {
     expect(prs[1]!.issues).toEqual([{ comment: "said as body", severity: "low" }]);
   });
 
+  it("keeps the benchmark's own flag on a PR (`az_comment`), and only a flag that says something", () => {
+    const prs = parseGoldenFile([
+      {
+        url: "https://github.com/o/r/pull/1",
+        az_comment: "there is no such PR, it is a mix of many PRs",
+        comments: [],
+      },
+      { url: "https://github.com/o/r/pull/2", az_comment: null, comments: [] },
+      { url: "https://github.com/o/r/pull/3", az_comment: " ", comments: [] },
+    ]);
+    expect(prs.map((p) => p.flag)).toEqual(["there is no such PR, it is a mix of many PRs", undefined, undefined]);
+  });
+
   it("reports every mistake at once, with where it is", () => {
     expect(() =>
       parseGoldenFile(

@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BacktestIo } from "../../src/backtest/backtest-io.js";
+import type { BacktestOptions } from "../../src/backtest/backtest-options.js";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { createPostgresDatabase, databaseKinds } from "../helpers/test-database.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { BacktestRepo, lines } from "./backtest-repo.js";
 import { baseEnv, calls, fakeEnv, JUDGE, makeRepo, options, REVIEWER_A } from "./backtest-world.js";
 
 afterAll(() => removeTempDirs());
@@ -146,5 +148,45 @@ describe("backtest within a spend cap", () => {
     expect(third.configurations[0]!.prs.map((p) => [p.prId, p.matchedFindings])).toEqual([["#1", 1]]);
     expect(calls(root, "judge")).toHaveLength(4);
     expect(calls(root, "a")).toHaveLength(3);
+  }, 120_000);
+});
+
+describe("backtest cut off in the middle of a PR's pushes, then run with another configuration", () => {
+  it("still counts what the cut-off run's finished pushes cost", async () => {
+    const root = tempDir("nm-backtest-cutoff-");
+    const repo = new BacktestRepo(join(root, "clone"));
+    repo.commit({ "src/app.ts": lines("app", 20) }, "app");
+    repo.git("checkout", "-q", "-b", "feature");
+    repo.commit({ "src/app.ts": lines("app", 20, { 3: "first();" }) }, "first");
+    repo.commit({ "src/app.ts": lines("app", 20, { 3: "first();", 9: "second();" }) }, "second");
+    repo.git("checkout", "-q", "main");
+    writeFileSync(join(root, "pairs.json"), JSON.stringify([{ base: "main", head: "feature", pr: 7 }]));
+    const answer = { summary: "Nothing.", findings: [], resolved: [] };
+    const run = (reviewer: unknown[], extra: Partial<BacktestOptions>, signal?: AbortSignal) =>
+      runBacktest(
+        options(repo.dir, join(root, "out"), [{ label: "A", env: fakeEnv(root, "a", reviewer) }], {
+          golden: undefined,
+          pairs: join(root, "pairs.json"),
+          replay: true,
+          matching: "location",
+          ...extra,
+        }),
+        { ...io(), ...(signal ? { signal } : {}) },
+      );
+
+    // 1. The first push's review costs $0.10; the second's is cut off (the fake agent logs a call as it ends).
+    const stop = new AbortController();
+    const watch = setInterval(() => calls(root, "a").length > 0 && stop.abort(), 50);
+    const slow = [
+      { role: "reviewer", times: 1, costUsd: 0.1, answer },
+      { role: "reviewer", costUsd: 0.1, delayMs: 30_000, answer },
+    ];
+    const cut = await run(slow, {}, stop.signal).finally(() => clearInterval(watch));
+    expect(cut.stopped).toMatch(/^Interrupted/);
+
+    // 2. Another reviewer (another configuration), under a cap of $0.05: the $0.10 is spent all the same.
+    const next = await run([{ role: "reviewer", costUsd: 0.1, answer }], { maxSpendUsd: 0.05 });
+    expect(next.stopped).toMatch(/^Spend cap reached: \$0\.10 spent of the \$0\.0500 allowed/);
+    expect(next.spentUsd).toBeCloseTo(0.1, 9);
   }, 120_000);
 });
