@@ -68,14 +68,17 @@ function isBot(run: Run): boolean {
   return run.authorType === "Bot" || run.authorLogin.toLowerCase().endsWith("[bot]");
 }
 
+/** Events that may bring a new head: a push, and a reopen (a branch pushed to while its PR was closed). */
+const HEAD_MOVING_TRIGGERS: ReadonlySet<string> = new Set(["synchronize", "reopened"]);
+
 /**
- * Whether the newest head may hold someone else's commits: a push by another account (this app's fixer
- * included), or a head moved past the one the job's event named (a later event folded into this job,
- * by whoever sent it).
+ * Whether the newest head may hold someone else's commits: a push (or reopen) by another account, this
+ * app's fixer included, or a head moved past the one the job's event named (a later event folded into
+ * this job, by whoever sent it).
  */
 function pushedByOther(run: Run, job: RunJob): boolean {
   if (job.headSha !== undefined && job.headSha !== run.headSha) return true;
-  if (job.trigger !== "synchronize" || job.senderLogin === undefined) return false;
+  if (!HEAD_MOVING_TRIGGERS.has(job.trigger) || job.senderLogin === undefined) return false;
   return job.senderLogin.toLowerCase() !== run.authorLogin.toLowerCase();
 }
 

@@ -97,9 +97,21 @@ describe("review.bots judges the PR's author, never the sender of a push", () =>
     ["a bot's PR, pushed by itself: skipped", botPr, by("dependabot[bot]", "Bot"), "review.bots"],
     ["a bot's PR, opened: skipped", botPr, { ...by("dependabot[bot]", "Bot"), trigger: "opened" }, "review.bots"],
     [
-      "a bot's PR, reopened by a person: skipped (the head is still the bot's)",
+      "a bot's PR, reopened by a person: reviewed (its branch may have been pushed to while closed)",
       botPr,
       { ...by("dev"), trigger: "reopened" },
+      undefined,
+    ],
+    [
+      "a bot's PR, reopened by itself: skipped",
+      botPr,
+      { ...by("dependabot[bot]", "Bot"), trigger: "reopened" },
+      "review.bots",
+    ],
+    [
+      "a bot's PR, marked ready by a person: skipped (the head is the bot's)",
+      botPr,
+      { ...by("dev"), trigger: "ready_for_review" },
       "review.bots",
     ],
     ["a bot's PR, pushed by a person: reviewed", botPr, by("dev"), undefined],
