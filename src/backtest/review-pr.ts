@@ -58,6 +58,7 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     title: pr.title,
     body: "",
     authorLogin: "backtest-author",
+    authorType: "User",
     state: "open",
     draft: false,
     baseRef: StageRepository.baseBranch(pr.number),
@@ -122,16 +123,17 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
       if (signal.aborted) throw signal.reason;
       if (!reviewed) {
         const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
+        // a skipped head may fail its check too (it was not reviewed): the skip is told apart by its title
+        if (check?.title?.startsWith("Review skipped")) {
+          skipped = check.summary?.split("\n")[0] ?? "skipped";
+          log.info({ headSha: sha, skipped }, "the app skipped this PR");
+          break;
+        }
         if (check?.conclusion === "failure") {
           await dropRun(deps, pr.number);
           throw new ReviewFailedError(
             `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
           );
-        }
-        if (check?.title === "Review skipped") {
-          skipped = check.summary?.split("\n")[0] ?? "skipped";
-          log.info({ headSha: sha, skipped }, "the app skipped this PR");
-          break;
         }
       }
     }

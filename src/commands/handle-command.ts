@@ -122,8 +122,8 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
         },
       );
       // The summary (with its state line) and the last reviewed head's check run: a dismissed finding no longer blocks.
-      const { config } = await readRepoConfig(github, ref);
-      await refreshVerdict(deps.db, github, ref, run, config);
+      const { config, problems } = await readRepoConfig(github, ref);
+      await refreshVerdict(deps.db, github, ref, run, config, problems);
       return reply(
         `@${job.author} Dismissed ${findingId(finding.number)}; it will not be raised again in this pull request.`,
       );

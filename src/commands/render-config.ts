@@ -1,3 +1,4 @@
+import { formatConfigProblem } from "../config/config-problem.js";
 import type { RepoRef } from "../github/github-client.js";
 import type { RepoConfigRead } from "../pipeline/job/read-repo-config.js";
 import { codeBlock } from "../pipeline/render/code-block.js";
@@ -28,7 +29,8 @@ export function renderConfig(author: string, ref: RepoRef, read: RepoConfigRead)
       "",
       `**Problems (${read.problems.length})**, each with its file and line: a setting with a problem is left out, so the file below it (or the default) applies.`,
     );
-    for (const problem of read.problems) lines.push(`- ${sanitizeMarkdown(problem).replace(/\s*\n\s*/g, " ")}`);
+    for (const problem of read.problems)
+      lines.push(`- ${sanitizeMarkdown(formatConfigProblem(problem)).replace(/\s*\n\s*/g, " ")}`);
   } else lines.push("", "No problems in the config files.");
   return lines.join("\n");
 }

@@ -1,4 +1,5 @@
 import type { ZodType } from "zod";
+import { configIssueMessage } from "./config-issue-message.js";
 import type { ConfigProblem } from "./config-problem.js";
 import { yamlWithLines } from "./yaml-with-lines.js";
 
@@ -48,7 +49,7 @@ export function settleConfigLayer(schema: ZodType, text: string | undefined, fil
       const found: [Path, string][] =
         issue.code === "unrecognized_keys"
           ? issue.keys.map((k) => [[...issue.path, k], "unknown key"])
-          : [[issue.path, issue.message]];
+          : [[issue.path, configIssueMessage(issue)]];
       for (const [path, message] of found) {
         report(path, message);
         dropped = dropSetting(settings, path) || dropped;

@@ -63,15 +63,16 @@ WITH e AS (
   SELECT e.* FROM e JOIN delivery ON delivery.delivery_id = e.j ->> 'deliveryId' AND delivery.replay_of IS NULL
 ), upserted AS (
   INSERT INTO runs AS run (installation_id, repository_id, repository_full_name, clone_url, pr_number, title, body, author_login,
-    base_ref, base_sha, head_ref, head_sha, head_repo_full_name, head_clone_url, maintainer_can_modify, draft, labels, pr_updated_at)
+    author_type, base_ref, base_sha, head_ref, head_sha, head_repo_full_name, head_clone_url, maintainer_can_modify, draft, labels, pr_updated_at)
   SELECT (r ->> 'installationId')::bigint, repository_id, r ->> 'repositoryFullName', r ->> 'cloneUrl',
-    pr_number, r ->> 'title', r ->> 'body', r ->> 'authorLogin', r ->> 'baseRef', r ->> 'baseSha',
+    pr_number, r ->> 'title', r ->> 'body', r ->> 'authorLogin', COALESCE(r ->> 'authorType', ''), r ->> 'baseRef', r ->> 'baseSha',
     r ->> 'headRef', r ->> 'headSha', r ->> 'headRepoFullName', r ->> 'headCloneUrl', (r ->> 'maintainerCanModify')::boolean,
     (r ->> 'draft')::boolean, COALESCE(r -> 'labels', '[]'::jsonb), (r ->> 'prUpdatedAt')::timestamptz
   FROM fresh ORDER BY ord
   ON CONFLICT (repository_id, pr_number) DO UPDATE SET
     installation_id = excluded.installation_id, repository_full_name = excluded.repository_full_name, clone_url = excluded.clone_url,
     title = excluded.title, body = excluded.body, author_login = excluded.author_login,
+    author_type = CASE WHEN excluded.author_type = '' THEN run.author_type ELSE excluded.author_type END,
     base_ref = excluded.base_ref, base_sha = excluded.base_sha, head_ref = excluded.head_ref, head_sha = excluded.head_sha,
     head_repo_full_name = excluded.head_repo_full_name, head_clone_url = excluded.head_clone_url,
     maintainer_can_modify = excluded.maintainer_can_modify, draft = excluded.draft, labels = excluded.labels,

@@ -38,6 +38,8 @@ export const runs = pgTable(
     title: text("title").notNull().default(""),
     body: text("body").notNull().default(""),
     authorLogin: text("author_login").notNull().default(""),
+    /** The author's account type as GitHub says it (`User`, `Bot`); empty on rows written before it was kept. */
+    authorType: text("author_type").notNull().default(""),
     baseRef: text("base_ref").notNull(),
     baseSha: text("base_sha").notNull(),
     headRef: text("head_ref").notNull(),

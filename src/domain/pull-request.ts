@@ -8,6 +8,8 @@ export interface PullRequestInfo {
   title: string;
   body: string;
   authorLogin: string;
+  /** The author's account type: `User`, `Bot` (an app, e.g. Dependabot), `Organization`; empty when GitHub did not say. */
+  authorType: string;
   state: string;
   draft: boolean;
   baseRef: string;
@@ -29,7 +31,7 @@ export interface GitHubPullRequestJson {
   number: number;
   title: string;
   body?: string | null;
-  user?: { login: string } | null;
+  user?: { login: string; type?: string | null } | null;
   state: string;
   draft?: boolean | null;
   base: { ref: string; sha: string };
@@ -46,6 +48,7 @@ export function readPullRequest(pr: GitHubPullRequestJson): PullRequestInfo {
     title: pr.title,
     body: pr.body ?? "",
     authorLogin: pr.user?.login ?? "",
+    authorType: pr.user?.type ?? "",
     state: pr.state,
     draft: pr.draft ?? false,
     baseRef: pr.base.ref,
@@ -100,6 +103,7 @@ export function runFields(repository: RepositoryFields, pr: PullRequestInfo): Pu
     title: pr.title,
     body: pr.body,
     authorLogin: pr.authorLogin,
+    authorType: pr.authorType,
     baseRef: pr.baseRef,
     baseSha: pr.baseSha,
     headRef: pr.headRef,

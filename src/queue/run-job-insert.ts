@@ -14,7 +14,8 @@ export const RUN_JOB_INSERT: RunJobInsert = {
     retry_limit, retry_delay, retry_backoff, policy)
   SELECT gen_random_uuid(), q.name,
     jsonb_build_object('runId', run.id, 'trigger', run.j ->> 'action', 'deliveryId', run.j ->> 'deliveryId',
-      'senderLogin', run.j -> 'sender' ->> 'login', 'senderType', run.j -> 'sender' ->> 'type'),
+      'senderLogin', run.j -> 'sender' ->> 'login', 'senderType', run.j -> 'sender' ->> 'type',
+      'headSha', run.j -> 'run' ->> 'headSha'),
     0, now(), run.id::text, NULL, q.dead_letter,
     COALESCE(q.expire_seconds * interval '1s', interval '15 minutes'),
     now() + CAST(COALESCE((q.retention_minutes * 60)::text, '14 days') AS interval),

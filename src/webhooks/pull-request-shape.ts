@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-const user = z.object({ login: z.string() }).nullish();
+const user = z.object({ login: z.string(), type: z.string().nullish() }).nullish();
 const repository = z.object({ id: z.number(), full_name: z.string(), clone_url: z.string() });
 
 // edited: only whether a field changed is read, never its old value (`{ from }`, which GitHub may send as null)

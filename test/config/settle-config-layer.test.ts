@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { configIssueMessage } from "../../src/config/config-issue-message.js";
 import { parseExtendsTarget } from "../../src/config/extends-target.js";
 import { mergeConfigLayers } from "../../src/config/merge-config-layers.js";
 import { DEFAULT_REPO_CONFIG, parseRepoConfig, settleRepoConfigLayer } from "../../src/config/repo-config.js";
@@ -76,6 +78,38 @@ describe("a config file checked on its own", () => {
         message: "Too big: expected number to be <=100",
       },
     ]);
+  });
+});
+
+describe("what a problem says", () => {
+  it.each([
+    ["review:\n  session: warm\n", "`review.session`: expected one of: resume, cold"],
+    ["review:\n  session: 3\n", "`review.session`: expected one of: resume, cold"],
+    // a severity or `never`: zod alone says only "Invalid input" for a union
+    ["review:\n  fail_on: critical\n", "`review.fail_on`: expected one of: error, warning, info, never"],
+    ["review:\n  fail_on: [error]\n", "`review.fail_on`: expected one of: error, warning, info, never"],
+    // not a choice among values: zod's own words
+    ["review:\n  auto: 'yes'\n", "`review.auto`: Invalid input: expected boolean, received string"],
+    ["review:\n  max_comments: 500\n", "`review.max_comments`: Too big: expected number to be <=100"],
+    ["fix:\n  rounds: 1\n", "`fix.rounds`: unknown key"],
+  ])("%j → %s", (text, said) => {
+    expect(parseRepoConfig(text).problems).toEqual([`.github/no-mistakes.yml line 2: ${said}`]);
+  });
+
+  it.each([
+    [z.union([z.number(), z.literal("never")]), "x", "expected a number or never"],
+    [z.union([z.number(), z.boolean()]), "x", "expected a number or a boolean"],
+    [z.literal("on"), "off", "expected on"],
+    [z.union([z.enum(["a", "b"]), z.enum(["c"]), z.literal(1)]), "x", "expected one of: a, b, c, 1"],
+  ] as const)("a setting of several forms: %#", (schema, input, said) => {
+    const issue = schema.safeParse(input).error!.issues[0]!;
+    expect(configIssueMessage(issue)).toBe(said);
+  });
+
+  it("a union whose option fails inside an object keeps zod's words", () => {
+    const schema = z.union([z.object({ path: z.string() }), z.literal("none")]);
+    const issue = schema.safeParse({ path: 3 }).error!.issues[0]!;
+    expect(configIssueMessage(issue)).toBe(issue.message);
   });
 });
 

@@ -632,10 +632,13 @@ describe("other commands", () => {
     const next = fx.push({ "README.md": "paused push\n" });
     await fx.pullRequest("synchronize", next);
     expect(fx.app.agentCalls()).toHaveLength(1);
-    // the paused push says why it was not reviewed, on its own check run
+    // the paused push says why it was not reviewed, on its own check run, which still fails on NM-1
     const skipped = fx.github.sent("POST", "/check-runs").filter((r) => r.body.head_sha === next);
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]!.body).toMatchObject({ conclusion: "neutral", output: { title: "Review skipped" } });
+    expect(skipped[0]!.body).toMatchObject({
+      conclusion: "failure",
+      output: { title: "Review skipped · 1 finding still open" },
+    });
     expect(skipped[0]!.body.output.summary).toContain("automatic reviews are paused on this PR");
 
     await fx.comment("/no-mistakes review", WRITER);

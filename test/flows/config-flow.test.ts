@@ -54,6 +54,61 @@ describe("a broken config, on the check run of a reviewed head", () => {
   });
 });
 
+describe("a config problem is in the check run's title, not only its summary", () => {
+  /** The last check run body (POST or PATCH) the app sent GitHub. */
+  const lastCheckSent = () =>
+    fx.github.requests.filter((r) => /\/check-runs(\/\d+)?$/.test(r.path) && r.method !== "GET").at(-1)!.body;
+
+  it("a reviewed head with nothing open: neutral, not green, the title naming the problem; the summary lists the allowed values", async () => {
+    await start({ configYaml: "review:\n  session: warm\n" });
+    await fx.open({ "src/app.ts": PR_APP }, [{ role: "reviewer", answer: { summary: "Fine.", findings: [] } }]);
+    const check = lastCheckSent();
+    expect(check).toMatchObject({
+      status: "completed",
+      conclusion: "neutral",
+      output: { title: "Converged · No open findings · 1 config problem in .github/no-mistakes.yml" },
+    });
+    expect(check.output.summary).toContain(
+      ".github/no-mistakes.yml line 2: `review.session`: expected one of: resume, cold",
+    );
+  });
+
+  it("a failing review still fails, with the problem in its title; a dismissal's new verdict keeps it", async () => {
+    await start({ configYaml: "review:\n  fail_on: critical\n", permissions: { maintainer: "write" } });
+    await fx.open({ "src/app.ts": PR_APP }, [{ role: "reviewer", answer: ONE_BUG }]);
+    const check = lastCheckSent();
+    expect(check).toMatchObject({
+      conclusion: "failure",
+      output: { title: "1 open finding (1 error) · 1 config problem in .github/no-mistakes.yml" },
+    });
+    expect(check.output.summary).toContain("`review.fail_on`: expected one of: error, warning, info, never");
+
+    await fx.comment("/no-mistakes dismiss NM-1 not a bug", { login: "maintainer" });
+    const after = lastCheckSent();
+    expect(after).toMatchObject({
+      conclusion: "neutral",
+      output: { title: "Converged · No open findings · 1 config problem in .github/no-mistakes.yml" },
+    });
+    expect(after.output.summary).toContain("`review.fail_on`: expected one of: error, warning, info, never");
+  });
+
+  it("a skipped head: the title names the problem and its file (here the organisation's)", async () => {
+    await start({
+      configYaml: "ignore:\n  authors: [renovate-bot]\n",
+      repoFiles: { [ORG_FILE]: "review:\n  session: warm\n" },
+    });
+    const head = fx.push({ "src/app.ts": PR_APP });
+    await fx.pullRequest("opened", head, { author: "renovate-bot", sender: { login: "renovate-bot", type: "User" } });
+    expect(fx.app.agentCalls()).toHaveLength(0);
+    const check = lastCheckSent();
+    expect(check).toMatchObject({
+      conclusion: "neutral",
+      output: { title: `Review skipped · 1 config problem in ${ORG_FILE}` },
+    });
+    expect(check.output.summary).toContain(`${ORG_FILE} line 2: \`review.session\`: expected one of: resume, cold`);
+  });
+});
+
 describe("organisation defaults and _extends", () => {
   it("the owner's .github file applies under the repository's own; /no-mistakes config says where each setting came from", async () => {
     await start({
@@ -150,7 +205,9 @@ describe("organisation defaults and _extends", () => {
   it("a bad setting in the organisation's file is named with that file and line; the rest of it applies", async () => {
     await start({ repoFiles: { [ORG_FILE]: "review:\n  drafts: true\n  fail_on: sometimes\n" } });
     const reply = await askConfig();
-    expect(reply).toContain("- octo-org/.github:.github/no-mistakes.yml line 3: `review.fail_on`: ");
+    expect(reply).toContain(
+      "- octo-org/.github:.github/no-mistakes.yml line 3: `review.fail_on`: expected one of: error, warning, info, never",
+    );
     expect(reply).toContain("  drafts: true # octo-org/.github");
     expect(reply).toContain('  fail_on: "error" # default');
   });

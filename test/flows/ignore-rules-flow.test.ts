@@ -21,30 +21,28 @@ function checkRunBodies(): any[] {
     .map((r) => r.body);
 }
 
-/** The head's one check run was written as "Review skipped" (neutral), its summary naming the rule. */
-function expectSkippedCheck(head: string, says: string): void {
+/** The verdicts of a head no review has looked at: neutral only when the rule judged the PR's author. */
+const BY_AUTHOR = { conclusion: "neutral", output: { title: "Review skipped" } };
+const NOT_REVIEWED = { conclusion: "failure", output: { title: "Review skipped · not reviewed" } };
+
+/** The head's one check run was written as a skip (failing unless `verdict` says otherwise), its summary naming the rule. */
+function expectSkippedCheck(head: string, says: string, verdict: object = NOT_REVIEWED): void {
   const posted = fx.github.sent("POST", "/check-runs");
   expect(posted).toHaveLength(1);
-  expect(posted[0]!.body).toMatchObject({
-    head_sha: head,
-    name: "no-mistakes",
-    status: "completed",
-    conclusion: "neutral",
-    output: { title: "Review skipped" },
-  });
+  expect(posted[0]!.body).toMatchObject({ head_sha: head, name: "no-mistakes", status: "completed", ...verdict });
   const summary: string = posted[0]!.body.output.summary;
   expect(summary).toContain(says);
   expect(summary).toContain("`/no-mistakes review`");
 }
 
 /** Opens the PR (skipped: no agent call), then a writer's `/no-mistakes review` reviews it anyway. */
-async function skippedThenReviewed(extra: Partial<PrShape>, says: string): Promise<void> {
+async function skippedThenReviewed(extra: Partial<PrShape>, says: string, verdict?: object): Promise<void> {
   const head = fx.push({ "src/app.ts": PR_APP });
   fx.app.scenario([{ role: "reviewer", answer: { summary: "Reviewed on request.", findings: [LOOP_FINDING] } }]);
   await fx.pullRequest("opened", head, extra);
   expect(fx.app.agentCalls()).toHaveLength(0);
   expect(fx.github.sent("POST", `/pulls/${fx.pr}/reviews`)).toHaveLength(0);
-  expectSkippedCheck(head, says);
+  expectSkippedCheck(head, says, verdict);
   const logged = fx.app.logs.lines().find((l) => l.msg === "review skipped");
   expect(logged).toMatchObject({ role: "reviewer", runId: (await fx.run()).id, deliveryId: expect.any(String) });
 
@@ -56,10 +54,14 @@ async function skippedThenReviewed(extra: Partial<PrShape>, says: string): Promi
   expect(checkRunBodies().at(-1)).toMatchObject({ status: "completed", conclusion: "failure" });
 }
 
-describe("ignore: rules keep a PR from automatic review, with the reason on a neutral check run", () => {
-  it("ignore.authors", async () => {
+describe("ignore: rules keep a PR from automatic review, with the reason on its check run", () => {
+  it("ignore.authors: neutral (no one can pass for the author)", async () => {
     await start("ignore:\n  authors: [Renovate-Bot]\n");
-    await skippedThenReviewed({ author: "renovate-bot" }, "its author, `renovate-bot`, is in `ignore.authors`");
+    await skippedThenReviewed(
+      { author: "renovate-bot" },
+      "its author, `renovate-bot`, is in `ignore.authors`",
+      BY_AUTHOR,
+    );
   });
 
   it("ignore.labels", async () => {
@@ -111,21 +113,26 @@ describe("ignore: rules keep a PR from automatic review, with the reason on a ne
     expect(checkRunBodies().some((b) => b.output?.title === "Review skipped")).toBe(false);
   });
 
-  it("the existing skips (draft, another bot's push) say why on the check run too; this app's own push is reviewed", async () => {
+  it("the existing skips (draft, another bot's PR) say why on the check run too; this app's own push is reviewed", async () => {
     await start("");
     const head = fx.push({ "src/app.ts": numbered("app", 30, { 3: "x" }) });
     fx.app.scenario([{ role: "reviewer", answer: CLEAN }]);
     await fx.pullRequest("opened", head, { draft: true });
     expectSkippedCheck(head, "the PR is a draft (`review.drafts` is off)");
-    await fx.pullRequest("synchronize", head, { sender: { login: "dependabot[bot]", type: "Bot" } });
-    expect(checkRunBodies().at(-1)!.output.summary).toContain(
-      "the push is by another bot, `dependabot[bot]` (`review.bots` is off)",
-    );
-    expect(fx.app.agentCalls()).toHaveLength(0);
-    expect(fx.github.sent("POST", "/check-runs")).toHaveLength(1); // the head's one check run, updated
+    // a draft cannot be merged, but marking it ready would leave a passing check until its review starts
+    expect(checkRunBodies().at(-1)).toMatchObject(NOT_REVIEWED);
     await fx.pullRequest("synchronize", head, { sender: { login: "no-mistakes[bot]", type: "Bot" } });
     expect(fx.app.agentCalls()).toHaveLength(1);
+    expect(fx.github.sent("POST", "/check-runs")).toHaveLength(1); // the head's one check run, updated
     expect(checkRunBodies().at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
+  it("another bot's PR, pushed by itself: neutral, naming its author", async () => {
+    await start("", { author: "dependabot[bot]", authorType: "Bot" });
+    const head = fx.push({ "src/app.ts": numbered("app", 30, { 3: "x" }) });
+    await fx.pullRequest("synchronize", head, { sender: { login: "dependabot[bot]", type: "Bot" } });
+    expect(fx.app.agentCalls()).toHaveLength(0);
+    expectSkippedCheck(head, "its author is another bot, `dependabot[bot]` (`review.bots` is off)", BY_AUTHOR);
   });
 });
 
@@ -246,7 +253,7 @@ describe("editing the PR", () => {
     expect(writesSince(sentBefore)).toEqual([]);
   });
 
-  it("retitling away from WIP while a skip label stays keeps the neutral check, now naming the label", async () => {
+  it("retitling away from WIP while a skip label stays keeps the skip, now naming the label", async () => {
     await start("ignore:\n  labels: [no-review]\n  title: ['/^wip\\b/i']\n", {
       title: "WIP: widgets",
       labels: ["no-review"],
@@ -262,7 +269,7 @@ describe("editing the PR", () => {
     });
     expect(fx.app.agentCalls()).toHaveLength(0);
     expect(fx.github.sent("POST", "/check-runs")).toHaveLength(1);
-    expect(checkRunBodies().at(-1)).toMatchObject({ conclusion: "neutral", output: { title: "Review skipped" } });
+    expect(checkRunBodies().at(-1)).toMatchObject(NOT_REVIEWED);
     expect(checkRunBodies().at(-1)!.output.summary).toContain("it has the label `no-review`");
   });
 

@@ -21,6 +21,7 @@ export function pullRequestRecord(
       title: "Change",
       body: "",
       authorLogin: "octocat",
+      authorType: "User",
       baseRef: "main",
       baseSha: "b".repeat(40),
       headRef: "f",

@@ -7,6 +7,7 @@ export function pullRequestInfo(over: Partial<PullRequestInfo> = {}): PullReques
     title: "t",
     body: "",
     authorLogin: "dev",
+    authorType: "User",
     state: "open",
     draft: false,
     baseRef: "main",

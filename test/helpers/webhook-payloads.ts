@@ -38,6 +38,8 @@ export interface PrShape {
   label?: string;
   /** The PR's author (default: the example's). */
   author?: string;
+  /** The author's account type (default: the example's, `User`); an app's PR is by a `Bot`. */
+  authorType?: "User" | "Bot";
   /**
    * edited: GitHub's `changes`, each changed field's old value, e.g. `{ title: { from: "WIP: x" } }`
    * (default: none). @octokit/webhooks-examples has no pull_request.edited delivery: an edited payload is
@@ -87,6 +89,7 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
   const exampleLabel = pr.labels?.[0] ?? base.label;
   pr.labels = (shape.labels ?? []).map((name, i) => ({ ...exampleLabel, id: 5000 + i, name }));
   if (shape.author) pr.user = { ...pr.user, login: shape.author };
+  if (shape.authorType) pr.user = { ...pr.user, type: shape.authorType };
   return {
     ...base,
     action: shape.action,

@@ -140,6 +140,7 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
       deliveryId: "d-boss",
       senderLogin: "octocat",
       senderType: "User",
+      headSha: "3".repeat(40),
     });
     const rows = await sql(
       `select singleton_key, data, name, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_on, expire_in::text,
@@ -157,6 +158,7 @@ describe.each(kinds)("applying a delivery is one transaction (%s)", (kind) => {
       deliveryId: "d-2",
       senderLogin: expect.any(String),
       senderType: expect.any(String),
+      headSha: "2".repeat(40),
     });
     expect(Object.keys(ours!.data as object).sort()).toEqual(Object.keys(theirs!.data as object).sort());
   });

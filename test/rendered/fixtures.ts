@@ -110,6 +110,7 @@ export function run(overrides: Partial<Run> = {}): Run {
     title: "Invoice totals in cents",
     body: "",
     authorLogin: "dev-dana",
+    authorType: "User",
     baseRef: "main",
     baseSha: BASE_SHA,
     headRef: "invoice-cents",

@@ -37,5 +37,5 @@ export async function confirmByReactions(deps: { db: Database; log: Logger }, ct
     }
   }
   if (confirmed === 0) return;
-  await refreshVerdict(deps.db, github, ref, run, ctx.config);
+  await refreshVerdict(deps.db, github, ref, run, ctx.config, ctx.configProblems);
 }

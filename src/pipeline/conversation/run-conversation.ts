@@ -2,6 +2,7 @@
 // rulings confirmed by a writer's reaction (confirm-by-reactions), and the agent's answers posted. It
 // imports the rooms below: publish, render, ledger, workspace, job, sessions.
 
+import type { ConfigProblem } from "../../config/config-problem.js";
 import type { Logger } from "pino";
 import type { ConversationCommand } from "../../domain/command.js";
 import type { RepoConfig } from "../../config/repo-config.js";
@@ -36,6 +37,7 @@ interface At {
   github: GitHubClient;
   ref: RepoRef;
   config: RepoConfig;
+  configProblems: ConfigProblem[];
   pending: RunCommand;
   signal: AbortSignal;
   log: Logger;
@@ -53,7 +55,7 @@ export async function runConversation(
   if (!run || run.state === "closed") return;
   const { github, ref, config } = ctx;
   const log = deps.log.child({ runId: run.id, command: command.kind, commentId: pending.commentId });
-  const at: At = { deps, run, github, ref, config, pending, signal, log };
+  const at: At = { deps, run, github, ref, config, configProblems: ctx.configProblems, pending, signal, log };
   const finding =
     "finding" in command && command.finding !== undefined
       ? (await listFindings(deps.db, run.id)).find((f) => f.number === command.finding)
@@ -149,7 +151,7 @@ async function rule(
     { finding: finding.number, ruling: answer.ruling, confirmation: ruled.rulingConfirmation, status: ruled.status },
     "ruling recorded",
   );
-  await refreshVerdict(deps.db, github, ref, run, at.config);
+  await refreshVerdict(deps.db, github, ref, run, at.config, at.configProblems);
 }
 
 /** The ruling in the finding's history: the reviewer rules, with who argued, in which reply and turn. */
@@ -199,7 +201,7 @@ async function confirm(
       ? `Confirmed by @${current.rulingConfirmedBy ?? pending.author}: ${id} is ${current.ruling === "withdrawn" ? "withdrawn and will not be raised again in this pull request" : "deferred and no longer blocks the pull request"}.`
       : `There is no ruling on ${id} awaiting confirmation.`;
   await postThreadAnswer(github, ref, run.prNumber, command.threadId, body, marker);
-  await refreshVerdict(deps.db, github, ref, run, at.config);
+  await refreshVerdict(deps.db, github, ref, run, at.config, at.configProblems);
 }
 
 /** A question: answered in its thread, or in the PR's conversation. Read-only: the ledger does not move. */

@@ -1,13 +1,13 @@
-import { formatConfigProblem } from "../../config/config-problem.js";
+import type { ConfigProblem } from "../../config/config-problem.js";
 import { readConfigLayers, type ConfigLayer } from "../../config/read-config-layers.js";
-import { repoConfigFromLayers, type RepoConfig } from "../../config/repo-config.js";
+import { REPO_CONFIG_PATH, repoConfigFromLayers, type RepoConfig } from "../../config/repo-config.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 
 /** The repository's config in effect, with what was wrong in its files and where each setting came from. */
 export interface RepoConfigRead {
   config: RepoConfig;
-  /** One line each, with the file and line: ``.github/no-mistakes.yml line 7: `review.max_comments`: …``. */
-  problems: string[];
+  /** What is wrong in the files, each with its file and line (formatConfigProblem writes one as a line). */
+  problems: ConfigProblem[];
   /** The layer (its `source`) each setting some file sets came from; a setting not here is a default. */
   provenance: Record<string, string>;
   /** The files in effect, nearest first. */
@@ -23,7 +23,8 @@ export async function readRepoConfig(github: GitHubClient, ref: RepoRef): Promis
   const effective = repoConfigFromLayers([...layers].reverse());
   return {
     config: effective.config,
-    problems: [...problems.map(formatConfigProblem), ...effective.problems],
+    // the merged layers are refused only if the files' settings contradict each other: said of the repository's own file
+    problems: [...problems, ...effective.problems.map((message) => ({ file: REPO_CONFIG_PATH, message }))],
     provenance: effective.provenance,
     layers,
   };

@@ -1,3 +1,4 @@
+import type { ConfigProblem } from "../../config/config-problem.js";
 import type { RepoConfig } from "../../config/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { getRun } from "../../db/runs.js";
@@ -16,8 +17,8 @@ export interface RunContext {
   ref: RepoRef;
   github: GitHubClient;
   config: RepoConfig;
-  /** What was wrong in the config files, one formatted line each with file and line (those settings' defaults were used). */
-  configProblems: string[];
+  /** What was wrong in the config files, each with its file and line (those settings' defaults were used). */
+  configProblems: ConfigProblem[];
   /**
    * The run's row as it is now: a step reads it where an earlier step of the same job may have moved
    * it (a review sets the reviewed head, a command pauses the run). Undefined once the run is gone.
@@ -44,7 +45,7 @@ export function runContext(
   run: Run,
   github: GitHubClient,
   config: RepoConfig,
-  configProblems: string[] = [],
+  configProblems: ConfigProblem[] = [],
 ): RunContext {
   return { run, ref: repoRef(run), github, config, configProblems, current: () => getRun(db, run.id) };
 }

@@ -5,6 +5,7 @@ import { listTurns } from "../../db/turns.js";
 import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
 import type { PostedReview } from "../publish/post-review.js";
 import { checkConclusion, renderCheckOutput } from "../render/render-check-output.js";
+import { withConfigProblems } from "../render/with-config-problems.js";
 import { renderSummary } from "../render/render-summary.js";
 import { reviewState } from "../render/review-state.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
@@ -49,8 +50,10 @@ export async function finishReview(
     upsertSummaryComment(deps.db, github, ref, run, summary),
     github.updateCheckRun(ref, input.checkRunId, {
       status: "completed",
-      conclusion: checkConclusion(final, config.review.fail_on),
-      ...renderCheckOutput(final, input.notes, state),
+      ...withConfigProblems(
+        { conclusion: checkConclusion(final, config.review.fail_on), ...renderCheckOutput(final, input.notes, state) },
+        turn.ctx.configProblems,
+      ),
     }),
   ]);
   await updateRun(deps.db, run.id, { lastReviewedSha: ws.headSha });

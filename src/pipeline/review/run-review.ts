@@ -54,7 +54,7 @@ export async function runReview(
   }
   const skip = await skipReason(deps, run, job, ctx.config);
   if (skip) {
-    await reportSkip(ctx, run, skip, log);
+    await reportSkip(deps, ctx, run, skip, log);
     return false;
   }
   const turn: ReviewTurn = { ctx, run, job, signal, log, retry: attempt.retry };

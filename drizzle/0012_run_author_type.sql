@@ -1,0 +1,1 @@
+ALTER TABLE "runs" ADD COLUMN "author_type" text DEFAULT '' NOT NULL;
