@@ -4,14 +4,18 @@ import type { IntakeDeps } from "./intake-deps.js";
 import { redeliveryIgnored } from "./redelivery-ignored.js";
 import type { PullRequestClosedRecord } from "./intake-record.js";
 
-/** A closed PR closes its run: sessions are kept, but nothing runs until it is reopened. */
+/**
+ * A closed PR closes its run: sessions are kept, but nothing runs until it is reopened. A merge is kept
+ * with it (when, by whom): findings fixed in a merged PR are decisions a writer made.
+ */
 export async function applyPullRequestClosed(record: PullRequestClosedRecord, deps: IntakeDeps): Promise<void> {
   const outcome = await deps.transaction(async (tx) => {
     if (!(await recordDelivery(tx.db, record.deliveryId, "pull_request"))) return null;
     const run = await findRun(tx.db, record.repositoryId, record.prNumber);
-    if (run) await updateRun(tx.db, run.id, { state: "closed" });
+    const merged = record.merged ? { mergedAt: new Date(record.merged.at), mergedBy: record.merged.by } : {};
+    if (run) await updateRun(tx.db, run.id, { state: "closed", ...merged });
     return { runId: run?.id };
   });
   if (!outcome) return redeliveryIgnored(deps, record.deliveryId, "pull_request");
-  deps.log.info({ deliveryId: record.deliveryId, runId: outcome.runId }, "run closed");
+  deps.log.info({ deliveryId: record.deliveryId, runId: outcome.runId, merged: !!record.merged }, "run closed");
 }
