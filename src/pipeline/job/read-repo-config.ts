@@ -10,7 +10,7 @@ export interface RepoConfigRead {
   problems: string[];
   /** The layer (its `source`) each setting some file sets came from; a setting not here is a default. */
   provenance: Record<string, string>;
-  /** The files in effect, nearest first. */
+  /** The files in effect, nearest first (each says whether its text may be shown on the PR). */
   layers: ConfigLayer[];
 }
 
@@ -21,9 +21,21 @@ export interface RepoConfigRead {
 export async function readRepoConfig(github: GitHubClient, ref: RepoRef): Promise<RepoConfigRead> {
   const { layers, problems } = await readConfigLayers(github, ref);
   const effective = repoConfigFromLayers([...layers].reverse());
+  // a private file's problems quote its text: counted, never shown where anyone who sees the PR reads them
+  const hidden = new Set(layers.filter((l) => !l.shown).map((l) => l.file));
+  const shown = problems.filter((p) => !hidden.has(p.file));
+  const unshown = problems.length - shown.length;
   return {
     config: effective.config,
-    problems: [...problems.map(formatConfigProblem), ...effective.problems],
+    problems: [
+      ...shown.map(formatConfigProblem),
+      ...(unshown > 0
+        ? [
+            `a config file in a private repository has ${unshown === 1 ? "a problem" : `${unshown} problems`}, not shown here; someone who can read that repository will find ${unshown === 1 ? "it" : "them"} in its file`,
+          ]
+        : []),
+      ...effective.problems,
+    ],
     provenance: effective.provenance,
     layers,
   };
