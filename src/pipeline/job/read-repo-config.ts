@@ -12,6 +12,8 @@ export interface RepoConfigRead {
   provenance: Record<string, string>;
   /** The files in effect, nearest first (each says whether its text may be shown on the PR). */
   layers: ConfigLayer[];
+  /** The settings (key paths) a file that may not be shown set: their values are never quoted on the PR. */
+  privateSettings: string[];
 }
 
 /**
@@ -23,6 +25,7 @@ export async function readRepoConfig(github: GitHubClient, ref: RepoRef): Promis
   const effective = repoConfigFromLayers([...layers].reverse());
   // a private file's problems quote its text: counted, never shown where anyone who sees the PR reads them
   const hidden = new Set(layers.filter((l) => !l.shown).map((l) => l.file));
+  const hiddenSources = new Set(layers.filter((l) => !l.shown).map((l) => l.source));
   const shown = problems.filter((p) => !hidden.has(p.file));
   const unshown = problems.length - shown.length;
   return {
@@ -38,5 +41,6 @@ export async function readRepoConfig(github: GitHubClient, ref: RepoRef): Promis
     ],
     provenance: effective.provenance,
     layers,
+    privateSettings: Object.keys(effective.provenance).filter((key) => hiddenSources.has(effective.provenance[key]!)),
   };
 }
