@@ -49,12 +49,16 @@ function warningReview() {
  * Opens the PR with warningReview's findings, its default branch's learnings file already holding every
  * decision until now (the earlier tests' decisions share this database and repository).
  */
-async function openAfterEarlierTests(): Promise<string> {
+async function openAfterEarlierTests(onBranch: string[] = []): Promise<string> {
   const since = new Date();
   await new Promise((r) => setTimeout(r, 5));
+  const marker = `<!-- no-mistakes learned up to ${since.toISOString()} -->\n`;
   fx = await FlowFixture.start(database.handle, {
     permissions: PERMISSIONS,
-    branchFiles: { main: { [LEARNINGS]: `<!-- no-mistakes learned up to ${since.toISOString()} -->\n` } },
+    branchFiles: {
+      main: { [LEARNINGS]: marker },
+      ...(onBranch.length > 0 ? { [BRANCH]: { [LEARNINGS]: `${marker}\n${onBranch.join("\n")}\n` } } : {}),
+    },
   });
   return fx.openReviewed(warningReview());
 }
@@ -338,7 +342,18 @@ describe("/no-mistakes learn", () => {
   });
 
   it("a withdrawal a writer confirmed and a finding fixed in a merged pull request are learnt, each naming the writer and linking where; the pull request says whose each line is", async () => {
-    const head = await openAfterEarlierTests();
+    // the open learnings pull request already holds a line that names no one (an earlier version's)
+    const unnamed = `- Upheld after discussion: argued — "Old" (warning) — [#1 NM-9](${WEB}/pull/1#discussion_r9)`;
+    const head = await openAfterEarlierTests([unnamed]);
+    fx.github.createdPulls.push({
+      number: 6999,
+      head: BRANCH,
+      base: "main",
+      title: "learnings",
+      body: "",
+      state: "open",
+      html_url: `${WEB}/pull/6999`,
+    });
     // NM-1 (an error): the author argues, the reviewer withdraws, and a writer confirms in the thread
     const nm1 = fx.findingComment("NM-1");
     fx.app.scenario([ruling("withdrawn", "The bound is guarded upstream.")]);
@@ -360,12 +375,27 @@ describe("/no-mistakes learn", () => {
       .split("\n")
       .filter((l) => l.startsWith("- "));
     expect(lines).toEqual([
+      unnamed,
       `- Withdrawn by the reviewer: The bound is guarded upstream. — "Off-by-one in loop bound" (error, \`src/app.ts\`) — confirmed by lead in [#${fx.pr} NM-1](${WEB}/pull/${fx.pr}#discussion_r${confirmed.id})`,
       `- Fixed before the pull request was merged — "Naming nit" (warning, \`src/app.ts\`) — merged by maintainer in [#${fx.pr} NM-2](${WEB}/pull/${fx.pr}#discussion_r${fx.findingComment("NM-2").id})`,
     ]);
-    const [pull] = fx.github.sent("POST", /\/pulls$/);
-    expect(pull!.body.body).toContain(
-      ["Decided by lead:", "", lines[0], "", "Decided by maintainer:", "", lines[1], ""].join("\n"),
+    expect(fx.github.sent("POST", /\/pulls$/)).toEqual([]);
+    const [patched] = fx.github.sent("PATCH", "/pulls/6999");
+    expect(patched!.body.body).toContain(
+      [
+        "Decided by lead:",
+        "",
+        lines[1],
+        "",
+        "Decided by maintainer:",
+        "",
+        lines[2],
+        "",
+        "Naming no one who decided (written by hand or by an earlier version): check them before merging.",
+        "",
+        unnamed,
+        "",
+      ].join("\n"),
     );
     expect(await fx.run()).toMatchObject({ state: "closed", mergedBy: "maintainer", mergedAt: expect.any(Date) });
   });
