@@ -6,6 +6,7 @@ import type {
   Permission,
   Reaction,
   RepoRef,
+  RepositoryVisibility,
   ReviewComment,
 } from "../github/github-client.js";
 import type { PullRequestInfo } from "../domain/pull-request.js";
@@ -68,6 +69,11 @@ export class RecordingGitHubClient implements GitHubClient {
   async readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined> {
     if (ref.owner !== this.repo.owner || ref.repo !== this.repo.repo) return undefined; // no other repository here
     return this.readFile(path);
+  }
+
+  /** Unknown here: the backtest posts nothing, and a config it cannot place is treated as private. */
+  async getRepositoryVisibility(): Promise<RepositoryVisibility | undefined> {
+    return undefined;
   }
 
   async installationToken(): Promise<string> {

@@ -7,7 +7,7 @@ import { GitHubError } from "../github/github-error.js";
 import { readRepoConfig } from "../pipeline/job/read-repo-config.js";
 import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
 import type { CommandDeps } from "./command-deps.js";
-import { learnedKeys, learningLine, type LearningLine } from "./learning-line.js";
+import { deciderOf, learnedKeys, learningLine, type LearningLine } from "./learning-line.js";
 import { learnedUpTo, renderLearnings } from "./render-learnings.js";
 
 /** How far back decisions are looked for (or since the file's last learnings, when later). */
@@ -25,9 +25,10 @@ interface Place {
 }
 
 /**
- * `/no-mistakes learn` (writers): the repository's recent decisions — dismissals with a reason,
- * withdrawals, upheld rulings, from all its pull requests — not yet in the learnings file (on the
- * default branch or on the open learnings pull request) are proposed as lines of it, in a pull request
+ * `/no-mistakes learn` (writers): the repository's recent decisions made by people with write access —
+ * dismissals with a reason, withdrawals a writer argued for or confirmed, findings fixed in a merged pull
+ * request, from all its pull requests — not yet in the learnings file (on the default branch or on the
+ * open learnings pull request) are proposed as lines of it, each naming who decided, in a pull request
  * from the bot's own branch: opened, or given a new commit when one is open. Nothing new: a reply says so.
  */
 export async function handleLearnCommand(
@@ -120,7 +121,7 @@ async function propose(
   return github.createPullRequest(ref, { head: LEARNINGS_BRANCH, base: place.base.name, title: TITLE, body });
 }
 
-/** The pull request's description: every line it adds to the default branch's file. */
+/** The pull request's description: every line it adds to the default branch's file, under who decided it. */
 function pullBody(place: Place, text: string): string {
   const onBase = learnedKeys(place.onBase?.text);
   const added = text.split("\n").filter((line) => {
@@ -128,10 +129,31 @@ function pullBody(place: Place, text: string): string {
     return line.startsWith("- ") && keys.length > 0 && keys.every((k) => !onBase.has(k));
   });
   return [
-    `Decisions the team made on review findings (dismissed with a reason, withdrawn by the reviewer, upheld after discussion), proposed as lines of ${inlineCode(place.path)}. Each links the thread it came from.`,
+    `Decisions people with write access made on review findings (dismissed with a reason, withdrawn by the reviewer on a writer's argument or with a writer's confirmation, fixed in a pull request a writer merged), proposed as lines of ${inlineCode(place.path)}. Each line names who decided and links where.`,
     "",
-    ...added,
-    "",
+    ...byDecider(added),
     "Edit or delete any line before merging. Once merged, the reviewer and the fixer read the file as one of the maintainers' guidelines. `/no-mistakes learn` adds newer decisions to this pull request while it is open.",
   ].join("\n");
+}
+
+/** The lines grouped by who decided them, in order of first appearance; lines that name no one last, said so. */
+function byDecider(lines: string[]): string[] {
+  const groups = new Map<string | undefined, string[]>();
+  for (const line of lines) {
+    const by = deciderOf(line);
+    groups.set(by, [...(groups.get(by) ?? []), line]);
+  }
+  const named = [...groups].filter(([by]) => by !== undefined);
+  const unnamed = groups.get(undefined) ?? [];
+  return [
+    ...named.flatMap(([by, group]) => [`Decided by ${by}:`, "", ...group, ""]),
+    ...(unnamed.length > 0
+      ? [
+          "Naming no one who decided (written by hand or by an earlier version): check them before merging.",
+          "",
+          ...unnamed,
+          "",
+        ]
+      : []),
+  ];
 }

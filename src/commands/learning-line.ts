@@ -1,16 +1,21 @@
 import type { RepositoryDecision } from "../db/repository-decisions.js";
+import { pullRequestAnchor } from "../domain/pull-request-anchor.js";
 import { neutralizeAgentText } from "../pipeline/fix/neutralize-agent-text.js";
 import { inlineCode, tableCell } from "../pipeline/render/sanitize-markdown.js";
 
 /** One decision as a line of the learnings file, and the key that says it is already there. */
 export interface LearningLine {
   key: string;
+  /** Who decided (their login, as the line shows it). */
+  by: string;
   line: string;
 }
 
 /** The provenance link's text (`[#12 NM-3](…)`): one line per finding, whatever was decided. */
 const PROVENANCE = /\[#(\d+) NM-(\d+)\]\(/g;
 const MARKDOWN = /[\\`*_[\]()!#~<>]/g;
+/** A line's end as learningLine writes it: untrusted text before it cannot forge one (its brackets are escaped). */
+const DECIDER = / — (?:dismissed|argued|confirmed|merged) by (\S+) in \[#\d+ NM-\d+\]\([^()\s]*\)$/;
 
 function key(pr: number, finding: number): string {
   return `#${pr} NM-${finding}`;
@@ -37,19 +42,33 @@ export function threadUrl(repoUrl: string, d: Pick<RepositoryDecision, "prNumber
   return pull;
 }
 
-function decided(d: RepositoryDecision): string {
-  const why = (reason: string | null) => (reason?.trim() ? `: ${plainLine(reason, 300)}` : "");
-  if (d.status === "dismissed") return `Dismissed${why(d.dismissReason)}`;
-  if (d.status === "withdrawn") return `Withdrawn by the reviewer${why(d.rulingReason)}`;
-  return `Upheld after discussion${why(d.rulingReason)}`;
+/** Where the decision was made: the comment the ledger recorded, else the finding's thread. */
+function decidedWhere(repoUrl: string, d: RepositoryDecision): string {
+  if (d.anchor && pullRequestAnchor.isValid(d.anchor))
+    return `${repoUrl.replace(/\/+$/, "")}/pull/${d.prNumber}${d.anchor}`;
+  return threadUrl(repoUrl, d);
 }
 
-/** `- <what was decided> — "<title>" (<severity>, <path>) — [#<pr> NM-<n>](<thread>)` */
+function decided(d: RepositoryDecision): string {
+  const why = (reason: string | null) => (reason?.trim() ? `: ${plainLine(reason, 300)}` : "");
+  if (d.how === "dismissed") return `Dismissed${why(d.dismissReason)}`;
+  if (d.how === "merged") return "Fixed before the pull request was merged";
+  return `Withdrawn by the reviewer${why(d.rulingReason)}`;
+}
+
+/** `- <what was decided> — "<title>" (<severity>, <path>) — <how> by <login> in [#<pr> NM-<n>](<where>)` */
 export function learningLine(d: RepositoryDecision, repoUrl: string): LearningLine {
   const where = d.path ? `, ${inlineCode(d.path)}` : "";
-  const provenance = `[${key(d.prNumber, d.number)}](${threadUrl(repoUrl, d)})`;
+  const by = plainLine(d.decidedBy, 100);
+  const provenance = `${d.how} by ${by} in [${key(d.prNumber, d.number)}](${decidedWhere(repoUrl, d)})`;
   return {
     key: key(d.prNumber, d.number),
+    by,
     line: `- ${decided(d)} — "${plainLine(d.title)}" (${plainLine(d.severity, 20)}${where}) — ${provenance}`,
   };
+}
+
+/** Who decided a line of the learnings file, as the line names it (a line written by hand names no one). */
+export function deciderOf(line: string): string | undefined {
+  return DECIDER.exec(line)?.[1];
 }

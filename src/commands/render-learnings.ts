@@ -6,7 +6,7 @@ const LEARNED_UP_TO = /<!-- no-mistakes learned up to (\S+) -->/;
 const HEADER = [
   "# Learnings",
   "",
-  "Decisions the team made on no-mistakes' review findings in this repository, one per line, each with the pull request and the thread it came from.",
+  "Decisions people with write access made on no-mistakes' review findings in this repository, one per line, each naming who decided and linking where.",
   "`/no-mistakes learn` proposes new lines as a pull request; edit or delete any line before merging it.",
   "Once merged, the reviewer and the fixer read this file as one of the maintainers' guidelines.",
   "",

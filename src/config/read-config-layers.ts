@@ -13,12 +13,18 @@ export interface ConfigLayer {
   /** What problems call it: `.github/no-mistakes.yml` (the repository's own), `acme/.github:.github/no-mistakes.yml`. */
   file: string;
   settings: Record<string, unknown>;
+  /**
+   * Whether its text may be shown to anyone who sees the pull request: the repository's own file, or a
+   * base GitHub says is public and that no private file led to. A private (or internal) repository's
+   * file, and every base after it, is applied but not shown.
+   */
+  shown: boolean;
 }
 
 /** At most this many bases under the repository's own file. */
 export const MAX_EXTENDS = 3;
 
-type Files = Pick<GitHubClient, "readDefaultBranchFile">;
+type Files = Pick<GitHubClient, "readDefaultBranchFile" | "getRepositoryVisibility">;
 
 /**
  * The config files in effect for a repository, nearest first, all from default branches: its own
@@ -32,7 +38,7 @@ export async function readConfigLayers(
 ): Promise<{ layers: ConfigLayer[]; problems: ConfigProblem[] }> {
   const own = settleRepoConfigLayer(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH), REPO_CONFIG_PATH);
   const self: ConfigFileRef = { ...ref, path: REPO_CONFIG_PATH };
-  const layers: ConfigLayer[] = [layer("repository", configFileSource(self), REPO_CONFIG_PATH, own)];
+  const layers: ConfigLayer[] = [layer("repository", configFileSource(self), REPO_CONFIG_PATH, own, true)];
   const problems = [...own.problems];
   const seen = [self];
   // without an `_extends`, the owner's `.github` repository's file is the base (not under itself)
@@ -71,15 +77,29 @@ export async function readConfigLayers(
     const label = configFileLabel(base);
     const settled = settleRepoConfigLayer(text, label);
     problems.push(...settled.problems);
-    layers.push(layer(named ? "extends" : "organisation", configFileSource(base), label, settled));
+    const shown = layers.at(-1)!.shown && (await readableByAll(github, ref, base));
+    layers.push(layer(named ? "extends" : "organisation", configFileSource(base), label, settled, shown));
     seen.push(base);
     naming = { file: label, layer: settled, ref: base };
   }
   return { layers, problems };
 }
 
-function layer(kind: ConfigLayer["kind"], source: string, file: string, settled: SettledLayer): ConfigLayer {
-  return { kind, source, file, settings: settled.settings };
+function layer(
+  kind: ConfigLayer["kind"],
+  source: string,
+  file: string,
+  settled: SettledLayer,
+  shown: boolean,
+): ConfigLayer {
+  return { kind, source, file, settings: settled.settings, shown };
+}
+
+/** The PR's own repository, or one GitHub says is public; anything else (private, internal, unknown) is not. */
+async function readableByAll(github: Files, ref: RepoRef, base: ConfigFileRef): Promise<boolean> {
+  if (base.owner.toLowerCase() === ref.owner.toLowerCase() && base.repo.toLowerCase() === ref.repo.toLowerCase())
+    return true;
+  return (await github.getRepositoryVisibility({ owner: base.owner, repo: base.repo })) === "public";
 }
 
 function sameFile(a: ConfigFileRef, b: ConfigFileRef): boolean {

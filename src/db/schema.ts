@@ -56,6 +56,12 @@ export const runs = pgTable(
     summaryCommentId: bigint("summary_comment_id", { mode: "number" }),
     /** open | closed | paused */
     state: text("state").notNull().default("open"),
+    /**
+     * When GitHub says the PR was merged, and by whom (from the closing event); null for a PR not merged,
+     * and for runs closed before this was kept: neither counts as merged.
+     */
+    mergedAt: timestamp("merged_at", { withTimezone: true }),
+    mergedBy: text("merged_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

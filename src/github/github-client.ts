@@ -57,6 +57,8 @@ export interface CheckRunUpdate {
   detailsUrl?: string;
 }
 
+export type RepositoryVisibility = "public" | "private" | "internal";
+
 /** Repository permission of a user: admin, maintain, write, triage, read or none. */
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
@@ -72,6 +74,11 @@ export interface GitHubClient {
    * (or not readable: 404).
    */
   readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined>;
+  /**
+   * Who may read a repository, as GitHub says (`visibility`, else `private`): public, private or internal;
+   * undefined when GitHub shows the app no such repository (404).
+   */
+  getRepositoryVisibility(ref: RepoRef): Promise<RepositoryVisibility | undefined>;
   /** A short-lived installation token, for git's command line only. */
   installationToken(): Promise<string>;
   /** The check run named `name` on a commit, newest first, if any. */

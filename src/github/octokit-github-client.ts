@@ -7,6 +7,7 @@ import type {
   Permission,
   Reaction,
   RepoRef,
+  RepositoryVisibility,
   ReviewComment,
 } from "./github-client.js";
 import { callGitHub } from "./call-github.js";
@@ -80,6 +81,19 @@ export class OctokitGitHubClient implements GitHubClient {
 
   async readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined> {
     return (await this.readFile(ref, path))?.text;
+  }
+
+  async getRepositoryVisibility(ref: RepoRef): Promise<RepositoryVisibility | undefined> {
+    try {
+      const { data } = await this.octokit.rest.repos.get({ ...ref });
+      const visibility = (data as { visibility?: string }).visibility;
+      if (visibility === "public" || visibility === "private" || visibility === "internal") return visibility;
+      return data.private ? "private" : "public";
+    } catch (error) {
+      const failure = toGitHubError(error, `get repository ${ref.owner}/${ref.repo}`);
+      if (failure.kind === "not-found") return undefined;
+      throw failure;
+    }
   }
 
   /** A file's text and blob sha, on `branch` or (without one) the default branch; undefined on a 404. */

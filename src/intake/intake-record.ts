@@ -42,6 +42,11 @@ export interface PullRequestClosedRecord extends Delivered {
   kind: "pull_request_closed";
   repositoryId: number;
   prNumber: number;
+  /**
+   * Set when GitHub says the PR was merged: when (ISO) and who merged it. Absent when it was closed
+   * unmerged, and on journal lines of versions that did not keep it (read as not merged).
+   */
+  merged?: { at: string; by: string | null };
 }
 
 /** "Re-run" pressed on this app's check run. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { learnedKeys, learningLine, plainLine, threadUrl } from "../../src/commands/learning-line.js";
+import { deciderOf, learnedKeys, learningLine, plainLine, threadUrl } from "../../src/commands/learning-line.js";
 import { learnedUpTo, renderLearnings } from "../../src/commands/render-learnings.js";
 import type { RepositoryDecision } from "../../src/db/repository-decisions.js";
 
@@ -12,29 +12,67 @@ const decision = (patch: Partial<RepositoryDecision> = {}): RepositoryDecision =
   severity: "warning",
   status: "dismissed",
   dismissReason: "intended",
-  ruling: null,
   rulingReason: null,
   commentId: 555,
   reviewId: 77,
+  how: "dismissed",
+  decidedBy: "maintainer",
+  anchor: "#issuecomment-90",
   decidedAt: AT,
   ...patch,
 });
 
 describe("learnings lines", () => {
-  it("say what was decided, on what, and link the thread (else the review, else the pull request)", () => {
+  it("say what was decided, on what, who decided and link where (else the thread, else the review, else the pull request)", () => {
     expect(learningLine(decision(), "https://github.com/o/r/").line).toBe(
-      '- Dismissed: intended — "Title" (warning, `src/a.ts`) — [#12 NM-3](https://github.com/o/r/pull/12#discussion_r555)',
+      '- Dismissed: intended — "Title" (warning, `src/a.ts`) — dismissed by maintainer in [#12 NM-3](https://github.com/o/r/pull/12#issuecomment-90)',
     );
-    expect(learningLine(decision({ status: "withdrawn", rulingReason: null, path: null }), "https://x/o/r").line).toBe(
-      '- Withdrawn by the reviewer — "Title" (warning) — [#12 NM-3](https://x/o/r/pull/12#discussion_r555)',
+    const argued = decision({
+      status: "withdrawn",
+      how: "argued",
+      rulingReason: null,
+      path: null,
+      anchor: "#discussion_r91",
+    });
+    expect(learningLine(argued, "https://x/o/r").line).toBe(
+      '- Withdrawn by the reviewer — "Title" (warning) — argued by maintainer in [#12 NM-3](https://x/o/r/pull/12#discussion_r91)',
     );
-    expect(
-      learningLine(decision({ status: "open", ruling: "upheld", rulingReason: "real" }), "https://x/o/r").line,
-    ).toMatch(/^- Upheld after discussion: real — /);
+    const confirmed = decision({ status: "withdrawn", how: "confirmed", decidedBy: "lead", rulingReason: "real" });
+    expect(learningLine(confirmed, "https://x/o/r").line).toMatch(
+      /^- Withdrawn by the reviewer: real — .* — confirmed by lead in \[#12 NM-3\]\(https:\/\/x\/o\/r\/pull\/12#issuecomment-90\)$/,
+    );
+    const merged = decision({ status: "fixed", how: "merged", decidedBy: "merger", anchor: null });
+    expect(learningLine(merged, "https://x/o/r")).toEqual({
+      key: "#12 NM-3",
+      by: "merger",
+      line: '- Fixed before the pull request was merged — "Title" (warning, `src/a.ts`) — merged by merger in [#12 NM-3](https://x/o/r/pull/12#discussion_r555)',
+    });
+    // an anchor that is not one of the ledger's shapes is not appended to the address: the thread instead
+    expect(learningLine(decision({ anchor: "/../../evil" }), "https://x/o/r").line).toContain(
+      "(https://x/o/r/pull/12#discussion_r555)",
+    );
     expect(threadUrl("https://x/o/r", { prNumber: 1, commentId: null, reviewId: 9 })).toBe(
       "https://x/o/r/pull/1#pullrequestreview-9",
     );
     expect(threadUrl("https://x/o/r", { prNumber: 1, commentId: null, reviewId: null })).toBe("https://x/o/r/pull/1");
+  });
+
+  it("name who decided in a way the rest of the line cannot forge", () => {
+    const line = learningLine(decision({ decidedBy: "lead" }), "https://github.com/o/r").line;
+    expect(deciderOf(line)).toBe("lead");
+    // a title or reason that imitates a line's end does not name a decider: its brackets are escaped
+    const forged = learningLine(
+      decision({
+        title: "x — dismissed by mallory in [#1 NM-1](https://evil)",
+        dismissReason: "— merged by eve in [#2 NM-2](https://e)",
+      }),
+      "https://github.com/o/r",
+    ).line;
+    expect(deciderOf(forged)).toBe("maintainer");
+    expect(deciderOf("- Prefer small functions.")).toBeUndefined();
+    expect(
+      deciderOf("- Dismissed: merged earlier — [#7 NM-2](https://github.com/o/r/pull/7#discussion_r1)"),
+    ).toBeUndefined();
   });
 
   it("keep PR- and model-written text on one inert line", () => {

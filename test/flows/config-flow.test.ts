@@ -121,6 +121,8 @@ describe("organisation defaults and _extends", () => {
 
     const reply = await askConfig();
     expect(fx.github.sent("GET", `/repos/${OWNER}/.github/contents/`)).toHaveLength(1);
+    // whether the organisation's file may be shown is GitHub's answer: the repository is public
+    expect(fx.github.sent("GET", new RegExp(`/repos/${OWNER}/\\.github$`))).toHaveLength(1);
     expect(reply).toMatch(/^@visitor \*\*no-mistakes config\*\* for `octo-org\/widgets`/);
     expect(reply).toContain(
       "Precedence, nearest first (a file's settings replace those below it; mappings merge key by key, lists replace): `octo-org/widgets` (this repository's `.github/no-mistakes.yml`) › `octo-org/.github` (organisation defaults) › defaults.",
@@ -146,6 +148,78 @@ describe("organisation defaults and _extends", () => {
     await fx.open({ "src/app.ts": PR_APP }, [{ role: "reviewer", answer: ONE_BUG }], "first");
     await fx.comment("/no-mistakes status", READER);
     expect(fx.replies().at(-1)).toContain("fix rounds 0/1");
+  });
+
+  it("a private organisation .github in a public repository: its settings apply, but the posted reply (and the check run) holds none of its values, names or text", async () => {
+    await start({
+      configYaml: "review:\n  drafts: true\n",
+      repoFiles: {
+        [ORG_FILE]: [
+          "review:",
+          "  session: cold",
+          "  embargoed_knob: 1",
+          "ignore:",
+          "  title: ['[embargoed-title]']",
+          "  labels: [embargoed-label]",
+          "learnings:",
+          "  path: docs/embargoed-learnings.md",
+          "fix:",
+          "  max_rounds: 1",
+          "",
+        ].join("\n"),
+      },
+      repoVisibility: { [`${OWNER}/.github`]: "private" },
+    });
+
+    const reply = await askConfig();
+
+    expect(reply).not.toMatch(/embargoed|cold|octo-org\/\.github|organisation defaults/);
+    expect(reply).toContain(
+      "Precedence, nearest first (a file's settings replace those below it; mappings merge key by key, lists replace): `octo-org/widgets` (this repository's `.github/no-mistakes.yml`) › a private source (applied; not shown here) › defaults.",
+    );
+    expect(reply).toContain("Settings from a private source apply, but their values are not shown here");
+    expect(reply).toContain("  drafts: true # octo-org/widgets");
+    expect(reply).toContain("  session: # a private source (not shown)");
+    expect(reply).toContain("  title: # a private source (not shown)\n");
+    expect(reply).toContain("  max_rounds: # a private source (not shown)");
+    expect(reply).toContain("  path: # a private source (not shown)");
+    expect(reply).toContain(
+      "- a config file in a private repository has a problem, not shown here; someone who can read that repository will find it in its file",
+    );
+    // read with the installation's token, and asked of GitHub whether the repository is private
+    expect(fx.github.sent("GET", `/repos/${OWNER}/.github/contents/`)).toHaveLength(1);
+    expect(fx.github.sent("GET", new RegExp(`/repos/${OWNER}/\\.github$`))).toHaveLength(1);
+
+    // applied all the same: a run of this PR uses the private file's fix.max_rounds, and its check run
+    // counts the private file's problem without quoting it
+    const head = await fx.open({ "src/app.ts": PR_APP }, [{ role: "reviewer", answer: ONE_BUG }], "first");
+    await fx.comment("/no-mistakes status", READER);
+    expect(fx.replies().at(-1)).toContain("fix rounds 0/1");
+    const summary = JSON.stringify(checkRunOf(head).output);
+    expect(summary).toContain("a config file in a private repository has a problem");
+    expect(summary).not.toMatch(/embargoed|octo-org\/\.github/);
+  });
+
+  it("_extends a private base (named in the repository's own file) that extends a public one: neither is shown, nor named", async () => {
+    await start({
+      configYaml: "_extends: private-config\nreview:\n  drafts: true\n",
+      repoFiles: {
+        [`${OWNER}/private-config:.github/no-mistakes.yml`]: "_extends: public-config\nreview:\n  session: cold\n",
+        [`${OWNER}/public-config:.github/no-mistakes.yml`]: "fix:\n  max_rounds: 2\n",
+      },
+      repoVisibility: { [`${OWNER}/private-config`]: "private", [`${OWNER}/public-config`]: "public" },
+    });
+
+    const reply = await askConfig();
+
+    // the public base is reached through the private file: what it names is that file's text
+    expect(reply).not.toMatch(/public-config|cold|max_rounds: 2/);
+    expect(reply).toContain("› a private source (applied; not shown here) › defaults.");
+    expect(reply).toContain("  max_rounds: # a private source (not shown)");
+    expect(reply).toContain("  drafts: true # octo-org/widgets");
+    // GitHub was asked about the private base only: nothing after it can be shown anyway
+    expect(fx.github.sent("GET", new RegExp(`/repos/${OWNER}/private-config$`))).toHaveLength(1);
+    expect(fx.github.sent("GET", new RegExp(`/repos/${OWNER}/public-config$`))).toHaveLength(0);
   });
 
   it("no .github repository: silent, only the repository's own file and the defaults", async () => {

@@ -309,8 +309,8 @@ describe("ignore config problems", () => {
 describe("ignore.paths", () => {
   const GENERATED = numbered("SECRET-GENERATED-TEXT", 8);
 
-  it("leaves the files out of the reviewer's prompt and out of inline comments; the review says how many", async () => {
-    await start("ignore:\n  paths: ['gen/**']\n");
+  it("leaves the files out of the reviewer's prompt and out of inline comments; the review says how many, and why a finding on one is not inline", async () => {
+    await start("ignore:\n  paths: ['docs/**', 'gen/**']\n");
     const head = fx.push({
       "src/app.ts": PR_APP,
       "gen/schema.ts": GENERATED,
@@ -324,6 +324,7 @@ describe("ignore.paths", () => {
           findings: [
             LOOP_FINDING,
             { path: "gen/schema.ts", line: 2, severity: "warning", action: "ask-user", title: "Generated", body: "x" },
+            { path: "README.md", line: 1, severity: "info", action: "no-op", title: "Unchanged", body: "y" },
           ],
         },
       },
@@ -337,7 +338,10 @@ describe("ignore.paths", () => {
 
     const review = fx.onlyReview(head); // one inline comment, on src/app.ts:11
     expect(review.comments.some((c: any) => c.path === "gen/schema.ts")).toBe(false);
-    expect(review.body).toContain("Generated");
+    // a finding on a file ignore.paths left out says so, naming the glob; one on a file the PR did not touch says that
+    expect(review.body).toContain("— **Generated**: x _(file ignored by `ignore.paths` (`gen/**`))_");
+    expect(review.body).toContain("— **Unchanged**: y _(file not changed in this PR)_");
+    expect(review.body).not.toMatch(/Generated.*file not changed in this PR/);
     expect(review.body).toContain("1 file was left out of the review by `ignore.paths`: `gen/schema.ts`.");
     expect(fx.summary()).toContain("1 file was left out of the review by `ignore.paths`");
   });
@@ -349,7 +353,15 @@ describe("ignore.paths", () => {
       "package-lock.json": '{ "LOCKFILE-TEXT": true }\n',
       "web/app.min.js": "MINIFIED-TEXT\n",
     });
-    fx.app.scenario([{ role: "reviewer", answer: CLEAN }]);
+    const lockfileFinding = {
+      path: "package-lock.json",
+      line: 1,
+      severity: "info",
+      action: "no-op",
+      title: "Lock",
+      body: "z",
+    };
+    fx.app.scenario([{ role: "reviewer", answer: { ...CLEAN, findings: [lockfileFinding] } }]);
     await fx.pullRequest("opened", head);
     const [call] = fx.app.agentCalls();
     expect(call!.prompt).toContain("for (i = 0; i <= n; i++)");
@@ -359,5 +371,28 @@ describe("ignore.paths", () => {
     expect(body).toContain(
       "2 files were left out of the review by `ignore.paths`: `package-lock.json`, `web/app.min.js`.",
     );
+    expect(body).toContain("— **Lock**: z _(file ignored by `ignore.paths` (`**/package-lock.json`))_");
+  });
+
+  it("a finding on a file a private repository's ignore.paths left out: said to be ignored, without quoting the private glob", async () => {
+    fx = await FlowFixture.start(database.handle, {
+      repoFiles: { "octo-org/.github:.github/no-mistakes.yml": "ignore:\n  paths: ['embargoed-gen/**']\n" },
+      repoVisibility: { "octo-org/.github": "private" },
+    });
+    const head = fx.push({ "src/app.ts": PR_APP, "embargoed-gen/schema.ts": GENERATED });
+    const generated = {
+      path: "embargoed-gen/schema.ts",
+      line: 2,
+      severity: "info",
+      action: "no-op",
+      title: "Gen",
+      body: "w",
+    };
+    fx.app.scenario([{ role: "reviewer", answer: { ...CLEAN, findings: [generated] } }]);
+    await fx.pullRequest("opened", head);
+
+    const body: string = fx.github.sent("POST", `/pulls/${fx.pr}/reviews`)[0]!.body.body;
+    expect(body).toContain("— **Gen**: w _(file ignored by `ignore.paths`)_");
+    expect(body).not.toContain("embargoed-gen/**");
   });
 });

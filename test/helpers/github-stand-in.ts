@@ -87,6 +87,11 @@ export interface StandInOptions {
    * defaults or an `_extends` base; any other is a 404. This repository's own config is `configYaml`.
    */
   repoFiles?: Record<string, string>;
+  /**
+   * What GET /repos/:owner/:repo says of another repository ("owner/repo" → visibility). Default: public
+   * for a repository `repoFiles` holds a file of, else a 404.
+   */
+  repoVisibility?: Record<string, "public" | "private" | "internal">;
   /** Lines GitHub should refuse although they look commentable ("path:line"). */
   refuse?: string[];
   /** API root; GitHub Enterprise Server is `http(s)://host/api/v3`. Default https://api.github.com. */
@@ -340,6 +345,23 @@ export class GitHubStandIn {
           200,
           { type: "file", encoding: "base64", path: filePath, content: Buffer.from(text).toString("base64") },
         ];
+      }),
+    );
+
+    // Another repository itself (whether it is private): repoVisibility, else public when it holds a repoFiles file.
+    const self = `${this.options.owner}/${this.options.repo}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    api.get(new RegExp(`^${prefix}/repos/(?!${self}$)([^/]+)/([^/?]+)$`)).reply(
+      guard((uri: string) => {
+        record("GET")(uri, undefined);
+        const [, owner, repo] = new RegExp(`^${prefix}/repos/([^/]+)/([^/?]+)$`)
+          .exec(uri)!
+          .map((part) => decodeURIComponent(part));
+        const name = `${owner}/${repo}`;
+        const listed = this.options.repoVisibility?.[name];
+        const holdsFiles = Object.keys(this.options.repoFiles ?? {}).some((key) => key.startsWith(`${name}:`));
+        const visibility = listed ?? (holdsFiles ? "public" : undefined);
+        if (!visibility) return [404, { message: "Not Found" }];
+        return [200, { full_name: name, private: visibility !== "public", visibility, default_branch: "main" }];
       }),
     );
 

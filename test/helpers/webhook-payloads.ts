@@ -46,6 +46,8 @@ export interface PrShape {
    * its opened one with this action and `changes`, as GitHub's webhook schema describes them.
    */
   changes?: Record<string, unknown>;
+  /** closed: merged by this login (GitHub's `merged`, `merged_at`, `merged_by`); default: closed unmerged. */
+  mergedBy?: string;
 }
 
 /** A real pull_request payload, pointed at our test repository and commits. */
@@ -90,6 +92,11 @@ export function pullRequestPayload(shape: PrShape): Record<string, any> {
   pr.labels = (shape.labels ?? []).map((name, i) => ({ ...exampleLabel, id: 5000 + i, name }));
   if (shape.author) pr.user = { ...pr.user, login: shape.author };
   if (shape.authorType) pr.user = { ...pr.user, type: shape.authorType };
+  if (shape.action === "closed" && shape.mergedBy !== undefined) {
+    pr.merged = true;
+    pr.closed_at = pr.merged_at = new Date().toISOString();
+    pr.merged_by = { ...pr.user, login: shape.mergedBy };
+  }
   return {
     ...base,
     action: shape.action,

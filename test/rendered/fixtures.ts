@@ -124,6 +124,8 @@ export function run(overrides: Partial<Run> = {}): Run {
     lastReviewedSha: HEAD_SHA,
     summaryCommentId: 700001,
     state: "open",
+    mergedAt: null,
+    mergedBy: null,
     createdAt: FIXED_DATE,
     updatedAt: FIXED_DATE,
     ...overrides,

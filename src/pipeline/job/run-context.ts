@@ -19,6 +19,8 @@ export interface RunContext {
   config: RepoConfig;
   /** What was wrong in the config files, each with its file and line (those settings' defaults were used). */
   configProblems: ConfigProblem[];
+  /** The settings a private repository's config file set: applied, but their values are never quoted on the PR. */
+  privateSettings: ReadonlySet<string>;
   /**
    * The run's row as it is now: a step reads it where an earlier step of the same job may have moved
    * it (a review sets the reviewed head, a command pauses the run). Undefined once the run is gone.
@@ -35,8 +37,8 @@ export async function loadRunContext(
   if (!run || run.state === "closed") return undefined;
   const github = await deps.github(run.installationId);
   const ref = repoRef(run);
-  const { config, problems } = await readRepoConfig(github, ref);
-  return runContext(deps.db, run, github, config, problems);
+  const { config, problems, privateSettings } = await readRepoConfig(github, ref);
+  return runContext(deps.db, run, github, config, problems, privateSettings);
 }
 
 /** A context from parts already at hand. */
@@ -46,6 +48,15 @@ export function runContext(
   github: GitHubClient,
   config: RepoConfig,
   configProblems: ConfigProblem[] = [],
+  privateSettings: readonly string[] = [],
 ): RunContext {
-  return { run, ref: repoRef(run), github, config, configProblems, current: () => getRun(db, run.id) };
+  return {
+    run,
+    ref: repoRef(run),
+    github,
+    config,
+    configProblems,
+    privateSettings: new Set(privateSettings),
+    current: () => getRun(db, run.id),
+  };
 }

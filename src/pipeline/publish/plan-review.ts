@@ -4,6 +4,7 @@ import type { DiffIndex } from "../../github/parse-diff.js";
 import { canSuggest, placeFinding, type BodyReason } from "../../github/place-finding.js";
 import { findingId } from "../../domain/finding-id.js";
 import { renderFindingComment } from "../render/render-finding-comment.js";
+import { inlineCode } from "../render/sanitize-markdown.js";
 
 /** A finding going out as an inline comment. */
 export interface PlannedComment {
@@ -30,16 +31,25 @@ const REASON_TEXT: Record<BodyReason, string> = {
 
 const RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
 
+/** Why a finding is in the body: a changed file `ignore.paths` left out is said so, with its glob when known. */
+function bodyReason(reason: BodyReason, path: string | null, ignored: ReadonlyMap<string, string | undefined>): string {
+  if (reason !== "file-not-in-diff" || path === null || !ignored.has(path)) return REASON_TEXT[reason];
+  const glob = ignored.get(path);
+  return `file ignored by \`ignore.paths\`${glob === undefined ? "" : ` (${inlineCode(glob)})`}`;
+}
+
 /**
  * Where each finding of a review goes, most severe first: one whose comment an earlier attempt already
  * posted (`already`, by finding marker) keeps it; one on a diff line goes inline (with a suggestion block
- * when the replacement fits the lines), up to `maxComments`; the rest go into the body.
+ * when the replacement fits the lines), up to `maxComments`; the rest go into the body. `ignored`: the
+ * changed files `ignore.paths` left out of the diff (with the glob, when known), said as the reason.
  */
 export function planReview(
   findings: Finding[],
   diff: DiffIndex,
   maxComments: number,
   already: ReadonlyMap<string, { id: number; nodeId: string }>,
+  ignored: ReadonlyMap<string, string | undefined> = new Map(),
 ): ReviewPlan {
   const posted = new Map<number, { id: number; nodeId: string }>();
   const inline: PlannedComment[] = [];
@@ -60,7 +70,7 @@ export function planReview(
     };
     const placement = placeFinding(diff, location);
     if (placement.kind === "body") {
-      inBody.push({ finding, reason: REASON_TEXT[placement.reason] });
+      inBody.push({ finding, reason: bodyReason(placement.reason, finding.path, ignored) });
       continue;
     }
     if (inline.length >= maxComments) {

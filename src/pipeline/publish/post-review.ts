@@ -20,6 +20,8 @@ export interface PostReviewInput {
   /** The PR's diff as GitHub shows it (merge-base..head): only its lines take inline comments. */
   diff: DiffIndex;
   maxComments: number;
+  /** The findings' changed files `ignore.paths` left out of `diff`, with the glob when known. */
+  ignored?: ReadonlyMap<string, string | undefined>;
   /** Renders the review body from the findings that could not be inline. */
   renderBody: (inBody: { finding: Finding; reason: string }[]) => string;
   log: Logger;
@@ -44,7 +46,11 @@ export interface PostedReview {
 export async function postReview(input: PostReviewInput): Promise<PostedReview> {
   const { github, ref, pr } = input;
   const already = await earlierComments(github, ref, pr);
-  const { posted: comments, inline, inBody } = planReview(input.findings, input.diff, input.maxComments, already);
+  const {
+    posted: comments,
+    inline,
+    inBody,
+  } = planReview(input.findings, input.diff, input.maxComments, already, input.ignored);
 
   let posting = inline;
   let reviewId: number;

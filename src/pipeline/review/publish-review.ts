@@ -8,6 +8,7 @@ import { reviewMarker, shortSha } from "../render/labels.js";
 import { renderReviewBody } from "../render/render-review-body.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { ReviewerVerdict } from "./ask-reviewer.js";
+import { ignoredFindingPaths } from "./ignored-finding-paths.js";
 import { placementDiff } from "./placement-diff.js";
 import type { RecordedFindings } from "./record-findings.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
@@ -43,13 +44,19 @@ export async function publishReview(
     recorded.resolved.length === 0 &&
     (await ours(github, github.listReviews(ref, run.prNumber))).some((r) => r.body.includes(reviewMarker(ws.headSha)));
   if (alreadyPosted) return undefined;
+  const diff = await placementDiff(workspace, ws, input.diff.diff, toPost, recorded.renames, config.ignore.paths);
   const posted = await postReview({
     github,
     ref,
     pr: run.prNumber,
     headSha: ws.headSha,
     findings: toPost,
-    diff: await placementDiff(workspace, ws, input.diff.diff, toPost, recorded.renames, config.ignore.paths),
+    diff,
+    ignored: await ignoredFindingPaths(workspace, ws, diff, toPost, {
+      globs: config.ignore.paths,
+      // `review.ignore` (the older key) adds to the same list
+      nameGlobs: !["ignore.paths", "review.ignore"].some((key) => turn.ctx.privateSettings.has(key)),
+    }),
     maxComments: config.review.max_comments,
     log,
     renderBody: (inBody) =>
