@@ -184,7 +184,7 @@ describe("organisation defaults and _extends", () => {
     expect(reply).toContain("  max_rounds: # a private source (not shown)");
     expect(reply).toContain("  path: # a private source (not shown)");
     expect(reply).toContain(
-      "- a config file in a private repository has a problem, not shown here; someone who can read that repository will find it in its file",
+      "- a config file in a private repository: a problem not shown here; someone who can read that repository will find it in its file",
     );
     // read with the installation's token, and asked of GitHub whether the repository is private
     expect(fx.github.sent("GET", `/repos/${OWNER}/.github/contents/`)).toHaveLength(1);
@@ -196,7 +196,8 @@ describe("organisation defaults and _extends", () => {
     await fx.comment("/no-mistakes status", READER);
     expect(fx.replies().at(-1)).toContain("fix rounds 0/1");
     const summary = JSON.stringify(checkRunOf(head).output);
-    expect(summary).toContain("a config file in a private repository has a problem");
+    expect(summary).toContain("a config file in a private repository: a problem not shown here");
+    expect(checkRunOf(head).output.title).toContain("1 config problem in a config file in a private repository");
     expect(summary).not.toMatch(/embargoed|octo-org\/\.github/);
   });
 

@@ -18,8 +18,8 @@ export interface RepoConfigRead {
 
 /** What stands for a problem in a file that may not be shown: counted, never quoted. */
 const PRIVATE_PROBLEM: ConfigProblem = {
-  file: "a private config file",
-  message: "not shown here; someone who can read that repository finds it in its file",
+  file: "a config file in a private repository",
+  message: "a problem not shown here; someone who can read that repository will find it in its file",
 };
 
 /**
