@@ -166,4 +166,30 @@ describe("npm start with bad settings", { timeout: 60_000 }, () => {
     expect(output).not.toContain("database ready");
     expect(output).not.toMatch(/\n\s+at /); // no stack trace
   });
+
+  // Node's recursive mkdir spins forever where a mkdir answers ENOENT under a parent that exists (/proc):
+  // the start used to hang there with no output. The deadline is the test's, generous for a cold start.
+  it.each([
+    ["/proc/no-mistakes-test/data", "proc"],
+    ["/sys/no-mistakes-test", "sysfs"],
+  ])(
+    "DATA_DIR=%s: exits at once with one line naming DATA_DIR and what to do, instead of hanging",
+    async (dir, filesystem) => {
+      const app = startAppProcess({ AGENT: "fake", DATA_DIR: dir, HOST: "127.0.0.1", PORT: "0" });
+      apps.push(app);
+      const exited = once(app.child, "exit") as Promise<[number | null]>;
+      const deadline = new Promise<"hung">((r) => setTimeout(() => r("hung"), 45_000).unref());
+      const outcome = await Promise.race([exited, deadline]);
+      expect(outcome, app.output()).toEqual([1, null]);
+      expect(
+        app
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("  - ")),
+      ).toEqual([
+        `  - DATA_DIR: "${dir}" is on ${filesystem}, a filesystem the kernel makes up, where nothing can be stored; set DATA_DIR to a directory on a disk the app may write (the default is ./.data)`,
+      ]);
+      expect(app.output()).not.toMatch(/\n\s+at /);
+    },
+  );
 });
