@@ -13,6 +13,7 @@ import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
 import { countGitHubRequests } from "../github/count-github-requests.js";
+import { logGitHubRetries } from "../github/log-github-retries.js";
 import { openWebhookIntake } from "../intake/open-webhook-intake.js";
 import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
 import { startMetrics } from "../metrics/start-metrics.js";
@@ -102,7 +103,7 @@ export async function startServer(
       ...(config.app ? { acceptWebhooks: answersWebhooks, refusals } : {}),
       baseUrl: config.github.baseUrl,
       log,
-      Octokit: countGitHubRequests(ProbotOctokit, metrics.metrics),
+      Octokit: logGitHubRetries(countGitHubRequests(ProbotOctokit, metrics.metrics)),
     }),
   });
   let setupGuard: SetupRouteGuard | undefined;
