@@ -87,6 +87,15 @@ describe("checkStartup", () => {
     ]);
   });
 
+  it("without APP_ID (the setup flow runs): an ENV_FILE it could not save the App in is one line naming ENV_FILE", async () => {
+    const file = join(pathUnderAFile(), ".env");
+    expect(await problemsOf(env({ APP_ID: "", ENV_FILE: file }))).toEqual([
+      `ENV_FILE: the setup flow saves the new App's credentials in "${file}", which cannot be written (a file is in the way, ENOTDIR); set ENV_FILE to a file the app may write (in a container, on its volume: /data/.env)`,
+    ]);
+    // Registered, the setup flow does not run: nothing is written there.
+    expect((await checkStartup(env({ ENV_FILE: file }))).envFile).toBe(file);
+  });
+
   it.each([
     ["a mangled PEM", { PRIVATE_KEY: MANGLED_KEY }, /^PRIVATE_KEY: cannot sign a GitHub App token with this key/],
     ["an EC key", { PRIVATE_KEY: EC_KEY }, /^PRIVATE_KEY: is a ec key; a GitHub App key is RSA/],
