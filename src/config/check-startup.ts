@@ -24,7 +24,8 @@ export async function checkStartup(env: NodeJS.ProcessEnv = process.env): Promis
   const { dataDir, host, port } = readPlaces(env);
   if (dataDir !== undefined) push(problems, dataDirProblem(dataDir));
   // Without APP_ID the setup flow runs (a worker refuses instead): where it will save the App is checked first.
-  if (!env.APP_ID?.trim() && config?.role !== "worker") push(problems, envFileProblem(readEnvFilePath(env)));
+  if (!env.APP_ID?.trim() && !reported("APP_ID") && config?.role !== "worker")
+    push(problems, envFileProblem(readEnvFilePath(env)));
   const { key, from } = readPrivateKey(env);
   // Without APP_ID the key is not used (the setup flow runs); with it, every GitHub call needs the key.
   if (key && env.APP_ID?.trim() && !reported("PRIVATE_KEY"))

@@ -94,6 +94,10 @@ describe("checkStartup", () => {
     ]);
     // Registered, the setup flow does not run: nothing is written there.
     expect((await checkStartup(env({ ENV_FILE: file }))).envFile).toBe(file);
+    // A worker never runs it: it waits for the App, and says only that.
+    expect(
+      await problemsOf(env({ APP_ID: "", ENV_FILE: file, ROLE: "worker", DATABASE_URL: "postgres://u:p@db:5432/nm" })),
+    ).toEqual([expect.stringMatching(/^APP_ID: required with ROLE=worker/)]);
   });
 
   it.each([
