@@ -29,14 +29,18 @@ COPY app.yml ./
 COPY drizzle ./drizzle
 COPY --from=build /app/dist ./dist
 
+# Without APP_ID the app serves GitHub's setup flow, as `npm start` does, and saves the new App's
+# credentials in ENV_FILE, on the /data volume: the next start of the container reads them from there.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
-    DATA_DIR=/data
-# The app runs as the image's unprivileged `node` user (uid 1000), never root: /data is created and
-# handed to it before VOLUME, so a fresh volume starts owned by it. bubblewrap then needs unprivileged
-# user namespaces (Debian's bwrap is not setuid), which the README's Docker flags allow.
-RUN mkdir -p /data && chown node:node /data
+    DATA_DIR=/data \
+    ENV_FILE=/data/.env
+# The app runs as the image's unprivileged `node` user (uid 1000), never root: /data (and /config, where
+# docker-compose.yml keeps the credentials its containers share) is created and handed to it before VOLUME,
+# so a fresh named volume starts owned by it. bubblewrap then needs unprivileged user namespaces (Debian's
+# bwrap is not setuid), which the README's Docker flags allow.
+RUN mkdir -p /data /config && chown node:node /data /config
 VOLUME ["/data"]
 USER node
 EXPOSE 3000

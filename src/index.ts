@@ -1,13 +1,15 @@
 import { existsSync } from "node:fs";
 import { checkStartup } from "./config/check-startup.js";
 import { ConfigError } from "./config/config-error.js";
+import { readEnvFilePath } from "./config/env-config.js";
 import { createLogger } from "./logging/create-logger.js";
 import { resolveLogFormat } from "./logging/resolve-log-format.js";
 import { handleStopSignals } from "./system/handle-stop-signals.js";
 import { watchLaunchers } from "./system/watch-launchers.js";
 import { startServer, type RunningServer } from "./wiring/start-server.js";
 
-if (existsSync(".env")) process.loadEnvFile(".env");
+const envFile = readEnvFilePath();
+if (existsSync(envFile)) process.loadEnvFile(envFile);
 
 try {
   const config = await checkStartup();

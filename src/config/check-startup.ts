@@ -1,14 +1,15 @@
 import { ConfigError } from "./config-error.js";
 import { dataDirProblem } from "./data-dir-problem.js";
-import { readEnvConfig, readPlaces, type EnvConfig } from "./env-config.js";
+import { envFileProblem } from "./env-file-problem.js";
+import { readEnvConfig, readEnvFilePath, readPlaces, type EnvConfig } from "./env-config.js";
 import { portProblem } from "./port-problem.js";
 import { privateKeyProblem } from "./private-key-problem.js";
 import { readPrivateKey } from "./read-private-key.js";
 
 /**
  * The configuration, checked against the machine before anything starts: the environment's values
- * (readEnvConfig), then whether DATA_DIR can be written, the App's private key signs a JWT and PORT (and
- * METRICS_PORT) are free. Every problem is reported in one ConfigError, one line each, so one start shows them all.
+ * (readEnvConfig), then whether DATA_DIR can be written (and, for the setup flow, ENV_FILE), the App's
+ * private key signs a JWT and PORT (and METRICS_PORT) are free. Every problem is reported in one ConfigError, one line each, so one start shows them all.
  */
 export async function checkStartup(env: NodeJS.ProcessEnv = process.env): Promise<EnvConfig> {
   const problems: string[] = [];
@@ -22,6 +23,9 @@ export async function checkStartup(env: NodeJS.ProcessEnv = process.env): Promis
   const reported = (setting: string) => problems.some((p) => p.startsWith(setting));
   const { dataDir, host, port } = readPlaces(env);
   if (dataDir !== undefined) push(problems, dataDirProblem(dataDir));
+  // Without APP_ID the setup flow runs (a worker refuses instead): where it will save the App is checked first.
+  if (!env.APP_ID?.trim() && !reported("APP_ID") && config?.role !== "worker")
+    push(problems, envFileProblem(readEnvFilePath(env)));
   const { key, from } = readPrivateKey(env);
   // Without APP_ID the key is not used (the setup flow runs); with it, every GitHub call needs the key.
   if (key && env.APP_ID?.trim() && !reported("PRIVATE_KEY"))

@@ -144,6 +144,7 @@ const envSchema = z.object({
     return z.NEVER;
   }),
   NODE_ENV: optionalString,
+  ENV_FILE: optionalString.transform((v) => v ?? ".env"),
 });
 
 export type EnvConfig = {
@@ -223,6 +224,8 @@ export type EnvConfig = {
   /** `admins`: WEB_ADMINS, the GitHub user ids of the operators. */
   web: { oauth?: { clientId: string; clientSecret: string }; admins: number[] };
   production: boolean;
+  /** The .env file read at start (ENV_FILE, default .env in the working directory); the setup flow saves the new App there. */
+  envFile: string;
   /** Every secret value found in the environment, for log and output redaction. */
   secrets: string[];
 };
@@ -237,6 +240,14 @@ export function readPlaces(env: NodeJS.ProcessEnv = process.env): { dataDir?: st
     host: HOST.safeParse(env.HOST).data,
     port: PORT.safeParse(env.PORT).data,
   };
+}
+
+/**
+ * The .env file the app reads at start, before the rest of the environment is parsed (ENV_FILE, itself read
+ * from the environment; default .env in the working directory).
+ */
+export function readEnvFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return envSchema.shape.ENV_FILE.parse(env.ENV_FILE);
 }
 
 /** Parses the environment once; every problem is reported together, in words a newcomer understands. */
@@ -276,8 +287,11 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       );
     if (e.APP_ID && privateKey && e.WEBHOOK_SECRET)
       app = { appId: Number(e.APP_ID), privateKey, webhookSecret: e.WEBHOOK_SECRET };
-  } else if (production) {
-    problems.push("APP_ID: required when NODE_ENV=production (run once without NODE_ENV to register the App)");
+  } else if (e.ROLE === "worker") {
+    // Without APP_ID a process runs the setup flow; a worker's is nobody's to open.
+    problems.push(
+      "APP_ID: required with ROLE=worker (register the App through the setup flow of a web process, which saves it to ENV_FILE, then start the workers)",
+    );
   }
   if (app && e.AGENT === "claude" && !e.ANTHROPIC_API_KEY) {
     problems.push(
@@ -386,6 +400,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       admins: e.WEB_ADMINS,
     },
     production,
+    envFile: e.ENV_FILE,
     secrets,
   };
 }

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "./database.js";
+import { DatabaseUnavailableError } from "./database-unavailable-error.js";
 import { EMBEDDED_PORT, embeddedUrl, startEmbeddedServer } from "./embedded/start-embedded-server.js";
 import { openPostgres } from "./open-postgres.js";
 
@@ -26,7 +27,7 @@ const EMBEDDED_POOL = 2;
  * behind a unix socket and opens it the same way (kind "pglite": one process, no advisory locks needed).
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, { max: options.maxConnections ?? 10 });
+  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.maxConnections ?? 10);
   const server = await startEmbeddedServer(options.pgliteDir, { sharedBuffersMb: options.embeddedBuffersMb });
   const handle = connectEmbedded(server.socketDir);
   return {
@@ -45,6 +46,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       }
     },
   };
+}
+
+/**
+ * PostgreSQL at `url`, asked `select 1` before it is handed out: a URL the driver cannot read, a server that
+ * refuses or is not there, a wrong password or a missing database is a DatabaseUnavailableError here, not a
+ * driver's stack trace from whichever query comes first.
+ */
+async function connectPostgres(url: string, max: number): Promise<DatabaseHandle> {
+  let handle: DatabaseHandle | undefined;
+  try {
+    handle = openPostgres(url, { max });
+    await handle.ping();
+    return handle;
+  } catch (error) {
+    // The pool never connected; how its closing goes changes nothing of what is reported.
+    await handle?.close().catch(() => undefined);
+    throw new DatabaseUnavailableError(url, error);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { EnvConfig } from "../config/env-config.js";
 import { ConfigError } from "../config/config-error.js";
+import { DATABASE_URL_FIX, DatabaseUnavailableError } from "../db/database-unavailable-error.js";
 import { openDatabase } from "../db/open-database.js";
 import { fail, pass, type DoctorCheck } from "./doctor-check.js";
 
@@ -22,6 +23,7 @@ export async function checkDatabase(config: Pick<EnvConfig, "databaseUrl" | "dat
   } catch (error) {
     if (error instanceof ConfigError && error.problems.some((p) => p.includes("in use by another no-mistakes process")))
       return pass(name, `${kind}: in use by a running app (not opened here)`);
+    if (error instanceof DatabaseUnavailableError) return fail(name, error.detail, error.fix);
     return fail(name, `${kind} cannot be opened (${(error as Error).message})`, fixFor(config));
   }
   try {
@@ -36,6 +38,6 @@ export async function checkDatabase(config: Pick<EnvConfig, "databaseUrl" | "dat
 
 function fixFor(config: Pick<EnvConfig, "databaseUrl">): string {
   return config.databaseUrl
-    ? "check DATABASE_URL (host, port, user, password, database name) and that PostgreSQL is running"
+    ? DATABASE_URL_FIX
     : "check that DATA_DIR is writable, or set DATABASE_URL to a PostgreSQL database";
 }

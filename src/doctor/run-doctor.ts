@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
+import { readEnvFilePath } from "../config/env-config.js";
 import { formatCheck } from "./doctor-check.js";
 import { runChecks } from "./run-checks.js";
 
 // `npm run doctor`: one line per check, exit code 0 only when every check passed.
-if (existsSync(".env")) process.loadEnvFile(".env");
+const envFile = readEnvFilePath();
+if (existsSync(envFile)) process.loadEnvFile(envFile);
 try {
   const ok = await runChecks(process.env, (check) => console.log(formatCheck(check)));
   console.log(ok ? "\nall checks passed" : "\nfix the ✗ lines above, then run npm run doctor again");

@@ -6,10 +6,10 @@
  *   revoked, installation suspended or removed) or the App lacks a permission; retrying cannot help,
  *   an operator must act (see `authProblem` and `permission`)
  * - rate-limited (403/429 with rate-limit headers; a secondary limit carries `retryAfterMs`),
- *   server (5xx), network (no response), other
+ *   server (5xx: GitHub answered), unreachable (no answer: refused, no such host, reset, timed out), other
  */
 export type GitHubErrorKind =
-  "unprocessable" | "not-found" | "auth" | "conflict" | "rate-limited" | "server" | "network" | "other";
+  "unprocessable" | "not-found" | "auth" | "conflict" | "rate-limited" | "server" | "unreachable" | "other";
 
 /** Why GitHub refused the App: its credentials, or a permission it was not granted. */
 export type AuthProblem = "credentials" | "permission";
@@ -42,7 +42,7 @@ export class GitHubError extends Error {
   }
 
   get transient(): boolean {
-    return this.kind === "rate-limited" || this.kind === "server" || this.kind === "network";
+    return this.kind === "rate-limited" || this.kind === "server" || this.kind === "unreachable";
   }
 }
 
@@ -65,12 +65,17 @@ export function isRequestError(error: unknown): boolean {
 export function toGitHubError(error: unknown, action: string): GitHubError {
   if (error instanceof GitHubError) return error;
   const e = (error ?? {}) as RequestErrorLike;
-  const status = typeof e.status === "number" ? e.status : undefined;
+  // Octokit reports a request that got no answer (refused, no such host, reset, timed out) as a 500 without a
+  // response: GitHub said nothing, so there is no status.
+  const unanswered = e.response === undefined && (e.status === undefined || e.status === 500);
+  const status = typeof e.status === "number" && !unanswered ? e.status : undefined;
   const detail = describe(e);
   // Octokit fetches the installation token on an installation's first request: its failure is that request's.
   const via =
     /\/access_tokens$/.test(e.request?.url ?? "") && !/installation token/.test(action) ? " (installation token)" : "";
-  const message = `${action}${via}: ${status ?? "no response"} ${detail}`.trim();
+  const message = unanswered
+    ? `${action}${via}: no answer from GitHub (${detail || "no response"})`
+    : `${action}${via}: ${status} ${detail}`.trim();
   const headers = e.response?.headers ?? {};
   const retryAfter = Number(headers["retry-after"]);
   const retryAfterMs =
@@ -79,7 +84,7 @@ export function toGitHubError(error: unknown, action: string): GitHubError {
       : undefined;
   const details: GitHubErrorDetails = {};
   let kind: GitHubErrorKind;
-  if (status === undefined || (status === 500 && /fetch failed|ECONN|ENOTFOUND|socket/i.test(detail))) kind = "network";
+  if (status === undefined) kind = "unreachable";
   else if (status === 422) kind = "unprocessable";
   else if (status === 404) kind = "not-found";
   else if (status === 409) kind = "conflict";

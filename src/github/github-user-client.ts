@@ -71,9 +71,14 @@ export function createGitHubUserClient(options: {
     try {
       response = await fetchFn(url, init);
     } catch (error) {
-      throw new GitHubError("network", undefined, `${action}: no response ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new GitHubError(
+        "unreachable",
+        undefined,
+        `${action}: no answer from GitHub (${(error as Error).message})`,
+        {
+          cause: error,
+        },
+      );
     }
     const text = await response.text();
     let data: unknown = text;

@@ -23,12 +23,3 @@ export async function loadSetupAppFactory(): Promise<SetupAppFactory> {
   const module = (await import(new URL("./apps/setup.js", probotIndex).href)) as { setupAppFactory: SetupAppFactory };
   return module.setupAppFactory;
 }
-
-/** Probot's `.env` writer (what its setup flow calls with the new App's credentials), loaded by path likewise. */
-export async function loadProbotUpdateEnv(): Promise<(env: Record<string, string>) => Record<string, string>> {
-  const probotIndex = import.meta.resolve("probot");
-  const module = (await import(new URL("./helpers/update-env.js", probotIndex).href)) as {
-    updateEnv: (env: Record<string, string>) => Record<string, string>;
-  };
-  return module.updateEnv;
-}

@@ -13,6 +13,7 @@ import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
 import { countGitHubRequests } from "../github/count-github-requests.js";
+import { logGitHubRetries } from "../github/log-github-retries.js";
 import { openWebhookIntake } from "../intake/open-webhook-intake.js";
 import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
 import { startMetrics } from "../metrics/start-metrics.js";
@@ -28,7 +29,8 @@ import { bannerLine } from "../server/banner-line.js";
 import { logRequests } from "../server/log-requests.js";
 import { quietProbotLog } from "../server/quiet-probot-log.js";
 import { webhookAddress } from "../server/webhook-address.js";
-import { loadProbotUpdateEnv, loadSetupAppFactory } from "../server/load-setup-app.js";
+import { loadSetupAppFactory } from "../server/load-setup-app.js";
+import { saveEnvFile } from "../server/save-env-file.js";
 import { createSmeeChannel } from "../server/create-smee-channel.js";
 import { resolveSetupWebhook } from "../server/resolve-setup-webhook.js";
 import { showWebhookOnSetupPage } from "../server/show-webhook-on-setup-page.js";
@@ -102,7 +104,7 @@ export async function startServer(
       ...(config.app ? { acceptWebhooks: answersWebhooks, refusals } : {}),
       baseUrl: config.github.baseUrl,
       log,
-      Octokit: countGitHubRequests(ProbotOctokit, metrics.metrics),
+      Octokit: logGitHubRetries(countGitHubRequests(ProbotOctokit, metrics.metrics)),
     }),
   });
   let setupGuard: SetupRouteGuard | undefined;
@@ -210,14 +212,18 @@ export async function startServer(
       createChannel: options.createWebhookChannel ?? (() => createSmeeChannel()),
       log: setupLog,
     });
-    const [setupAppFactory, updateEnv] = await Promise.all([loadSetupAppFactory(), loadProbotUpdateEnv()]);
+    const setupAppFactory = await loadSetupAppFactory();
     const probotSetup = setupAppFactory({
       host: config.host,
       port: config.port,
       log: setupLog,
-      // A channel made for this setup is saved with the App's credentials: the registered app forwards from it.
+      // The App's credentials go to ENV_FILE, read at the next start. A channel made for this setup is saved
+      // with them: the registered app forwards from it.
       updateEnv: (env) =>
-        updateEnv("via" in hook && hook.via === "new-channel" ? { ...env, WEBHOOK_PROXY_URL: hook.url } : env),
+        saveEnvFile(
+          config.envFile,
+          "via" in hook && hook.via === "new-channel" ? { ...env, WEBHOOK_PROXY_URL: hook.url } : env,
+        ),
     });
     // Its routes write .env: they answer only whoever opens the URL with the one-time code logged below.
     const guarded = guardSetupRoutes<Parameters<typeof probotSetup>[0], Parameters<typeof probotSetup>[1]>(

@@ -12,6 +12,7 @@ import { readEnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { connectEmbedded, openDatabase } from "../db/open-database.js";
 import { countGitHubRequests } from "../github/count-github-requests.js";
+import { logGitHubRetries } from "../github/log-github-retries.js";
 import { createLogger } from "../logging/create-logger.js";
 import { resolveLogFormat } from "../logging/resolve-log-format.js";
 import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
@@ -49,7 +50,7 @@ const probot = new Probot({
   privateKey: app.privateKey,
   baseUrl: config.github.baseUrl,
   log,
-  Octokit: countGitHubRequests(ProbotOctokit, metrics),
+  Octokit: logGitHubRetries(countGitHubRequests(ProbotOctokit, metrics)),
 });
 
 let sweep: DeliverySweep | undefined;

@@ -87,6 +87,19 @@ describe("checkStartup", () => {
     ]);
   });
 
+  it("without APP_ID (the setup flow runs): an ENV_FILE it could not save the App in is one line naming ENV_FILE", async () => {
+    const file = join(pathUnderAFile(), ".env");
+    expect(await problemsOf(env({ APP_ID: "", ENV_FILE: file }))).toEqual([
+      `ENV_FILE: the setup flow saves the new App's credentials in "${file}", which cannot be written (a file is in the way, ENOTDIR); set ENV_FILE to a file the app may write (in a container, on its volume: /data/.env)`,
+    ]);
+    // Registered, the setup flow does not run: nothing is written there.
+    expect((await checkStartup(env({ ENV_FILE: file }))).envFile).toBe(file);
+    // A worker never runs it: it waits for the App, and says only that.
+    expect(
+      await problemsOf(env({ APP_ID: "", ENV_FILE: file, ROLE: "worker", DATABASE_URL: "postgres://u:p@db:5432/nm" })),
+    ).toEqual([expect.stringMatching(/^APP_ID: required with ROLE=worker/)]);
+  });
+
   it.each([
     ["a mangled PEM", { PRIVATE_KEY: MANGLED_KEY }, /^PRIVATE_KEY: cannot sign a GitHub App token with this key/],
     ["an EC key", { PRIVATE_KEY: EC_KEY }, /^PRIVATE_KEY: is a ec key; a GitHub App key is RSA/],
@@ -166,4 +179,30 @@ describe("npm start with bad settings", { timeout: 60_000 }, () => {
     expect(output).not.toContain("database ready");
     expect(output).not.toMatch(/\n\s+at /); // no stack trace
   });
+
+  // Node's recursive mkdir spins forever where a mkdir answers ENOENT under a parent that exists (/proc):
+  // the start used to hang there with no output. The deadline is the test's, generous for a cold start.
+  it.each([
+    ["/proc/no-mistakes-test/data", "proc"],
+    ["/sys/no-mistakes-test", "sysfs"],
+  ])(
+    "DATA_DIR=%s: exits at once with one line naming DATA_DIR and what to do, instead of hanging",
+    async (dir, filesystem) => {
+      const app = startAppProcess({ AGENT: "fake", DATA_DIR: dir, HOST: "127.0.0.1", PORT: "0" });
+      apps.push(app);
+      const exited = once(app.child, "exit") as Promise<[number | null]>;
+      const deadline = new Promise<"hung">((r) => setTimeout(() => r("hung"), 45_000).unref());
+      const outcome = await Promise.race([exited, deadline]);
+      expect(outcome, app.output()).toEqual([1, null]);
+      expect(
+        app
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("  - ")),
+      ).toEqual([
+        `  - DATA_DIR: "${dir}" is on ${filesystem}, a filesystem the kernel makes up, where nothing can be stored; set DATA_DIR to a directory on a disk the app may write (the default is ./.data)`,
+      ]);
+      expect(app.output()).not.toMatch(/\n\s+at /);
+    },
+  );
 });

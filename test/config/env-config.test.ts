@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/config-error.js";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig, readEnvFilePath } from "../../src/config/env-config.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 /** A PEM-looking key as it is usually pasted into .env: on one line, with "\n" escapes. */
@@ -192,10 +192,25 @@ describe("readEnvConfig", () => {
     ]);
   });
 
-  it("refuses to run in production without an App", () => {
-    expect(problemsOf({ NODE_ENV: "production", AGENT: "claude" })).toEqual([
-      expect.stringMatching(/^APP_ID: required when NODE_ENV=production/),
+  it("in production without an App: the setup flow runs, as without NODE_ENV (the image registers its App itself)", () => {
+    const config = readEnvConfig({ NODE_ENV: "production", AGENT: "claude" });
+    expect(config.production).toBe(true);
+    expect(config.app).toBeUndefined();
+  });
+
+  it("refuses a worker without an App: the setup flow is a web process's", () => {
+    expect(problemsOf({ ROLE: "worker", DATABASE_URL: "postgres://u:p@db:5432/nm" })).toEqual([
+      expect.stringMatching(
+        /^APP_ID: required with ROLE=worker \(register the App through the setup flow of a web process/,
+      ),
     ]);
+  });
+
+  it("ENV_FILE: .env in the working directory unless set; read before the rest, and kept in the config", () => {
+    expect(readEnvFilePath({})).toBe(".env");
+    expect(readEnvFilePath({ ENV_FILE: " " })).toBe(".env");
+    expect(readEnvFilePath({ ENV_FILE: "/data/.env" })).toBe("/data/.env");
+    expect(readEnvConfig({ ENV_FILE: "/data/.env" }).envFile).toBe("/data/.env");
   });
 
   it("refuses the unscripted fake agent in production", () => {

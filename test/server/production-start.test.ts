@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import { copyFileSync, cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { imageCmd, imageEnv } from "../helpers/dockerfile.js";
 import { freePort } from "../helpers/free-port.js";
 import { appProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
@@ -35,6 +36,32 @@ function startCompiled(env: Record<string, string>): AppProcess {
   const child = spawn(process.execPath, ["dist/index.js"], {
     cwd: packageRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const app = appProcess(child);
+  running.push(app);
+  return app;
+}
+
+/**
+ * The image's own start: its CMD, with its ENV (DATA_DIR and ENV_FILE moved from /data into `dataDir`, and
+ * the server on 127.0.0.1), from the image's layout.
+ */
+function startAsImage(dataDir: string, port: number, env: Record<string, string> = {}): AppProcess {
+  const [command, ...args] = imageCmd();
+  const moved = Object.fromEntries(
+    Object.entries(imageEnv()).map(([key, value]) => [key, value.replace(/^\/data(?=\/|$)/, dataDir)]),
+  );
+  const child = spawn(command === "node" ? process.execPath : command!, args, {
+    cwd: packageRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      ...moved,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const app = appProcess(child);
@@ -104,6 +131,53 @@ describe("production start (npm run build, node dist/index.js)", { timeout: 120_
     } finally {
       await db.close();
     }
+  });
+
+  it("the image without APP_ID (NODE_ENV=production): serves the setup flow, saves the App in ENV_FILE on its volume, and the next start is the App", async () => {
+    expect(imageEnv()).toMatchObject({ NODE_ENV: "production", DATA_DIR: "/data", ENV_FILE: "/data/.env" });
+    const dataDir = join(tempDir(), "data");
+    const port = await freePort();
+    const app = startAsImage(dataDir, port);
+    const base = `http://127.0.0.1:${port}`;
+
+    expect(await (await waitForHttp(`${base}/health`, app)).json()).toMatchObject({ mode: "setup" });
+    const code = /\/probot\?setup_code=([0-9a-f]{64}) in your browser/.exec(app.output())?.[1];
+    expect(code, app.output()).toBeDefined();
+    const page = await fetch(`${base}/probot?setup_code=${code}`, { redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("no-mistakes");
+    const cookie = page.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("no_mistakes_setup="))!
+      .split(";")[0]!;
+
+    // The App's credentials, as the setup flow's import page posts them: saved in ENV_FILE, for the owner only.
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    const imported = await fetch(`${base}/probot/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, origin: base },
+      body: JSON.stringify({ appId: "4242", pem: privateKey, webhook_secret: "webhook-secret-from-github" }),
+    });
+    expect(imported.status).toBe(200);
+    const envFile = join(dataDir, ".env");
+    expect(readFileSync(envFile, "utf8")).toMatch(/^APP_ID=4242$/m);
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
+    expect(await app.stop()).toBe(0);
+
+    // The container starts again on the same volume: registered.
+    const scenario = join(tempDir(), "scenario.json");
+    writeFileSync(scenario, JSON.stringify({ steps: [] }));
+    const again = startAsImage(dataDir, port, {
+      AGENT: "fake",
+      FAKE_AGENT_SCENARIO: scenario,
+      REDELIVER_INTERVAL: "off",
+    });
+    expect(await (await waitForHttp(`${base}/health`, again)).json()).toMatchObject({ mode: "app", role: "all" });
+    expect(again.output()).not.toContain("register the GitHub App");
   });
 
   it("in app mode starts its worker process from dist/ on the embedded database, and stops it with itself", async () => {

@@ -108,7 +108,10 @@ export function classifyFailure(error: unknown): FailureDecision {
     const fix = describeNotFound(github);
     return {
       retry: github.transient,
-      title: `GitHub refused a request (${github.status ?? github.kind})`,
+      title:
+        github.kind === "unreachable"
+          ? "GitHub could not be reached"
+          : `GitHub refused a request (${github.status ?? github.kind})`,
       detail: github.message,
       ...(fix ? { fix } : {}),
     };

@@ -15,7 +15,7 @@ export async function writeOnce<T>(write: () => Promise<T>, landed: () => Promis
   try {
     return await write();
   } catch (error) {
-    if (!(error instanceof GitHubError) || (error.kind !== "server" && error.kind !== "network")) throw error;
+    if (!(error instanceof GitHubError) || (error.kind !== "server" && error.kind !== "unreachable")) throw error;
     const found = await landed();
     if (found !== undefined) return found;
     return write();
