@@ -1,5 +1,6 @@
 # no-mistakes: Node 20 with git, the pinned agent CLIs (Claude Code, Codex) and bubblewrap (+ socat, its model bridge), the sandbox every
-# agent call runs in (run the container with the --security-opt flags the README's Docker section names);
+# agent call runs in (run the container with the --security-opt flags the README's Docker section names), and
+# mount, with which a turn's outer sandbox mounts the overlays that bound what the agent writes;
 # data (embedded database, workspaces, agent sessions) in /data.
 # The build stage compiles src/ to dist/ (npm run build: tsc, with dev dependencies); the final stage runs
 # plain `node dist/index.js` with production dependencies only (no tsx, no TypeScript).
@@ -17,7 +18,7 @@ RUN npm run build
 FROM node:20-bookworm-slim
 
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap socat \
+  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap socat mount \
   && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
