@@ -1,3 +1,5 @@
+import { linearRegex, UnsupportedPatternError } from "./linear-regex/index.js";
+
 /** A title longer than GitHub allows (256) is tested on its first 256 characters: the title is the author's text. */
 export const TITLE_TESTED_CHARS = 256;
 
@@ -7,8 +9,10 @@ const ALLOWED_FLAGS = /^[imsuv]*$/;
 
 /**
  * An `ignore.title` pattern as a test of a PR title: `/regex/flags` is a regular expression, anything else
- * plain text matched case-insensitively anywhere in the title (`WIP`, `[skip review]`). Throws with the
- * reason when a `/…/` pattern is not a valid regular expression.
+ * plain text matched case-insensitively anywhere in the title (`WIP`, `[skip review]`). A regular
+ * expression runs in time linear in the title (the author's text), so it may hold no backreference or
+ * lookaround. Throws with the reason when a `/…/` pattern is not a valid regular expression, and an
+ * `UnsupportedPatternError` when it is one that cannot run in linear time.
  */
 export function titlePattern(pattern: string): (title: string) => boolean {
   const regex = REGEX_FORM.exec(pattern);
@@ -18,7 +22,7 @@ export function titlePattern(pattern: string): (title: string) => boolean {
   }
   const [, source, flags] = regex as unknown as [string, string, string];
   if (!ALLOWED_FLAGS.test(flags)) throw new Error(`flags may be i, m, s, u or v, not \`${flags}\``);
-  const compiled = new RegExp(source, flags);
+  const compiled = linearRegex(source, flags);
   return (title) => compiled.test(title.slice(0, TITLE_TESTED_CHARS));
 }
 
@@ -28,6 +32,8 @@ export function titlePatternProblem(pattern: string): string | undefined {
     titlePattern(pattern);
     return undefined;
   } catch (error) {
+    if (error instanceof UnsupportedPatternError)
+      return `not supported in a title pattern, which runs in time linear in the title: ${error.what}`;
     return `not a valid regular expression: ${(error as Error).message}`;
   }
 }

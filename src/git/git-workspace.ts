@@ -8,7 +8,9 @@ import type { TreeChange } from "./tree-change.js";
 import { findNestedGit } from "./find-nested-git.js";
 import { GitError } from "./git-error.js";
 import { leftOutFiles } from "./left-out-files.js";
+import { outermostFolders } from "./outermost-folders.js";
 import { parseChangedFiles } from "./parse-changed-files.js";
+import { pathspecGlob } from "./pathspec-glob.js";
 import { parseRawDiff } from "./raw-diff-entry.js";
 import { runGit } from "./run-git.js";
 import type { GitResult, RunGitOptions } from "./run-git.js";
@@ -235,9 +237,8 @@ export class GitWorkspace {
     const paths = oldPath
       ? options.paths?.flatMap((p) => (oldPath.has(p) ? [oldPath.get(p)!, p] : [p]))
       : options.paths;
-    const specs = paths
-      ? [...paths.map((p) => `:(literal)${p}`), ...(options.excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`)]
-      : pathspecs(options.excludeGlobs);
+    const included = paths ? paths.map((p) => `:(literal)${p}`) : ["."];
+    const specs = [...included, ...(await this.excludedByGlobs(from, to, included, options.excludeGlobs))];
     const common = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M"];
     const raw = parseRawDiff(
       (await this.git([...common, "--raw", "-z", "--no-abbrev", from, to, "--", ...specs])).stdout,
@@ -282,12 +283,32 @@ export class GitWorkspace {
     assertArgument("commit", from);
     assertArgument("commit", to);
     const common = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "-z"];
-    const tail = [from, to, "--", ...pathspecs(options.excludeGlobs)];
+    const tail = [from, to, "--", ".", ...(await this.excludedByGlobs(from, to, ["."], options.excludeGlobs))];
     const [numstat, nameStatus] = await Promise.all([
       this.git([...common, "--numstat", ...tail]),
       this.git([...common, "--name-status", ...tail]),
     ]);
     return parseChangedFiles(numstat.stdout, nameStatus.stdout);
+  }
+
+  /**
+   * Pathspecs that leave out, by name, the paths changed from..to (within the pathspecs `included`; each
+   * side of a rename on its own) that one of `globs` matches as git's `:(glob)` would. Git is never
+   * given the globs: its own matcher takes time exponential in their wildcards on deep paths, which the
+   * PR chooses.
+   */
+  private async excludedByGlobs(
+    from: string,
+    to: string,
+    included: readonly string[],
+    globs: readonly string[] | undefined,
+  ): Promise<string[]> {
+    if (!globs?.length) return [];
+    const matchers = globs.map(pathspecGlob);
+    const names = ["diff", "--no-color", "--no-ext-diff", "--name-only", "--no-renames", "-z", from, to];
+    const changed = (await this.git([...names, "--", ...included])).stdout.split("\0").filter((p) => p !== "");
+    const ignored = changed.filter((path) => matchers.some((matches) => matches(path)));
+    return outermostFolders(ignored, changed).map((p) => `:(exclude,literal)${p}`);
   }
 
   /** Whether `path` is a submodule (a gitlink) in commit `sha`. */
@@ -538,10 +559,6 @@ export class GitWorkspace {
 
 function megabytes(bytes: number): string {
   return (bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
-}
-
-function pathspecs(excludeGlobs: readonly string[] | undefined): string[] {
-  return [".", ...(excludeGlobs ?? []).map((glob) => `:(exclude,glob)${glob}`)];
 }
 
 /** Rejects what git would read as an option (or a forced refspec where it matters). */

@@ -7,6 +7,8 @@
  *   an operator must act (see `authProblem` and `permission`)
  * - rate-limited (403/429 with rate-limit headers; a secondary limit carries `retryAfterMs`),
  *   server (5xx: GitHub answered), unreachable (no answer: refused, no such host, reset, timed out), other
+ * A GraphQL answer of 200 with `errors` is classified the same way by its error types (FORBIDDEN is a
+ * missing permission, NOT_FOUND, RATE_LIMITED…), with the type kept in `graphqlType`.
  */
 export type GitHubErrorKind =
   "unprocessable" | "not-found" | "auth" | "conflict" | "rate-limited" | "server" | "unreachable" | "other";
@@ -21,12 +23,15 @@ export interface GitHubErrorDetails {
   permission?: string;
   /** rate-limited: how long GitHub asked us to wait (Retry-After), when it said. */
   retryAfterMs?: number;
+  /** A GraphQL error: the type GitHub gave it (`FORBIDDEN`, `NOT_FOUND`, `RATE_LIMITED`…); the HTTP status was 200. */
+  graphqlType?: string;
 }
 
 export class GitHubError extends Error {
   readonly authProblem?: AuthProblem;
   readonly permission?: string;
   readonly retryAfterMs?: number;
+  readonly graphqlType?: string;
 
   constructor(
     readonly kind: GitHubErrorKind,
@@ -39,6 +44,7 @@ export class GitHubError extends Error {
     if (options?.authProblem) this.authProblem = options.authProblem;
     if (options?.permission) this.permission = options.permission;
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options?.graphqlType) this.graphqlType = options.graphqlType;
   }
 
   get transient(): boolean {
@@ -64,6 +70,8 @@ export function isRequestError(error: unknown): boolean {
 /** Turns whatever Octokit threw into a GitHubError (the request's what-for goes in `action`). */
 export function toGitHubError(error: unknown, action: string): GitHubError {
   if (error instanceof GitHubError) return error;
+  const graphql = graphqlAnswer(error);
+  if (graphql) return fromGraphqlErrors(graphql, error, action);
   const e = (error ?? {}) as RequestErrorLike;
   // Octokit reports a request that got no answer (refused, no such host, reset, timed out) as a 500 without a
   // response: GitHub said nothing, so there is no status.
@@ -117,4 +125,58 @@ function describe(e: RequestErrorLike): string {
     return `${data.message}${errors}`;
   }
   return e.message ?? "";
+}
+
+/** A GraphQL answer of 200 with `errors`: what GitHub said, and the response's headers. */
+interface GraphqlAnswer {
+  errors: { type?: unknown; message?: unknown }[];
+  headers: Record<string, string | undefined>;
+}
+
+/**
+ * The GraphQL errors a failure carries, when it is GitHub's 200 with `errors`: @octokit/graphql throws a
+ * GraphqlResponseError, and the throttling plugin, for RATE_LIMITED, an error holding the response.
+ */
+function graphqlAnswer(error: unknown): GraphqlAnswer | undefined {
+  const e = error as {
+    name?: unknown;
+    status?: unknown;
+    errors?: unknown;
+    headers?: Record<string, string | undefined>;
+    response?: { headers?: Record<string, string | undefined>; data?: { errors?: unknown } };
+  } | null;
+  if (!e || typeof e !== "object" || typeof e.status === "number") return undefined;
+  if (e.name === "GraphqlResponseError" && Array.isArray(e.errors))
+    return { errors: e.errors as GraphqlAnswer["errors"], headers: e.headers ?? {} };
+  const errors = e.response?.data?.errors;
+  return Array.isArray(errors) ? { errors, headers: e.response?.headers ?? {} } : undefined;
+}
+
+/** GraphQL error types as the kinds REST errors have, in the order that decides an answer with several. */
+const GRAPHQL_KINDS: [GitHubErrorKind, readonly string[]][] = [
+  ["rate-limited", ["RATE_LIMITED"]],
+  ["auth", ["FORBIDDEN", "INSUFFICIENT_SCOPES"]],
+  ["not-found", ["NOT_FOUND"]],
+  ["unprocessable", ["UNPROCESSABLE"]],
+  ["server", ["INTERNAL", "SERVICE_UNAVAILABLE", "TIMEOUT"]],
+];
+
+function fromGraphqlErrors(answer: GraphqlAnswer, error: unknown, action: string): GitHubError {
+  const errors = answer.errors.map((e) => ({ type: String(e.type ?? ""), message: String(e.message ?? "") }));
+  const said = errors.map((e) => (e.type ? `${e.type} ${e.message}` : e.message)).join("; ");
+  const found = GRAPHQL_KINDS.find(([, types]) => errors.some((e) => types.includes(e.type)));
+  // a secondary rate limit can come without a type, in words only
+  const kind = found?.[0] ?? (/rate limit|too quickly/i.test(said) ? "rate-limited" : "other");
+  const graphqlType = errors.find((e) => found?.[1].includes(e.type))?.type ?? errors[0]?.type;
+  const headers = answer.headers;
+  const details: GitHubErrorDetails = graphqlType ? { graphqlType } : {};
+  if (kind === "auth") {
+    details.authProblem = "permission";
+    const accepted = headers["x-accepted-github-permissions"];
+    if (accepted) details.permission = accepted;
+  }
+  const retryAfter = Number(headers["retry-after"]);
+  if (kind === "rate-limited" && headers["retry-after"] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0)
+    details.retryAfterMs = retryAfter * 1000;
+  return new GitHubError(kind, undefined, `${action}: GraphQL ${said}`.trim(), { cause: error, ...details });
 }

@@ -32,6 +32,8 @@ export interface PolicyPass {
   model: string;
   /** The tools that were taken out, for the log. */
   stripped: string[];
+  /** Feature switches taken out of their headers (`anthropic-beta: files-api-2025-04-14`), for the log. */
+  droppedSwitches: string[];
 }
 
 /** Default output cap per request when the operator sets none (AGENT_MAX_OUTPUT_TOKENS). */
@@ -85,6 +87,30 @@ const HEADERS: Record<ModelApi, { names: Set<string>; prefixes: string[] }> = {
   },
 };
 
+/**
+ * Headers that switch provider features on, with the values the pinned CLIs send — measured against a
+ * local server: Claude Code 2.1.197 with claude-sonnet-4-5, its dated snapshot, claude-opus-4-1 and -4-5,
+ * claude-haiku-4-5, claude-3-5-haiku-latest and the `sonnet`, `opus`, `haiku` aliases (a `[1m]` model
+ * adds context-1m), on first turns, resumes and tool calls of every role; Codex 0.171.0 likewise. Any
+ * other value is taken out of the list and the request kept: a beta the app never vetted (files, MCP,
+ * code execution…) never reaches the provider with the operator's key.
+ */
+const FEATURE_SWITCHES: Record<ModelApi, Record<string, ReadonlySet<string>>> = {
+  anthropic: {
+    "anthropic-beta": new Set([
+      "claude-code-20250219",
+      "interleaved-thinking-2025-05-14",
+      "thinking-token-count-2026-05-13",
+      "context-management-2025-06-27",
+      "prompt-caching-scope-2026-01-05",
+      "mid-conversation-system-2026-04-07",
+      "effort-2025-11-24",
+      "context-1m-2025-08-07",
+    ]),
+  },
+  openai: { "x-codex-beta-features": new Set(["remote_compaction_v2"]) },
+};
+
 /** Tool entries the CLIs run themselves (client tools); any other `type` runs at the provider. */
 function isClientTool(api: ModelApi, tool: unknown): boolean {
   if (!tool || typeof tool !== "object") return false;
@@ -119,7 +145,8 @@ export function checkRoute(policy: ModelPolicy, method: string, path: string): P
 /**
  * Applies the policy to one request: the model must be one of `models`, the output cap is lowered to
  * `maxOutputTokens`, server-side tools and fields are taken out unless allowed, and only known headers
- * pass. The body is re-serialised; `content-length` is the new one.
+ * pass (feature switches with their known values only). The body is re-serialised; `content-length` is
+ * the new one.
  */
 export function applyPolicy(
   policy: ModelPolicy,
@@ -158,19 +185,38 @@ export function applyPolicy(
     }
   }
 
-  const allowed = HEADERS[policy.api];
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (value !== undefined && (allowed.names.has(lower) || allowed.prefixes.some((p) => lower.startsWith(p))))
-      out[lower] = value;
-  }
+  const { headers: out, droppedSwitches } = allowedHeaders(policy.api, headers);
   const forwarded = Buffer.from(JSON.stringify(body));
   out["content-type"] = "application/json";
   out["content-length"] = String(forwarded.length);
   // The meter reads the response: it must come uncompressed.
   out["accept-encoding"] = "identity";
-  return { headers: out, body: forwarded, model, stripped };
+  return { headers: out, body: forwarded, model, stripped, droppedSwitches };
+}
+
+/** The known headers, feature switches cut to their known values (a switch left with none is dropped). */
+function allowedHeaders(
+  api: ModelApi,
+  headers: Record<string, string | string[] | undefined>,
+): { headers: Record<string, string | string[]>; droppedSwitches: string[] } {
+  const allowed = HEADERS[api];
+  const out: Record<string, string | string[]> = {};
+  const droppedSwitches: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || !(allowed.names.has(lower) || allowed.prefixes.some((p) => lower.startsWith(p))))
+      continue;
+    const known = FEATURE_SWITCHES[api][lower];
+    if (!known) {
+      out[lower] = value;
+      continue;
+    }
+    const values = [value].flat().flatMap((v) => v.split(",").map((item) => item.trim()));
+    for (const item of values) if (item !== "" && !known.has(item)) droppedSwitches.push(`${lower}: ${item}`);
+    const kept = values.filter((item) => known.has(item));
+    if (kept.length > 0) out[lower] = kept.join(",");
+  }
+  return { headers: out, droppedSwitches };
 }
 
 /** Whether the policy lets a request naming `model` through. */

@@ -26,7 +26,7 @@ const MAX_REFUSALS_KEPT = 100;
 export interface ModelProxy {
   /** The unix socket the proxy listens on. */
   readonly socketPath: string;
-  /** Requests the proxy refused, and tools it took out (for the log). */
+  /** Requests the proxy refused, and tools and feature switches it took out (for the log). */
   readonly refused: string[];
   /** The usage of every response so far, priced, and whether the budget stopped the call. */
   readonly usage: MeterReport;
@@ -52,6 +52,14 @@ export async function startModelProxy(
   const refused: string[] = [];
   const note = (line: string) => {
     if (refused.length < MAX_REFUSALS_KEPT) refused.push(line.slice(0, 200));
+  };
+  // the CLI sends its switches with every request: each one dropped is noted once (at most 10 a note)
+  const droppedOnce = new Set<string>();
+  const noteDropped = (what: string, dropped: readonly string[]) => {
+    const fresh = [...new Set(dropped.map((d) => d.slice(0, 80)))].filter((d) => !droppedOnce.has(d)).slice(0, 10);
+    if (fresh.length === 0 || refused.length >= MAX_REFUSALS_KEPT) return;
+    fresh.forEach((d) => droppedOnce.add(d));
+    note(`${what}: dropped ${fresh.map((d) => JSON.stringify(d)).join(", ")}`);
   };
   const sockets = new Set<Socket>();
   const held = { bytes: 0 };
@@ -91,6 +99,7 @@ export async function startModelProxy(
           return refuse(res, what, passed.status, passed.message);
         }
         if (passed.stripped.length > 0) note(`${what}: removed ${passed.stripped.join(", ")}`);
+        noteDropped(what, passed.droppedSwitches);
         forward(res, url, path, passed.headers, passed.body, passed.model);
       },
       () => res.destroy(),

@@ -1,10 +1,13 @@
-const compiled = new Map<string, RegExp>();
+import { linearRegex, type LinearRegex } from "../../config/linear-regex/index.js";
+
+const compiled = new Map<string, LinearRegex>();
 
 /**
  * Whether a repository path matches a glob as teams write them in rule files and `path_instructions`:
  * `*` and `?` stay within one folder, `**` crosses folders, `[abc]` and `{ts,tsx}` as usual. A glob
  * without a `/` matches the file's name at any depth (`*.ts`), unless `anchored`; a glob naming a folder
- * (`src/db`, `src/db/`) matches everything under it. A leading `./` or `/` is ignored.
+ * (`src/db`, `src/db/`) matches everything under it. A leading `./` or `/` is ignored. Time is linear in
+ * the path (times the glob's length), however many `**` the glob holds.
  */
 export function matchGlob(glob: string, path: string, options: { anchored?: boolean } = {}): boolean {
   const pattern = glob.trim().replace(/^\.?\//, "");
@@ -14,7 +17,8 @@ export function matchGlob(glob: string, path: string, options: { anchored?: bool
   let regex = compiled.get(key);
   if (!regex) {
     const body = toRegex(pattern.replace(/\/$/, ""));
-    regex = new RegExp(`^${anywhere ? "(?:.*/)?" : ""}${body}(?:/.*)?$`, "u");
+    // a glob has no counted repetition: its program grows with its length alone
+    regex = linearRegex(`^${anywhere ? "(?:.*/)?" : ""}${body}(?:/.*)?$`, "u", { maxInstructions: Infinity });
     compiled.set(key, regex);
   }
   return regex.test(path);

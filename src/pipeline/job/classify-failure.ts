@@ -42,14 +42,14 @@ export function describeAuthFailure(error: GitHubError): AuthFailure | undefined
     return {
       problem: "credentials",
       message:
-        `the App's private key was revoked or the installation suspended: GitHub answered ${error.status} to "${request}". ` +
+        `the App's private key was revoked or the installation suspended: GitHub answered ${answered(error)} to "${request}". ` +
         "Generate a new private key in the App's settings and set PRIVATE_KEY, or unsuspend (reinstall) the App on this account; jobs fail until then.",
     };
   }
   const permission = error.permission ? `permission ${error.permission}` : `the permission "${request}" needs`;
   return {
     problem: "permission",
-    message: `the App lacks ${permission}: accept the new permissions in the installation settings (or grant it in the App's settings). GitHub answered ${error.status} to "${request}".`,
+    message: `the App lacks ${permission}: accept the new permissions in the installation settings (or grant it in the App's settings). GitHub answered ${answered(error)} to "${request}".`,
   };
 }
 
@@ -59,11 +59,16 @@ export function describeNotFound(error: GitHubError): string | undefined {
   const request = error.message.split(":")[0];
   const url = (error.cause as { request?: { url?: string } } | undefined)?.request?.url ?? "";
   if (/\/access_tokens$/.test(url) || /installation token/.test(error.message)) {
-    return `GitHub answered 404 to "${request}": the App's installation is gone (uninstalled, or the App deleted). Install the App on the account again; jobs of its repositories fail until then.`;
+    return `GitHub answered ${answered(error)} to "${request}": the App's installation is gone (uninstalled, or the App deleted). Install the App on the account again; jobs of its repositories fail until then.`;
   }
   const repo = /\/repos\/([^/?#]+\/[^/?#]+)/.exec(url)?.[1];
   const where = repo ? `the repository ${decodeURIComponent(repo)}` : "the repository";
-  return `GitHub answered 404 to "${request}": check that the App is installed on ${where} and has access to it (the installation's Repository access: all repositories, or this one selected), and that the repository still exists.`;
+  return `GitHub answered ${answered(error)} to "${request}": check that the App is installed on ${where} and has access to it (the installation's Repository access: all repositories, or this one selected), and that the repository still exists.`;
+}
+
+/** What GitHub answered: the HTTP status, or for a GraphQL answer (200) the type of its error. */
+function answered(error: GitHubError): string {
+  return String(error.status ?? error.graphqlType ?? error.kind);
 }
 
 /** The one error line an auth failure gets (once per job). */

@@ -1,7 +1,9 @@
+import { linearRegex } from "../../config/linear-regex/index.js";
+
 /**
  * Whether a branch name matches a glob of `ignore.base_branches` / `ignore.head_branches`: `*` is any run
  * of characters but `/`, `**` any run including `/`, `?` one character but `/`; the rest is literal, and
- * the glob covers the whole name (`release/*`, `dependabot/**`).
+ * the glob covers the whole name (`release/*`, `dependabot/**`). Time is linear in the name.
  */
 export function matchBranchGlob(glob: string, branch: string): boolean {
   let source = "";
@@ -14,5 +16,5 @@ export function matchBranchGlob(glob: string, branch: string): boolean {
     else if (c === "?") source += "[^/]";
     else source += c.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
   }
-  return new RegExp(`^${source}$`, "s").test(branch);
+  return linearRegex(`^${source}$`, "s", { maxInstructions: Infinity }).test(branch);
 }

@@ -313,6 +313,41 @@ describe("the model proxy's policy (real proxy over its socket, fake upstream)",
     expect(got.headers.session_id).toBe("s1");
   });
 
+  it("passes only the anthropic-beta values the pinned CLI sends: others are dropped, the request kept, each noted once", async () => {
+    const p = await start(ANTHROPIC);
+    const body = { model: "claude-sonnet-4-5", max_tokens: 10, messages: [] };
+    const betas = {
+      "anthropic-beta":
+        "claude-code-20250219,files-api-2025-04-14, interleaved-thinking-2025-05-14,mcp-client-2025-11-20",
+    };
+    expect((await call("POST", "/v1/messages?beta=true", body, betas)).status).toBe(200);
+    expect((await call("POST", "/v1/messages?beta=true", body, betas)).status).toBe(200);
+    expect((await call("POST", "/v1/messages", body, { "anthropic-beta": "code-execution-2025-08-25" })).status).toBe(
+      200,
+    );
+    expect(received).toHaveLength(3);
+    expect(received[0]!.headers["anthropic-beta"]).toBe("claude-code-20250219,interleaved-thinking-2025-05-14");
+    expect(received[1]!.headers["anthropic-beta"]).toBe("claude-code-20250219,interleaved-thinking-2025-05-14");
+    expect(received[2]!.headers).not.toHaveProperty("anthropic-beta");
+    expect(p.refused).toEqual([
+      'POST /v1/messages: dropped "anthropic-beta: files-api-2025-04-14", "anthropic-beta: mcp-client-2025-11-20"',
+      'POST /v1/messages: dropped "anthropic-beta: code-execution-2025-08-25"',
+    ]);
+  });
+
+  it("passes only the x-codex-beta-features values Codex sends, and never an openai-beta header", async () => {
+    const p = await start(OPENAI);
+    await call(
+      "POST",
+      "/responses",
+      { model: "gpt-5.5", input: [] },
+      { "x-codex-beta-features": "remote_compaction_v2,unvetted_feature", "openai-beta": "assistants=v2" },
+    );
+    expect(received[0]!.headers["x-codex-beta-features"]).toBe("remote_compaction_v2");
+    expect(received[0]!.headers).not.toHaveProperty("openai-beta");
+    expect(p.refused).toEqual(['POST /responses: dropped "x-codex-beta-features: unvetted_feature"']);
+  });
+
   it("lets server tools through when the operator allows them, and never raises a smaller max_tokens", async () => {
     await start({ ...ANTHROPIC, serverTools: true });
     await call("POST", "/v1/messages", {
