@@ -201,6 +201,21 @@ describe("organisation defaults and _extends", () => {
     expect(summary).not.toMatch(/embargoed|octo-org\/\.github/);
   });
 
+  it("a private organisation's ignore rule skips the PR without quoting its pattern on the check run", async () => {
+    await start({
+      configYaml: "review:\n  drafts: true\n",
+      repoFiles: { [ORG_FILE]: "ignore:\n  head_branches: ['feat*-embargoed-glob*', 'feat*']\n" },
+      repoVisibility: { [`${OWNER}/.github`]: "private" },
+    });
+    const head = await fx.open({ "src/app.ts": PR_APP }, [], "first");
+    const check = checkRunOf(head);
+    expect(check.output.title).toContain("Review skipped");
+    expect(check.output.summary).toContain(
+      "its head branch, `feature`, matches a pattern (set by a private source) in `ignore.head_branches`",
+    );
+    expect(JSON.stringify(check.output)).not.toContain("feat*");
+  });
+
   it("_extends a private base (named in the repository's own file) that extends a public one: neither is shown, nor named", async () => {
     await start({
       configYaml: "_extends: private-config\nreview:\n  drafts: true\n",

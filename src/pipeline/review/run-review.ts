@@ -52,7 +52,7 @@ export async function runReview(
     );
     return false;
   }
-  const skip = await skipReason(deps, run, job, ctx.config);
+  const skip = await skipReason(deps, run, job, ctx.config, ctx.privateSettings);
   if (skip) {
     await reportSkip(deps, ctx, run, skip, log);
     return false;

@@ -33,6 +33,7 @@ export async function skipReason(
   run: Run,
   job: RunJob,
   config: RepoConfig,
+  privateSettings: ReadonlySet<string> = new Set(),
 ): Promise<SkipReason | undefined> {
   if (EXPLICIT_TRIGGERS.has(job.trigger)) return undefined;
   const byAuthor = await authorRule(deps, run, config);
@@ -42,7 +43,7 @@ export async function skipReason(
     return other("paused", "automatic reviews are paused on this PR (`/no-mistakes resume` turns them on)");
   if (!config.review.auto) return other("review.auto", "automatic reviews are off (`review.auto: false`)");
   if (run.draft && !config.review.drafts) return other("review.drafts", "the PR is a draft (`review.drafts` is off)");
-  return ignoredBy(run, config.ignore);
+  return ignoredBy(run, config.ignore, privateSettings);
 }
 
 /** The rule the PR's author meets: the bot's own learnings proposal, another bot's PR, `ignore.authors`. */
@@ -88,24 +89,35 @@ async function isLearningsProposal(deps: Deps, run: Run): Promise<boolean> {
   return deps.isOwnBot(run.authorLogin);
 }
 
-/** The first `ignore` rule the PR meets besides its author: a label, its title, its base or head branch. */
-function ignoredBy(run: Run, ignore: RepoConfig["ignore"]): SkipReason | undefined {
+/**
+ * The first `ignore` rule the PR meets besides its author: a label, its title, its base or head branch. The
+ * reason quotes the pattern that matched, unless a private repository's config set the list (it is then
+ * applied, never quoted where anyone who sees the PR reads it).
+ */
+function ignoredBy(
+  run: Run,
+  ignore: RepoConfig["ignore"],
+  privateSettings: ReadonlySet<string>,
+): SkipReason | undefined {
+  const quote = (key: string, pattern: string) =>
+    privateSettings.has(`ignore.${key}`) ? "a pattern (set by a private source)" : inlineCode(pattern);
   const label = run.labels.find((l) => ignore.labels.some((i) => i.toLowerCase() === l.toLowerCase()));
   if (label !== undefined)
     return other("ignore.labels", `it has the label ${inlineCode(label)}, which is in \`ignore.labels\``);
   const title = ignore.title.find((pattern) => titleMatches(pattern, run.title));
-  if (title !== undefined) return other("ignore.title", `its title matches ${inlineCode(title)} in \`ignore.title\``);
+  if (title !== undefined)
+    return other("ignore.title", `its title matches ${quote("title", title)} in \`ignore.title\``);
   const base = ignore.base_branches.find((glob) => matchBranchGlob(glob, run.baseRef));
   if (base !== undefined)
     return other(
       "ignore.base_branches",
-      `its base branch, ${inlineCode(run.baseRef)}, matches ${inlineCode(base)} in \`ignore.base_branches\``,
+      `its base branch, ${inlineCode(run.baseRef)}, matches ${quote("base_branches", base)} in \`ignore.base_branches\``,
     );
   const head = ignore.head_branches.find((glob) => matchBranchGlob(glob, run.headRef));
   if (head !== undefined)
     return other(
       "ignore.head_branches",
-      `its head branch, ${inlineCode(run.headRef)}, matches ${inlineCode(head)} in \`ignore.head_branches\``,
+      `its head branch, ${inlineCode(run.headRef)}, matches ${quote("head_branches", head)} in \`ignore.head_branches\``,
     );
   return undefined;
 }
