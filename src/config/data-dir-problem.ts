@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { writeErrorReason } from "./write-error-reason.js";
 
 /**
  * Filesystems the kernel makes up as they are read (statfs `f_type`, from linux/magic.h): nothing written
@@ -42,14 +43,7 @@ export function dataDirProblem(dir: string): string | undefined {
     rmSync(probe);
     return undefined;
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const why =
-      code === "EACCES" || code === "EPERM"
-        ? "permission denied"
-        : code === "ENOTDIR"
-          ? "a file is in the way"
-          : message;
-    return `DATA_DIR: cannot create and write "${path}" (${why}${code ? `, ${code}` : ""}); set DATA_DIR to a directory the app may write, or fix its owner`;
+    return `DATA_DIR: cannot create and write "${path}" (${writeErrorReason(error)}); set DATA_DIR to a directory the app may write, or fix its owner`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { writeErrorReason } from "./write-error-reason.js";
 
 /**
  * Why the setup flow could not save a new App's credentials in the .env file at `path` (ENV_FILE), or
@@ -13,18 +14,7 @@ export function envFileProblem(path: string): string | undefined {
     accessSync(existsSync(file) ? file : dirname(file), constants.W_OK);
     return undefined;
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const why =
-      code === "EACCES" || code === "EPERM"
-        ? "permission denied"
-        : code === "ENOENT"
-          ? "its folder does not exist"
-          : code === "EROFS"
-            ? "a read-only filesystem"
-            : code === "ENOTDIR"
-              ? "a file is in the way"
-              : message;
-    return problem(file, `${why}${code ? `, ${code}` : ""}`);
+    return problem(file, writeErrorReason(error));
   }
 }
 

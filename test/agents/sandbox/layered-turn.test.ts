@@ -42,8 +42,12 @@ function paths(): Paths {
   return { workspace, home };
 }
 
-function turn(p: Paths, script: string, options: { writable?: boolean; timeoutMs?: number } = {}) {
-  return sandbox.run({
+function turn(
+  p: Paths,
+  script: string,
+  options: { writable?: boolean; timeoutMs?: number; on?: BubblewrapSandbox } = {},
+) {
+  return (options.on ?? sandbox).run({
     command: "/bin/sh",
     args: ["-c", script],
     workspace: p.workspace,
@@ -244,27 +248,11 @@ describe("where the host cannot layer a turn", () => {
   it("the workspace's growth is measured instead, and a turn past the limit is still stopped", async () => {
     const sampled = new BubblewrapSandbox({ limits: LIMITS, layered: false });
     const p = paths();
-    const error = await sampled
-      .run({
-        command: "/bin/sh",
-        args: [
-          "-c",
-          "i=0; while [ $i -lt 16 ]; do dd if=/dev/zero of=f$i bs=1M count=4 2>/dev/null; i=$((i+1)); done; sleep 60",
-        ],
-        workspace: p.workspace,
-        writable: true,
-        home: p.home,
-        runtime: [],
-        env: { PATH: "/usr/bin:/bin" },
-        stdin: "",
-        timeoutMs: 120_000,
-        killGraceMs: 500,
-        model: {
-          upstream: "http://127.0.0.1:9",
-          policy: { api: "anthropic", models: [], maxOutputTokens: 1, serverTools: false },
-        },
-      })
-      .catch((e: unknown) => e);
+    const error = await turn(
+      p,
+      "i=0; while [ $i -lt 16 ]; do dd if=/dev/zero of=f$i bs=1M count=4 2>/dev/null; i=$((i+1)); done; sleep 60",
+      { on: sampled },
+    ).catch((e: unknown) => e);
     expect((error as AgentError).kind).toBe("limit");
     expect(sampled.workspaceBound).toEqual({ kind: "sampled", reason: "layered turns are off" });
   }, 60_000);
