@@ -16,6 +16,12 @@ export interface SandboxedCall {
   home: string;
   /** The app's own files in the home (CLI config): bound read-only over their place there, so the agent cannot change them. */
   appFiles?: readonly AppFile[];
+  /**
+   * Paths in the workspace or home the CLI reads by itself, whatever its settings say (a PR's `GEMINI.md`, its
+   * `.opencode/plugin/`): shown to it empty. Links and missing paths are left as they are (a PR's links are
+   * checked out as plain files).
+   */
+  hidden?: readonly string[];
   /** Read-only paths the CLI needs besides the system's runtime (its own install). */
   runtime: string[];
   /** The CLI's complete environment (already allowlisted). */

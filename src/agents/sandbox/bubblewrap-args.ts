@@ -63,6 +63,13 @@ export interface BubblewrapMounts {
    * from (the overlays' merged views and the real .git), and the uid and gid the agent runs as.
    */
   layered?: { workspace: string; gitDir: string; home: string; uid: number; gid: number } | undefined;
+  /**
+   * Paths in the workspace or home the CLI would read by itself whatever its settings say (a PR's instruction
+   * file, its plugin folder): a file is shown as `emptyFile` (read-only), a folder as an empty read-only one.
+   */
+  hidden?: readonly { path: string; kind: "file" | "dir" }[];
+  /** A host file of no bytes that stands in for hidden files. */
+  emptyFile?: string;
 }
 
 /** bwrap's options (everything before the command). */
@@ -83,6 +90,10 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
     if (m.hasGitDir) args.push("--ro-bind", layered?.gitDir ?? `${m.workspace}/.git`, `${m.workspace}/.git`);
   } else {
     args.push("--ro-bind", m.workspace, m.workspace);
+  }
+  for (const { path, kind } of m.hidden ?? []) {
+    if (kind === "file" && m.emptyFile !== undefined) args.push("--ro-bind", m.emptyFile, path);
+    else if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
   }
   args.push(
     "--dir",

@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,6 +118,8 @@ export class BubblewrapSandbox implements AgentSandbox {
       rootLinks: rootLinks(),
       etc: ETC_FILES.filter((path) => existsSync(path)),
       tmpfsBytes: this.#limits.maxFileMb * MB,
+      hidden: hiddenKinds(call.hidden ?? []),
+      emptyFile: join(dirname(socket), "empty"),
       layered:
         runDir === undefined
           ? undefined
@@ -139,6 +141,7 @@ export class BubblewrapSandbox implements AgentSandbox {
       runtime,
       readOnly: [
         MODEL_BRIDGE_SCRIPT,
+        join(dirname(socket), "empty"),
         ...(call.appFiles ?? []).map((file) => file.source),
         ...[dirname(innerBwrap)].filter(outsideUsr),
       ],
@@ -194,6 +197,7 @@ export class BubblewrapSandbox implements AgentSandbox {
     const runDir = await mkdtemp(join(tmpdir(), "nm-sandbox-"));
     const socket = join(runDir, "model.sock");
     if (layered) await mkdir(join(runDir, "status"));
+    await writeFile(join(runDir, "empty"), "", { mode: 0o444 });
     const proxy = await startModelProxy(socket, call.model, call.budget);
     const sampled = layered ? [] : call.writable ? [call.workspace, call.home] : [call.home];
     const guard = await startTurnGuard(this.#limits, sampled, this.#cgroups);
@@ -267,6 +271,19 @@ async function readLayerStatus(runDir: string, result: AgentProcessResult): Prom
     "other",
     `the agent's sandbox ended without its report (exit ${result.exitCode ?? result.signal}): ${result.stderr.trim().slice(-300)}`,
   );
+}
+
+/** Each hidden path that is a real file or folder now, with which (a link or a missing path is left alone). */
+function hiddenKinds(paths: readonly string[]): { path: string; kind: "file" | "dir" }[] {
+  return paths.flatMap((path): { path: string; kind: "file" | "dir" }[] => {
+    try {
+      const stat = lstatSync(path);
+      if (stat.isDirectory()) return [{ path, kind: "dir" }];
+      return stat.isFile() ? [{ path, kind: "file" }] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The binary itself: links to it (node_modules/.bin) are not inside the sandbox. */
