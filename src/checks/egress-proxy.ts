@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import { unlink } from "node:fs/promises";
-import { egressAllowed, type EgressRule } from "./egress-rules.js";
+import { egressAllowed, type EgressRule } from "../domain/egress-rule.js";
 
 /** What a setup's network was: every host it was let through to, and every one it was refused. */
 export interface EgressLog {

@@ -1,5 +1,5 @@
 import type { EgressLog } from "./egress-proxy.js";
-import type { EgressRule } from "./egress-rules.js";
+import type { EgressRule } from "../domain/egress-rule.js";
 
 /** What a run of the repository's own commands is for. */
 export type ExecutionKind = "setup" | "check" | "reproducer";

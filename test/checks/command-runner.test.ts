@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import { CommandRunner } from "../../src/checks/command-runner.js";
-import { parseEgressRule } from "../../src/checks/egress-rules.js";
+import { parseEgressRule } from "../../src/domain/egress-rule.js";
 import { startNpmRegistryStandIn, type NpmRegistryStandIn } from "../helpers/npm-registry-stand-in.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
