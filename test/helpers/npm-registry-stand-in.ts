@@ -31,21 +31,9 @@ export async function startNpmRegistryStandIn(packages: readonly StandInPackage[
   for (const pkg of packages) tarballs.set(`${pkg.name}-${pkg.version}.tgz`, packTarball(pkg));
   const requests: string[] = [];
   let base = "";
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? "/").split("?")[0]!);
-    requests.push(path);
-    const tarball = /^\/(.+)\/-\/(.+\.tgz)$/.exec(path);
-    if (tarball && tarballs.has(tarball[2]!)) {
-      res.writeHead(200, { "content-type": "application/octet-stream" }).end(tarballs.get(tarball[2]!));
-      return;
-    }
-    const pkg = packages.find((p) => `/${p.name}` === path);
-    if (!pkg) {
-      res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
-      return;
-    }
+  const manifest = (pkg: StandInPackage) => {
     const data = tarballs.get(`${pkg.name}-${pkg.version}.tgz`)!;
-    const manifest = {
+    return {
       name: pkg.name,
       version: pkg.version,
       dist: {
@@ -54,11 +42,25 @@ export async function startNpmRegistryStandIn(packages: readonly StandInPackage[
         integrity: `sha512-${createHash("sha512").update(data).digest("base64")}`,
       },
     };
+  };
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? "/").split("?")[0]!);
+    requests.push(path);
+    const tarball = /^\/(.+)\/-\/(.+\.tgz)$/.exec(path);
+    if (tarball && tarballs.has(tarball[2]!)) {
+      res.writeHead(200, { "content-type": "application/octet-stream" }).end(tarballs.get(tarball[2]!));
+      return;
+    }
+    const versions = packages.filter((p) => `/${p.name}` === path);
+    if (versions.length === 0) {
+      res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
+      return;
+    }
+    const manifests = Object.fromEntries(versions.map((pkg) => [pkg.version, manifest(pkg)]));
+    const latest = versions.at(-1)!.version;
     res
       .writeHead(200, { "content-type": "application/json" })
-      .end(
-        JSON.stringify({ name: pkg.name, "dist-tags": { latest: pkg.version }, versions: { [pkg.version]: manifest } }),
-      );
+      .end(JSON.stringify({ name: versions[0]!.name, "dist-tags": { latest }, versions: manifests }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
