@@ -10,10 +10,11 @@ const ROOMS = {
   workspace: ["job", "sessions"],
   guidelines: ["job", "sessions", "workspace"],
   ledger: ["job", "sessions", "workspace"],
+  checks: ["job", "sessions", "workspace"],
   render: ["job", "sessions", "workspace", "ledger"],
   publish: ["job", "sessions", "workspace", "ledger", "render"],
-  review: ["job", "sessions", "workspace", "guidelines", "ledger", "render", "publish"],
-  fix: ["job", "sessions", "workspace", "guidelines", "ledger", "render", "publish"],
+  review: ["job", "sessions", "workspace", "guidelines", "ledger", "checks", "render", "publish"],
+  fix: ["job", "sessions", "workspace", "guidelines", "ledger", "checks", "render", "publish"],
   conversation: ["job", "sessions", "workspace", "ledger", "render", "publish"],
 };
 const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
@@ -76,9 +77,9 @@ module.exports = {
     },
     {
       name: "edges-import-no-flow",
-      comment: "agents, github and git are edges: the pipeline calls them, never the other way round.",
+      comment: "agents, github, git and checks are edges: the pipeline calls them, never the other way round.",
       severity: "error",
-      from: { path: "^src/(agents|github|git)/" },
+      from: { path: "^src/(agents|github|git|checks)/" },
       to: { path: FLOW },
     },
     {

@@ -1,6 +1,7 @@
 import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../agents/sandbox/turn-limits.js";
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
 import { z } from "zod";
+import { DEFAULT_REGISTRIES, parseEgressRule, type EgressRule } from "../domain/egress-rule.js";
 import { ConfigError } from "./config-error.js";
 import { readPrivateKey } from "./read-private-key.js";
 import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
@@ -99,6 +100,18 @@ const envSchema = z.object({
   AGENT_CLI: optionalString,
   AGENT_SANDBOX: optionalString.pipe(z.enum(["bubblewrap", "off"]).optional()).transform((v) => v ?? "bubblewrap"),
   GIT_TRUSTED_HOSTS: optionalString.transform((v) => (v ? v.split(/[\s,]+/).filter(Boolean) : [])),
+  CHECKS: optionalString.pipe(z.enum(["on", "off"]).optional()).transform((v) => v !== "off"),
+  CHECKS_REGISTRIES: optionalString.transform((v, ctx): EgressRule[] => {
+    const texts = v ? v.split(/[\s,]+/).filter(Boolean) : DEFAULT_REGISTRIES;
+    try {
+      return texts.map(parseEgressRule);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
+  CHECKS_CONCURRENCY: positiveInt(2),
+  CHECKS_CACHE_MB: positiveInt(8192),
   AGENT_STATE_MAX_BYTES: optionalString,
   AGENT_MAX_PROCESSES: positiveInt(DEFAULT_TURN_LIMITS.maxProcesses),
   AGENT_MAX_MEMORY_MB: positiveInt(DEFAULT_TURN_LIMITS.maxMemoryMb),
@@ -196,6 +209,12 @@ export type EnvConfig = {
     openai: { apiKey?: string; baseUrl?: string };
   };
   workerConcurrency: number;
+  /**
+   * Running repositories' own commands (setup, checks, reproducers) in the sandbox: CHECKS=off never does;
+   * a setup reaches only CHECKS_REGISTRIES; at most CHECKS_CONCURRENCY at once per worker; setups' results
+   * cached up to CHECKS_CACHE_MB on the worker's disk.
+   */
+  checks: { enabled: boolean; registries: EgressRule[]; concurrency: number; cacheBytes: number };
   /** `web` answers webhooks (journal, intake); `worker` runs agent turns and commands; `all` does both. */
   role: "all" | "web" | "worker";
   /**
@@ -385,6 +404,12 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
+    checks: {
+      enabled: e.CHECKS,
+      registries: e.CHECKS_REGISTRIES,
+      concurrency: e.CHECKS_CONCURRENCY,
+      cacheBytes: e.CHECKS_CACHE_MB * 1024 * 1024,
+    },
     role: e.ROLE,
     workers: e.WORKERS,
     workerIdleExitMs: e.WORKER_IDLE_EXIT,

@@ -40,6 +40,54 @@ export const DEFAULT_GUIDELINE_FILES = [
 
 export const DEFAULT_LEARNINGS_PATH = ".github/no-mistakes/learnings.md";
 
+/** Files whose content decides a setup's cache: the dependency manifests and lockfiles of the usual toolchains. */
+export const DEFAULT_SETUP_INPUTS = [
+  "**/package.json",
+  "**/package-lock.json",
+  "**/npm-shrinkwrap.json",
+  "**/yarn.lock",
+  "**/pnpm-lock.yaml",
+  "**/.npmrc",
+  "**/requirements*.txt",
+  "**/pyproject.toml",
+  "**/poetry.lock",
+  "**/uv.lock",
+  "**/Pipfile",
+  "**/Pipfile.lock",
+  "**/setup.py",
+  "**/setup.cfg",
+  "**/go.mod",
+  "**/go.sum",
+  "**/Cargo.toml",
+  "**/Cargo.lock",
+  "**/Gemfile",
+  "**/Gemfile.lock",
+];
+
+/** A time limit: seconds as a number, or `90s`, `10m`; at most an hour. */
+const duration = z
+  .union([z.number().int().min(1).max(3600), z.string().regex(/^\d+(s|m)$/, "a number of seconds, or `90s`, `10m`")])
+  .transform((v) => (typeof v === "number" ? v : Number(v.slice(0, -1)) * (v.endsWith("m") ? 60 : 1)))
+  .refine((seconds) => seconds >= 1 && seconds <= 3600, "between 1 second and 60 minutes");
+
+/** One command of the repository's: `npm ci`, or `{ run: npm ci, timeout: 10m }`. */
+const command = (defaultTimeout: number) =>
+  z
+    .union([
+      z.string().min(1).max(2000),
+      z
+        .object({
+          name: z.string().min(1).max(100).optional(),
+          run: z.string().min(1).max(2000),
+          timeout: duration.optional(),
+        })
+        .strict(),
+    ])
+    .transform((c) => {
+      const spec = typeof c === "string" ? { run: c } : c;
+      return { name: spec.name ?? spec.run.slice(0, 100), run: spec.run, timeout: spec.timeout ?? defaultTimeout };
+    });
+
 const repoConfigSchema = z
   .object({
     review: z
@@ -69,6 +117,34 @@ const repoConfigSchema = z
       .object({
         max_rounds: z.number().int().min(0).max(20).default(3),
         auto: z.boolean().default(false),
+        /** With checks: the fixer also commits each fixed finding's reproducer as a regression test. */
+        add_regression_tests: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * How to prepare a scratch checkout of a head and test it, from default branches only: setup commands
+     * (the registries the operator allows are reachable; the result is cached) and check commands (no
+     * network). With neither, nothing of the repository's runs.
+     */
+    checks: z
+      .object({
+        setup: z.array(command(600)).max(10).default([]),
+        commands: z.array(command(600)).max(20).default([]),
+        /** Files (globs) whose content keys the setup's cache. */
+        setup_inputs: z.array(z.string().min(1)).default(DEFAULT_SETUP_INPUTS),
+      })
+      .strict()
+      .prefault({}),
+    /** Proof by execution: reproducers the reviewer writes, run by the app. */
+    verify: z
+      .object({
+        /** Ask the reviewer for a reproducer with each finding it can show failing, and run it (needs `checks`). */
+        reproducers: z.boolean().default(true),
+        /** Errors with no reproduction: `demote` to warnings marked unverified, `keep`, `drop`; default demote with checks. */
+        blocking: z.enum(["demote", "keep", "drop"]).optional(),
+        /** One reproducer's time limit. */
+        reproducer_timeout: duration.default(120),
       })
       .strict()
       .prefault({}),

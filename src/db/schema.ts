@@ -198,12 +198,66 @@ export const findings = pgTable(
     rulingConfirmedBy: text("ruling_confirmed_by"),
     /** The bot's reply carrying the ruling (a writer's 👍 on it confirms). */
     rulingReplyId: bigint("ruling_reply_id", { mode: "number" }),
+    /** The reviewer's reproducer: files to add and a command that fails on the head because of the defect. */
+    reproducer: jsonb("reproducer").$type<Reproducer>(),
+    /** What the app saw when it ran the reproducer: reproduced | not-reproduced | broken; null when none ran. */
+    reproduction: text("reproduction"),
+    /** The severity the reviewer gave, when the app lowered it (an error nothing reproduced: `verify.blocking`). */
+    demotedFrom: text("demoted_from"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("findings_run_number_unique").on(t.runId, t.number),
     uniqueIndex("findings_run_fingerprint_unique").on(t.runId, t.fingerprint),
+  ],
+);
+
+/**
+ * A reproducer, as the reviewer gave it: files to add (a test) and a shell command run in the repository's
+ * root that fails on the head because of the defect; `expect`, when given, is text its failing output holds.
+ */
+export interface Reproducer {
+  files: { path: string; content: string }[];
+  command: string;
+  expect?: string;
+}
+
+/**
+ * Every time the app ran the repository's own code: a setup, a check or a reproducer, at which head, for
+ * which turn and finding, with what outcome. The output shown is its bounded tail (the PR author's text).
+ */
+export const executions = pgTable(
+  "executions",
+  {
+    id: serial("id").primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    turnId: integer("turn_id").references(() => turns.id, { onDelete: "set null" }),
+    findingId: integer("finding_id").references(() => findings.id, { onDelete: "set null" }),
+    headSha: text("head_sha").notNull(),
+    /** setup | check | reproducer */
+    kind: text("kind").notNull(),
+    /** review (a reviewer's reproducer), before / after (a fix's checks and reproducers on either side of it) */
+    phase: text("phase").notNull(),
+    /** The check's name, or the reproducer's command. */
+    name: text("name").notNull(),
+    command: text("command").notNull(),
+    /** passed | failed | timed-out | limit | error (setup, check); reproduced | not-reproduced | broken (reproducer) */
+    outcome: text("outcome").notNull(),
+    exitCode: integer("exit_code"),
+    durationMs: integer("duration_ms").notNull().default(0),
+    outputDigest: text("output_digest").notNull(),
+    outputTail: text("output_tail").notNull().default(""),
+    /** A setup reused from the cache rather than run. */
+    cached: boolean("cached").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("executions_run_idx").on(t.runId, t.id),
+    index("executions_finding_idx").on(t.findingId),
+    index("executions_created_idx").on(t.createdAt),
   ],
 );
 
@@ -368,3 +422,4 @@ export type RunCommand = typeof runCommands.$inferSelect;
 export type FindingEvent = typeof findingEvents.$inferSelect;
 export type Refusal = typeof refusals.$inferSelect;
 export type WebSession = typeof webSessions.$inferSelect;
+export type Execution = typeof executions.$inferSelect;

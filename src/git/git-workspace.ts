@@ -12,6 +12,7 @@ import { outermostFolders } from "./outermost-folders.js";
 import { parseChangedFiles } from "./parse-changed-files.js";
 import { pathspecGlob } from "./pathspec-glob.js";
 import { parseRawDiff } from "./raw-diff-entry.js";
+import { unpackTree, withArchiveFile } from "./export-tree.js";
 import { runGit } from "./run-git.js";
 import type { GitResult, RunGitOptions } from "./run-git.js";
 
@@ -162,19 +163,31 @@ export class GitWorkspace {
     return bytes;
   }
 
-  /** Every regular file of commit `sha` with its size in bytes; symbolic links and submodules are left out. */
-  async listFiles(sha: string): Promise<{ path: string; size: number }[]> {
+  /** Every regular file of commit `sha` with its size in bytes and blob id; symbolic links and submodules are left out. */
+  async listFiles(sha: string): Promise<{ path: string; size: number; id: string }[]> {
     assertArgument("commit", sha);
     const { stdout } = await this.git(["ls-tree", "-r", "-l", "-z", "--full-tree", sha]);
-    const files: { path: string; size: number }[] = [];
+    const files: { path: string; size: number; id: string }[] = [];
     for (const entry of stdout.split("\0")) {
       // "<mode> <type> <object> <size>\t<path>"
       const tab = entry.indexOf("\t");
-      const [mode, type, , size] = entry.slice(0, tab).split(/ +/);
+      const [mode, type, id, size] = entry.slice(0, tab).split(/ +/);
       if (type === "blob" && (mode === "100644" || mode === "100755"))
-        files.push({ path: entry.slice(tab + 1), size: Number(size) });
+        files.push({ path: entry.slice(tab + 1), size: Number(size), id: id! });
     }
     return files;
+  }
+
+  /**
+   * The tree of commit `sha` as plain files in `dest`, with no `.git`: a scratch checkout for the
+   * repository's own commands. The PR's `.gitattributes` cannot change it (export-ignore, export-subst).
+   */
+  async exportTree(sha: string, dest: string): Promise<void> {
+    assertArgument("commit", sha);
+    await withArchiveFile(async (file) => {
+      await this.git(["archive", "--format=tar", "-o", file, sha]);
+      await unpackTree(file, dest, this.timeoutMs);
+    });
   }
 
   /** The commit `ref` names; throws GitError `not-found` when there is none. */

@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import type { Probot } from "probot";
 import type { Logger } from "pino";
+import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
 import type { Agent } from "../agents/types.js";
+import { createChecks } from "./create-checks.js";
 import { answerCommand } from "../commands/answer-command.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
@@ -23,6 +25,8 @@ export async function startWorkers(
     database: DatabaseHandle;
     agent: Agent;
     verifierAgent?: Agent;
+    /** Where agents run: the repository's own commands run there too (see createChecks). */
+    sandbox?: AgentSandbox;
     queue: RunQueue;
     log: Logger;
     metrics?: Metrics;
@@ -72,6 +76,7 @@ export async function startWorkers(
         maxCheckoutBytes: deps.config.workspaceMaxBytes,
       }),
     agentTimeoutMs: deps.config.agent.timeoutMs,
+    checks: createChecks(deps.config, deps.sandbox),
     gitToken: (url, token) =>
       tokenForUrl(url, token, { hosts: deps.config.github.gitHosts, protocol: deps.config.github.protocol }),
     isOwnBot: async (login) => {

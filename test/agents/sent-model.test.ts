@@ -152,8 +152,8 @@ describe("the id Claude Code sends for a configured model (the real CLI asked)",
       // The policy the app built before it knew the id the CLI sends: the configured name alone.
       class ConfiguredNameOnly extends BubblewrapSandbox {
         override run(call: SandboxedCall): Promise<SandboxedResult> {
-          const policy = { ...call.model.policy, models: ["claude-opus-4-1"] };
-          return super.run({ ...call, model: { ...call.model, policy } });
+          const model = call.model!;
+          return super.run({ ...call, model: { ...model, policy: { ...model.policy, models: ["claude-opus-4-1"] } } });
         }
       }
       const error = await claude("claude-opus-4-1", { sandbox: new ConfiguredNameOnly() })

@@ -30,8 +30,19 @@ export interface SandboxedCall {
   timeoutMs: number;
   signal?: AbortSignal;
   killGraceMs?: number;
-  /** Where the model API really is, and with which key. */
-  model: ModelRoute;
+  /** Where the model API really is, and with which key; absent: no model is reachable (the PR's own commands). */
+  model?: ModelRoute;
+  /**
+   * An egress proxy's unix socket (a setup's): inside, HTTP(S)_PROXY lead to it, and it lets through only
+   * the package registries the operator allows. Absent: no network at all.
+   */
+  egress?: string;
+  /** The workspace's changes are thrown away when the call ends, whatever happens (needs a layered sandbox). */
+  discard?: boolean;
+  /** Host folders stacked read-only over the workspace in the call's view, topmost first (needs a layered sandbox). */
+  layers?: readonly string[];
+  /** When the call ends within its limits: the workspace's new and changed files are saved into this host folder. */
+  saveTo?: string;
   /** What the call may still spend under the PR's limits; the proxy stops forwarding once it is spent. */
   budget?: ModelBudget;
 }

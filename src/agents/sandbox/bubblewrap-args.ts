@@ -8,12 +8,14 @@
  * loopback, no other process, no host IPC. It dies with the app.
  */
 
-/** Where the bridge script and the model socket appear inside the sandbox. */
+/** Where the bridge script and the sockets it bridges to appear inside the sandbox. */
 export const SANDBOX_RUN_DIR = "/run/no-mistakes";
 export const SANDBOX_BRIDGE = `${SANDBOX_RUN_DIR}/model-bridge.mjs`;
 export const SANDBOX_MODEL_SOCKET = `${SANDBOX_RUN_DIR}/model.sock`;
-/** The loopback port the bridge listens on inside the sandbox (the network namespace is private). */
+export const SANDBOX_EGRESS_SOCKET = `${SANDBOX_RUN_DIR}/egress.sock`;
+/** The loopback ports the bridges listen on inside the sandbox (the network namespace is private). */
 export const SANDBOX_MODEL_PORT = 41_917;
+export const SANDBOX_EGRESS_PORT = 41_918;
 
 /** Top-level links of a merged-/usr system, recreated as links (bound when they are real dirs). */
 const USR_LINKS = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
@@ -49,9 +51,10 @@ export interface BubblewrapMounts {
   appFiles?: readonly { source: string; target: string }[];
   /** Read-only paths the CLI needs outside /usr (its package, node's prefix). */
   runtime: readonly string[];
-  /** Host paths for the model bridge: the script and the proxy's socket. */
-  bridgeScript: string;
-  modelSocket: string;
+  /** The node bridge's script, when node is the bridge and there is something to bridge to. */
+  bridgeScript?: string | undefined;
+  /** Unix sockets the app serves the sandbox on (the model proxy, an egress proxy): host path → path inside. */
+  sockets: readonly { host: string; inside: string }[];
   /** Top-level entries of / that are symbolic links, with their targets (merged /usr). */
   rootLinks: ReadonlyMap<string, string>;
   /** Which of ETC_FILES exist on this host. */
@@ -95,16 +98,11 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
     if (kind === "file" && m.emptyFile !== undefined) args.push("--ro-bind", m.emptyFile, path);
     else if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
   }
-  args.push(
-    "--dir",
-    SANDBOX_RUN_DIR,
-    "--ro-bind",
-    m.bridgeScript,
-    SANDBOX_BRIDGE,
-    "--bind",
-    m.modelSocket,
-    SANDBOX_MODEL_SOCKET,
-  );
+  if (m.sockets.length > 0) {
+    args.push("--dir", SANDBOX_RUN_DIR);
+    if (m.bridgeScript !== undefined) args.push("--ro-bind", m.bridgeScript, SANDBOX_BRIDGE);
+    for (const socket of m.sockets) args.push("--bind", socket.host, socket.inside);
+  }
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", m.workspace);
   return args;
 }
@@ -138,8 +136,12 @@ export interface OuterMounts extends Pick<BubblewrapMounts, "rootLinks" | "etc" 
   home: string;
   /** Host paths the inner sandbox binds (bridge script, app files): read-only here at the same path. */
   readOnly: readonly string[];
-  /** The proxy's socket, bound at the same path. */
-  modelSocket: string;
+  /** The sockets the inner sandbox binds, at the same path. */
+  sockets: readonly string[];
+  /** Host folders stacked read-only over the workspace in the agent's view, topmost first. */
+  layers?: readonly string[];
+  /** A host folder the workspace's new and changed files are saved to when the turn ends within its limits. */
+  saveDir?: string | undefined;
   /** The host paths of turn-supervisor.sh and layer-apply.mjs. */
   supervisor: string;
   apply: string;
@@ -158,12 +160,14 @@ export function outerBubblewrapArgs(o: OuterMounts): string[] {
   const args = ["--unshare-all", "--die-with-parent", "--new-session", "--uid", "0", "--gid", "0", "--cap-add", "ALL"];
   args.push(...systemArgs(o), "--tmpfs", "/tmp", "--dir", LAYER_DIR);
   for (const path of new Set([...o.runtime, ...o.readOnly])) args.push("--ro-bind", path, path);
-  args.push("--bind", o.modelSocket, o.modelSocket);
+  for (const socket of o.sockets) args.push("--bind", socket, socket);
   args.push("--size", String(o.upperBytes), "--tmpfs", `${LAYER_DIR}/upper`);
   if (o.writable)
     args.push("--bind", o.workspace, layerPaths("workspace").lower, "--dir", layerPaths("workspace").merged);
   else args.push("--ro-bind", o.workspace, o.workspace);
   args.push("--bind", o.home, layerPaths("home").lower, "--dir", layerPaths("home").merged);
+  (o.layers ?? []).forEach((dir, i) => args.push("--ro-bind", dir, `${LAYER_DIR}/layers/${i}`));
+  if (o.saveDir !== undefined) args.push("--bind", o.saveDir, `${LAYER_DIR}/save`);
   args.push("--ro-bind", o.supervisor, LAYER_SUPERVISOR, "--ro-bind", o.apply, LAYER_APPLY);
   args.push("--bind", o.statusDir, LAYER_STATUS_DIR);
   return args;

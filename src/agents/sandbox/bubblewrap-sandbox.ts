@@ -13,12 +13,15 @@ import {
   LAYER_SUPERVISOR,
   layerPaths,
   outerBubblewrapArgs,
+  SANDBOX_EGRESS_PORT,
+  SANDBOX_EGRESS_SOCKET,
   SANDBOX_MODEL_PORT,
+  SANDBOX_MODEL_SOCKET,
 } from "./bubblewrap-args.js";
 import type { ModelEndpoint } from "./model-route.js";
 import { startModelProxy } from "./model-proxy.js";
 import { limitedCommand } from "./limited-command.js";
-import { startTurnGuard } from "./turn-guard.js";
+import { startTurnGuard, type TurnGuard } from "./turn-guard.js";
 import { DEFAULT_TURN_LIMITS, limitReason, type TurnLimits } from "./turn-limits.js";
 import type { WorkspaceBound } from "./workspace-bound.js";
 
@@ -33,7 +36,7 @@ const MB = 1024 * 1024;
 
 /** What a layered turn's supervisor reports: one line, `<what> <detail>`. */
 interface LayerStatus {
-  what: "limit" | "setup" | "apply" | "applied";
+  what: "limit" | "setup" | "apply" | "applied" | "discarded";
   detail: string;
 }
 /** What the CLI is given as its key inside the sandbox: the proxy replaces it with the real one. */
@@ -100,39 +103,33 @@ export class BubblewrapSandbox implements AgentSandbox {
   }
 
   /**
-   * The full bwrap argv of a call (its model socket at `socket`). Layered (`runDir` given): an outer sandbox
-   * whose supervisor mounts the writable paths as overlays and runs the agent's sandbox inside it.
+   * The full bwrap argv of a call, whose per-call files (its sockets, the empty file) are in `runDir`. Layered:
+   * an outer sandbox whose supervisor mounts the writable paths as overlays and runs the agent's sandbox
+   * inside it.
    */
-  argv(call: SandboxedCall, socket: string, runDir?: string): string[] {
+  argv(call: SandboxedCall, runDir: string, layered: boolean): string[] {
+    const sockets = callSockets(call, runDir);
+    const useNodeBridge = this.#bridge.kind === "node" && sockets.length > 0;
     const runtime = [...bridgeRuntime(this.#bridge), ...call.runtime, ...this.#extra].filter(outsideUsr);
-    const hasGitDir = existsSync(join(call.workspace, ".git"));
     const inner = bubblewrapArgs({
       workspace: call.workspace,
       writable: call.writable,
-      hasGitDir,
+      hasGitDir: existsSync(join(call.workspace, ".git")),
       home: call.home,
       appFiles: call.appFiles,
       runtime,
-      bridgeScript: MODEL_BRIDGE_SCRIPT,
-      modelSocket: socket,
+      bridgeScript: useNodeBridge ? MODEL_BRIDGE_SCRIPT : undefined,
+      sockets,
       rootLinks: rootLinks(),
       etc: ETC_FILES.filter((path) => existsSync(path)),
       tmpfsBytes: this.#limits.maxFileMb * MB,
       hidden: hiddenKinds(call.hidden ?? []),
-      emptyFile: join(dirname(socket), "empty"),
-      layered:
-        runDir === undefined
-          ? undefined
-          : {
-              workspace: layerPaths("workspace").merged,
-              gitDir: `${layerPaths("workspace").lower}/.git`,
-              home: layerPaths("home").merged,
-              uid: process.getuid?.() ?? 0,
-              gid: process.getgid?.() ?? 0,
-            },
+      emptyFile: join(runDir, "empty"),
+      layered: layered ? innerLayers() : undefined,
     });
-    const agent = [...inner, "--", ...bridgeArgv(this.#bridge, realCommand(call.command), call.args)];
-    if (runDir === undefined) return agent;
+    const bridges = sockets.map((socket) => ({ port: BRIDGE_PORTS[socket.inside]!, socket: socket.inside }));
+    const agent = [...inner, "--", ...bridgeArgv(this.#bridge, bridges, realCommand(call.command), call.args)];
+    if (!layered) return agent;
     const innerBwrap = realpathSync(this.#bwrap ?? "bwrap");
     const outer = outerBubblewrapArgs({
       workspace: call.workspace,
@@ -140,12 +137,14 @@ export class BubblewrapSandbox implements AgentSandbox {
       writable: call.writable,
       runtime,
       readOnly: [
-        MODEL_BRIDGE_SCRIPT,
-        join(dirname(socket), "empty"),
+        ...(useNodeBridge ? [MODEL_BRIDGE_SCRIPT] : []),
+        join(runDir, "empty"),
         ...(call.appFiles ?? []).map((file) => file.source),
         ...[dirname(innerBwrap)].filter(outsideUsr),
       ],
-      modelSocket: socket,
+      sockets: sockets.map((socket) => socket.host),
+      layers: call.layers,
+      saveDir: call.saveTo,
       supervisor: TURN_SUPERVISOR_SCRIPT,
       apply: LAYER_APPLY_SCRIPT,
       statusDir: join(runDir, "status"),
@@ -153,15 +152,20 @@ export class BubblewrapSandbox implements AgentSandbox {
       rootLinks: rootLinks(),
       etc: ETC_FILES.filter((path) => existsSync(path)),
     });
-    const supervisor = [
+    return [...outer, "--", ...this.#supervisorArgv(call), "--", innerBwrap, ...agent];
+  }
+
+  #supervisorArgv(call: SandboxedCall): string[] {
+    return [
       "/bin/sh",
       LAYER_SUPERVISOR,
       String(this.#limits.maxWorkspaceMb * MB),
       String(this.#limits.maxFileMb * MB),
       process.execPath,
       call.writable ? "workspace,home" : "home",
+      call.discard ? "discard" : "apply",
+      String(call.layers?.length ?? 0),
     ];
-    return [...outer, "--", ...supervisor, "--", innerBwrap, ...agent];
   }
 
   async run(call: SandboxedCall): Promise<SandboxedResult> {
@@ -183,6 +187,12 @@ export class BubblewrapSandbox implements AgentSandbox {
   }
 
   async #runSampled(bwrap: string, call: SandboxedCall): Promise<SandboxedResult> {
+    // a scratch run's changes are thrown away and its folders stacked by the layers alone: never without them
+    if (call.discard || call.saveTo !== undefined || (call.layers?.length ?? 0) > 0)
+      throw new AgentError(
+        "spawn",
+        `this host cannot layer a sandboxed run (${this.#bound?.kind === "sampled" ? this.#bound.reason : "unknown"})`,
+      );
     const result = await this.#runOnce(bwrap, call, false);
     if ("setupFailed" in result) throw new AgentError("spawn", result.setupFailed);
     return result;
@@ -195,60 +205,96 @@ export class BubblewrapSandbox implements AgentSandbox {
     layered: boolean,
   ): Promise<SandboxedResult | { setupFailed: string }> {
     const runDir = await mkdtemp(join(tmpdir(), "nm-sandbox-"));
-    const socket = join(runDir, "model.sock");
     if (layered) await mkdir(join(runDir, "status"));
     await writeFile(join(runDir, "empty"), "", { mode: 0o444 });
-    const proxy = await startModelProxy(socket, call.model, call.budget);
+    const proxy = call.model ? await startModelProxy(join(runDir, "model.sock"), call.model, call.budget) : undefined;
     const sampled = layered ? [] : call.writable ? [call.workspace, call.home] : [call.home];
     const guard = await startTurnGuard(this.#limits, sampled, this.#cgroups);
     try {
-      const argv = this.argv(call, socket, layered ? runDir : undefined);
-      const limited = limitedCommand(this.#limits, guard.procsFiles, this.#prlimit, bwrap, argv);
-      const result = await runAgentProcess({
-        command: limited.command,
-        args: limited.args,
-        cwd: call.workspace,
-        env: sandboxEnv(call.env),
-        stdin: call.stdin,
-        timeoutMs: call.timeoutMs,
-        signal: guard.signal(call.signal),
-        killGraceMs: call.killGraceMs,
-        onSpawn: guard.watch,
-      }).catch((error: unknown) => {
-        const failure = toAgentError(error);
-        if (failure.kind !== "spawn") throw failure;
-        throw new AgentError(
-          "spawn",
-          `the agent sandbox could not start: ${failure.message} — install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off`,
-          { cause: error },
-        );
-      });
+      const result = await this.#spawn(bwrap, call, runDir, layered, guard);
       await guard.stop();
       if (guard.reason !== undefined) throw new AgentError("limit", `the agent turn was stopped: ${guard.reason}`);
       if (layered) {
         const status = await readLayerStatus(runDir, result);
         if (status?.what === "setup") return { setupFailed: status.detail };
         if (status !== undefined) this.#bound = { kind: "enforced" };
-        if (status?.what === "limit")
-          throw new AgentError(
-            "limit",
-            `the agent turn was stopped: ${limitReason(status.detail as keyof TurnLimits, this.#limits)}`,
-          );
-        if (status?.what === "apply")
-          throw new AgentError(
-            "other",
-            `the agent's changes could not be carried out of the sandbox: ${status.detail}`,
-          );
+        this.#throwForStatus(status);
       }
-      if (proxy.refused.length > 0)
+      if (proxy && proxy.refused.length > 0)
         result.stderr += `\n[no-mistakes sandbox] refused model API calls: ${proxy.refused.slice(0, 5).join(", ")}`;
-      return { ...result, metered: proxy.usage };
+      return proxy ? { ...result, metered: proxy.usage } : result;
     } finally {
       await guard.remove();
-      await proxy.close();
+      await proxy?.close();
       await rm(runDir, { recursive: true, force: true });
     }
   }
+
+  /** The call's process, under the turn's limits (cgroup, rlimits), with the environment the sandbox allows. */
+  #spawn(
+    bwrap: string,
+    call: SandboxedCall,
+    runDir: string,
+    layered: boolean,
+    guard: TurnGuard,
+  ): Promise<AgentProcessResult> {
+    const argv = this.argv(call, runDir, layered);
+    const limited = limitedCommand(this.#limits, guard.procsFiles, this.#prlimit, bwrap, argv);
+    return runAgentProcess({
+      command: limited.command,
+      args: limited.args,
+      cwd: call.workspace,
+      env: sandboxEnv(call),
+      stdin: call.stdin,
+      timeoutMs: call.timeoutMs,
+      signal: guard.signal(call.signal),
+      killGraceMs: call.killGraceMs,
+      onSpawn: guard.watch,
+    }).catch((error: unknown) => {
+      const failure = toAgentError(error);
+      if (failure.kind !== "spawn") throw failure;
+      throw new AgentError(
+        "spawn",
+        `the agent sandbox could not start: ${failure.message} — install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or set AGENT_SANDBOX=off`,
+        { cause: error },
+      );
+    });
+  }
+
+  #throwForStatus(status: LayerStatus | undefined): void {
+    if (status?.what === "limit")
+      throw new AgentError(
+        "limit",
+        `the agent turn was stopped: ${limitReason(status.detail as keyof TurnLimits, this.#limits)}`,
+      );
+    if (status?.what === "apply")
+      throw new AgentError("other", `the agent's changes could not be carried out of the sandbox: ${status.detail}`);
+  }
+}
+
+/** Where the sockets the app serves a call on live (in its run dir), and where they appear inside. */
+function callSockets(call: SandboxedCall, runDir: string): { host: string; inside: string }[] {
+  return [
+    ...(call.model ? [{ host: join(runDir, "model.sock"), inside: SANDBOX_MODEL_SOCKET }] : []),
+    ...(call.egress ? [{ host: call.egress, inside: SANDBOX_EGRESS_SOCKET }] : []),
+  ];
+}
+
+/** The loopback port inside the sandbox that leads to each socket. */
+const BRIDGE_PORTS: Record<string, number> = {
+  [SANDBOX_MODEL_SOCKET]: SANDBOX_MODEL_PORT,
+  [SANDBOX_EGRESS_SOCKET]: SANDBOX_EGRESS_PORT,
+};
+
+/** In a layered turn, where the agent's sandbox takes its writable paths from (see bubblewrapArgs). */
+function innerLayers(): NonNullable<Parameters<typeof bubblewrapArgs>[0]["layered"]> {
+  return {
+    workspace: layerPaths("workspace").merged,
+    gitDir: `${layerPaths("workspace").lower}/.git`,
+    home: layerPaths("home").merged,
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
+  };
 }
 
 /**
@@ -260,7 +306,7 @@ export class BubblewrapSandbox implements AgentSandbox {
 async function readLayerStatus(runDir: string, result: AgentProcessResult): Promise<LayerStatus | undefined> {
   const text = await readFile(join(runDir, "status", "status"), "utf8").catch(() => undefined);
   if (text !== undefined) {
-    const [, what, detail] = /^(limit|setup|apply|applied) ?(.*)$/s.exec(text.trim()) ?? [];
+    const [, what, detail] = /^(limit|setup|apply|applied|discarded) ?(.*)$/s.exec(text.trim()) ?? [];
     if (what !== undefined) return { what: what as LayerStatus["what"], detail: detail ?? "" };
   }
   if (result.timedOut || result.cancelled) return undefined;
@@ -301,8 +347,13 @@ function realCommand(command: string): string {
  * NODE_EXTRA_CA_CERTS at every start, ~40 ms here). TLS to the model API is the app's, outside.
  */
 const OUTSIDE_ONLY = /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|ALL_PROXY)$/i;
-function sandboxEnv(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !OUTSIDE_ONLY.test(name)));
+function sandboxEnv(call: SandboxedCall): Record<string, string> {
+  const env = Object.fromEntries(Object.entries(call.env).filter(([name]) => !OUTSIDE_ONLY.test(name)));
+  if (!call.egress) return env;
+  // a setup reaches the registries it may only through the egress bridge: every client is pointed at it
+  const proxy = `http://127.0.0.1:${SANDBOX_EGRESS_PORT}`;
+  for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"]) env[name] = proxy;
+  return env;
 }
 
 /** The app's own PATH decides which bwrap runs (never the agent environment's). */

@@ -3,7 +3,10 @@
 // is still mounted it plans — deletions read from the merged view (an entry of the real tree the agent's view
 // no longer has), new and changed entries from the upper layer — then unmounts it and applies the plan, never
 // following a link. Writes `applied <n>` or `apply <why>` to the status file.
+// With --save, it instead copies an upper layer's new and changed files (deletions are not kept) into a folder:
+// a setup's cache, stacked under later runs.
 // Usage: node layer-apply.mjs <status file> <layer name>...
+//        node layer-apply.mjs <status file> --save <upper dir> <folder>
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -23,6 +26,20 @@ const DIR = "/run/nm-turn";
 const KEEP = { workspace: [".git"], home: [] };
 
 const [status, ...names] = process.argv.slice(2);
+if (names[0] === "--save") {
+  try {
+    saveTree(names[1], names[2]);
+  } catch (error) {
+    writeFileSync(
+      status,
+      `apply ${String(error?.message ?? error)
+        .replace(/\s+/g, " ")
+        .slice(0, 2000)}\n`,
+    );
+    process.exit(1);
+  }
+  process.exit(0);
+}
 try {
   let changed = 0;
   for (const name of names) changed += applyLayer(name);
@@ -81,6 +98,21 @@ function isDir(path) {
     return lstatSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** Every file, link and folder of an upper layer into `to`; whiteouts (deletions), fifos and sockets are left out. */
+function saveTree(from, to) {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) {
+      if (!isDir(target)) mkdirSync(target, { mode: 0o755 });
+      saveTree(source, target);
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      rmSync(target, { recursive: true, force: true });
+      copyEntry(source, target);
+    }
   }
 }
 

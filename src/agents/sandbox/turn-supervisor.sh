@@ -8,16 +8,20 @@
 #   1. mounts the overlays (the outer layer may: it is root of its own user namespace);
 #   2. runs the inner sandbox, and stops it as soon as the tmpfs holds more than the workspace limit or a file
 #      at the file cap (checked every 100 ms, beside it);
-#   3. when the agent ended within its limits, has layer-apply.mjs copy what it changed onto the real paths;
-#      past a limit nothing is copied.
+#   3. when the agent ended within its limits, has layer-apply.mjs copy what it changed onto the real paths
+#      (`apply`; `discard` throws it away: a scratch run of the PR's own commands), and save the workspace's new
+#      and changed files into /run/nm-turn/save when that folder is bound (a setup's cache); past a limit
+#      nothing is copied or saved.
+# Folders bound at /run/nm-turn/layers/<i> are stacked over the workspace, read-only, layer 0 on top.
 # It writes one status line for the app (`limit <setting>`, `setup <why>`, `apply <why>`, `applied <n>`) and
 # exits with the agent's code (86 when stopped at a limit, 87 when the layers could not be set up or applied).
-# Usage: turn-supervisor.sh <limit bytes> <file cap bytes> <node> <layers: workspace,home or home> -- <inner argv>
+# Usage: turn-supervisor.sh <limit bytes> <file cap bytes> <node> <layers: workspace,home or home>
+#        <apply|discard> <count of folders stacked over the workspace> -- <inner argv>
 set -u
 dir=/run/nm-turn
 status=$dir/status/status
-limit=$1 cap=$2 node=$3 layers=$(printf '%s' "$4" | tr ',' ' ')
-shift 4
+limit=$1 cap=$2 node=$3 layers=$(printf '%s' "$4" | tr ',' ' ') mode=$5 stacked=$6
+shift 6
 [ "${1:-}" = "--" ] && shift
 
 fail() {
@@ -35,8 +39,16 @@ if [ -n "$covers" ]; then
 fi
 for name in $layers; do
   upper=$dir/upper/$name
+  lower=$dir/lower/$name
+  if [ "$name" = workspace ]; then
+    i=$((stacked - 1))
+    while [ "$i" -ge 0 ]; do
+      lower=$dir/layers/$i:$lower
+      i=$((i - 1))
+    done
+  fi
   mkdir -p "$upper/upper" "$upper/work" || fail "cannot make $upper"
-  out=$(mount -t overlay overlay -o "lowerdir=$dir/lower/$name,upperdir=$upper/upper,workdir=$upper/work,userxattr" \
+  out=$(mount -t overlay overlay -o "lowerdir=$lower,upperdir=$upper/upper,workdir=$upper/work,userxattr" \
     "$dir/merged/$name" 2>&1) || fail "mount: $out"
 done
 
@@ -77,6 +89,13 @@ breach=$(over_limit)
 if [ -n "$breach" ]; then
   printf 'limit %s\n' "$breach" > "$status"
   exit 86
+fi
+if [ -d "$dir/save" ]; then
+  "$node" "$dir/layer-apply.mjs" "$status" --save "$dir/upper/workspace/upper" "$dir/save" || exit 87
+fi
+if [ "$mode" = discard ]; then
+  printf 'discarded\n' > "$status"
+  exit "$code"
 fi
 changed=""
 for name in $layers; do

@@ -3,6 +3,7 @@
 // how a failure is classified (classify-failure). It imports nothing of the pipeline but sessions' types.
 
 import type { Logger } from "pino";
+import type { Checks } from "../../checks/index.js";
 import type { Database } from "../../db/database.js";
 import type { Run } from "../../db/schema.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
@@ -32,4 +33,6 @@ export interface PipelineDeps {
   metrics?: Metrics;
   /** Where every refusal goes: counted (refusals_total) and kept for the operator page, in one call. */
   refusals: Refusals;
+  /** Running the repository's own commands (setup, checks, reproducers); absent = nothing of the PR ever runs. */
+  checks?: Checks;
 }

@@ -37,6 +37,9 @@ function known(number: number, status: string, path = "src/a.ts", title = `Known
     rulingConfirmation: null,
     rulingConfirmedBy: null,
     rulingReplyId: null,
+    reproducer: null,
+    reproduction: null,
+    demotedFrom: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   };
