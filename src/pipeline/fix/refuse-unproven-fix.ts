@@ -27,7 +27,7 @@ export async function refuseUnprovenFix(
     deps,
     turn,
     "fix_unproven",
-    `fix ${shortSha(commit.sha)} not pushed: ${failures.map((f) => `${f.what} (${f.command}: ${f.why})`).join("; ")}${next.again ? "" : `; ${next.why}`}`,
+    `fix ${shortSha(commit.sha)} not pushed: ${failures.map((f) => `${f.what} (${f.command}: ${f.why})`).join("; ")}${next.again ? "" : `. ${next.why}`}`,
   );
   const why = `what the app ran on it shows it does not work yet.\n\n${renderFailures(failures)}`;
   if (next.again) {
