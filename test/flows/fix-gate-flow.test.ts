@@ -163,7 +163,7 @@ describe("a Node project (node:test): the fix is pushed only when its reproducer
     const reply = fx.replies().at(-1)!;
     expect(reply).toMatch(/^@maintainer The fix was made but not pushed to `feature`: /);
     expect(reply).toContain(
-      "the check `tests` passed before the fix and fails after it: `node --test` — it exited 1. Its output ends:",
+      "The check `tests` passed before the fix and fails after it: `node --test` — it exited 1. Its output ends:",
     );
     expect(reply).toContain("7 !== 6");
     expect(reply).not.toContain("reproducer still fails");

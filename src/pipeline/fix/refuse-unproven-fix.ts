@@ -29,7 +29,7 @@ export async function refuseUnprovenFix(
     "fix_unproven",
     `fix ${shortSha(commit.sha)} not pushed: ${failures.map((f) => `${f.what} (${f.command}: ${f.why})`).join("; ")}${next.again ? "" : `. ${next.why}`}`,
   );
-  const why = `what the app ran on it shows it does not work yet.\n\n${renderFailures(failures)}`;
+  const why = `what the app ran on it does not show that it works.\n\n${renderFailures(failures)}`;
   if (next.again) {
     await turn.reply(
       `${turn.who}The fix ${shortSha(commit.sha)} was not pushed to \`${tip.target.branch}\`: ${why}\n\nThe fixer gets one more round with this failure.`,

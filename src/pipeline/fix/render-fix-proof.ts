@@ -23,7 +23,7 @@ export function outputEnd(output: string): string {
  */
 export function renderFailures(failures: readonly ProofFailure[]): string {
   const shown = failures.slice(0, SHOWN).map((f) => {
-    const line = `${sanitizeMarkdown(f.what)}: ${inlineCode(f.command)} — ${sanitizeMarkdown(f.why)}.`;
+    const line = `${sanitizeMarkdown(sentence(f.what))}: ${inlineCode(f.command)} — ${sanitizeMarkdown(f.why)}.`;
     return f.output.trim() ? `${line} Its output ends:\n\n${codeBlock(neutralize(outputEnd(f.output)))}` : line;
   });
   const more = failures.length > SHOWN ? [`…and ${failures.length - SHOWN} more.`] : [];
@@ -36,7 +36,7 @@ export function failuresForPrompt(failures: readonly ProofFailure[]): string {
     .slice(0, SHOWN)
     .map(
       (f) =>
-        `${f.what}: \`${f.command}\` — ${f.why}.${f.output.trim() ? `\nIts output ends:\n${outputEnd(f.output)}` : ""}`,
+        `${sentence(f.what)}: \`${f.command}\` — ${f.why}.${f.output.trim() ? `\nIts output ends:\n${outputEnd(f.output)}` : ""}`,
     )
     .join("\n\n");
 }
@@ -59,4 +59,9 @@ export function renderProof(proof: FixProof | undefined, tests: RegressionTests 
       `Not added as regression tests: ${tests.leftOut.map((l) => `${inlineCode(l.path)} (${l.why})`).join(", ")}.`,
     );
   return lines.length ? `\n\nBefore the push:\n${lines.map((l) => `- ${l}`).join("\n")}` : "";
+}
+
+/** Words that open a paragraph, capitalised. */
+function sentence(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
