@@ -59,6 +59,7 @@ async function openReviewed(
   configYaml: string,
   finding: Record<string, unknown>,
   reproducer: Reproducer,
+  reproduction = "reproduced",
 ): Promise<string> {
   fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" }, configYaml }, { sandbox });
   const head = await fx.open(project, [
@@ -67,7 +68,7 @@ async function openReviewed(
   const run = await fx.run();
   await database.handle.db
     .update(findings)
-    .set({ reproducer, reproduction: "reproduced" })
+    .set({ reproducer, reproduction })
     .where(and(eq(findings.runId, run.id), eq(findings.number, 1)));
   return head;
 }
@@ -234,6 +235,21 @@ describe("a Node project (node:test): the fix is pushed only when its reproducer
       ["before", "check", "tests", "passed"],
     ]);
     expect(await refusals()).toEqual([]);
+  }, 120_000);
+
+  it("a reproducer that passed on the PR's head at the review proves nothing: it is not run on the fix, nor cited", async () => {
+    const passedAlready: Reproducer = {
+      ...NODE_REPRODUCER,
+      files: [
+        { path: "repro/last.test.js", content: NODE_REPRODUCER.files[0]!.content.replace("), 3)", "), undefined)") },
+      ],
+    };
+    const head = await openReviewed(NODE_PROJECT, NODE_CHECKS, LAST_FINDING, passedAlready, "not-reproduced");
+    await fix([fixer("lib.js", NODE_FIXED)]);
+
+    expect(fx.remote.remoteSha("refs/heads/feature")).not.toBe(head);
+    expect(fx.replies().at(-1)).not.toContain("reproducer");
+    expect(await executions()).toEqual([["after", "check", "tests", "passed"]]);
   }, 120_000);
 
   it("fix.add_regression_tests: the reproducer's test is committed with the fix; a file the app will not push is left out, and said", async () => {

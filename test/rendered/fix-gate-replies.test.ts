@@ -105,6 +105,7 @@ const BLOCKED: FixProof = {
   passing: [],
   passed: [],
   failedBefore: ["lint"],
+  brokenBefore: [],
 };
 
 describe("a fix the app's run of its reproducer and checks blocks", () => {
@@ -146,6 +147,7 @@ describe("a fix that passed", () => {
       passing: [{ finding: NM1, command: "node --test repro/" }],
       passed: ["setup", "tests"],
       failedBefore: ["lint"],
+      brokenBefore: [],
     };
     const pushed = {
       ...commit(proof),

@@ -83,6 +83,8 @@ export interface FixProof {
   passed: string[];
   /** Checks that fail on the fix but did not pass before it either: reported, not blamed. */
   failedBefore: string[];
+  /** Reproducers that did not run as a test on the PR's head either (broken at the review): reported, not held against the fix. */
+  brokenBefore: { finding: Finding; command: string; why: string }[];
   /** Why nothing ran though the repository names checks (this app runs no repository's commands). */
   notRun?: string;
 }

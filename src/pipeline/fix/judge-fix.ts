@@ -14,14 +14,19 @@ export interface ClaimedReproducer {
 /**
  * Each claimed finding's reproducer must now pass. Still failing blocks the push; broken (it did not run as a
  * test: stopped, out of time, not runnable, or failing without its predicted text) blocks it too, since then
- * nothing shows the fix works.
+ * nothing shows the fix works — unless it was broken on the PR's head too (at the review): a test that never
+ * ran proves nothing either way, so it is reported and the checks and the verifier judge that finding.
  */
-export function judgeReproducers(runs: readonly ClaimedReproducer[]): Pick<FixProof, "failures" | "passing"> {
+export function judgeReproducers(
+  runs: readonly ClaimedReproducer[],
+): Pick<FixProof, "failures" | "passing" | "brokenBefore"> {
   const failures: ProofFailure[] = [];
   const passing: FixProof["passing"] = [];
+  const brokenBefore: FixProof["brokenBefore"] = [];
   for (const { finding, command, run } of runs) {
     const id = findingId(finding.number);
     if (run.outcome === "not-reproduced") passing.push({ finding, command });
+    else if (finding.reproduction === "broken") brokenBefore.push({ finding, command, why: run.why });
     else
       failures.push({
         what:
@@ -33,7 +38,7 @@ export function judgeReproducers(runs: readonly ClaimedReproducer[]): Pick<FixPr
         output: run.output,
       });
   }
-  return { failures, passing };
+  return { failures, passing, brokenBefore };
 }
 
 /**
@@ -50,7 +55,7 @@ export function compareChecks(
   const failedBefore: string[] = [];
   for (const check of after) {
     if (check.outcome === "passed") passed.push(check.name);
-    else if (before?.find((b) => b.name === check.name)?.outcome === "passed")
+    else if (before?.find((b) => b.name === check.name && b.command === check.command)?.outcome === "passed")
       failures.push({
         what: `the check \`${check.name.replace(/`/g, "'")}\` passed before the fix and fails after it`,
         command: check.command,

@@ -11,7 +11,7 @@ import { compareChecks, judgeReproducers, type ClaimedReproducer } from "./judge
 /** The configured checks on the tip the fixer started from (undefined when they could not be run there). */
 export type ChecksBefore = (turnId: number | undefined) => Promise<CheckRun[] | undefined>;
 
-const NOTHING_RUN: FixProof = { failures: [], passing: [], passed: [], failedBefore: [] };
+const NOTHING_RUN: FixProof = { failures: [], passing: [], passed: [], failedBefore: [], brokenBefore: [] };
 
 /**
  * The gate before a push, when the repository names checks. What is tested is the bot's commit itself,
@@ -77,7 +77,10 @@ async function runBefore(
   }
 }
 
-/** The reproducer of each finding the commit claims to fix, run on the fix (a finding without one has none). */
+/**
+ * The reproducer of each finding the commit claims to fix, run on the fix. A finding without one has none to
+ * run, nor one whose reproducer passed on the PR's head at the review: passing after the fix would show nothing.
+ */
 async function claimedReproducers(
   deps: PipelineDeps,
   turn: FixTurn,
@@ -88,7 +91,7 @@ async function claimedReproducers(
   return Promise.all(
     commit.fixed.flatMap((finding) => {
       const reproducer = finding.reproducer;
-      if (!reproducer) return [];
+      if (!reproducer || finding.reproduction === "not-reproduced") return [];
       const at = { turnId, phase: "after" as const, findingId: finding.id };
       return [
         runReproducer(deps, turn.ctx, head, reproducer, at).then((run) => ({

@@ -48,6 +48,10 @@ export function renderProof(proof: FixProof | undefined, tests: RegressionTests 
   if (proof.notRun) lines.push(`The repository's checks were not run on the fix: ${sanitizeMarkdown(proof.notRun)}.`);
   for (const { finding, command } of proof.passing)
     lines.push(`${findingId(finding.number)}'s reproducer ${inlineCode(command)} now passes.`);
+  for (const { finding, command, why } of proof.brokenBefore)
+    lines.push(
+      `${findingId(finding.number)}'s reproducer ${inlineCode(command)} did not run as a test before the fix either (${sanitizeMarkdown(why)}), so it is not held against it.`,
+    );
   if (proof.passed.length) lines.push(`Passing: ${proof.passed.map(inlineCode).join(", ")}.`);
   if (proof.failedBefore.length)
     lines.push(

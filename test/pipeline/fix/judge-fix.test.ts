@@ -4,9 +4,9 @@ import type { CheckRun } from "../../../src/pipeline/checks/run-checks.js";
 import type { Reproduction } from "../../../src/pipeline/checks/run-reproducer.js";
 import { compareChecks, judgeReproducers } from "../../../src/pipeline/fix/judge-fix.js";
 
-const finding = (number: number) => ({ number }) as Finding;
-const reproducer = (number: number, outcome: Reproduction, why: string) => ({
-  finding: finding(number),
+const finding = (number: number, reproduction: string | null = "reproduced") => ({ number, reproduction }) as Finding;
+const reproducer = (number: number, outcome: Reproduction, why: string, atReview: string | null = "reproduced") => ({
+  finding: finding(number, atReview),
   command: `run ${number}`,
   run: { outcome, why, exitCode: outcome === "not-reproduced" ? 0 : 1, durationMs: 5, output: `out ${number}` },
 });
@@ -21,7 +21,7 @@ const check = (name: string, outcome: string, exitCode: number | null = outcome 
 });
 
 describe("judgeReproducers: each claimed finding's reproducer must now pass", () => {
-  it.each<[string, ReturnType<typeof reproducer>[], string[], number[]]>([
+  it.each<[string, ReturnType<typeof reproducer>[], string[], number[], number[]?]>([
     ["passes now: nothing blocks", [reproducer(1, "not-reproduced", "it passed")], [], [1]],
     [
       "still fails: blocks",
@@ -41,11 +41,33 @@ describe("judgeReproducers: each claimed finding's reproducer must now pass", ()
       ["NM-3's reproducer still fails | run 3 | it exited 2 | out 3"],
       [1],
     ],
-    ["no reproducer: nothing to run, nothing blocks", [], [], []],
-  ])("%s", (_name, runs, failures, passing) => {
+    ["no reproducer: nothing to run, nothing blocks", [], [], [], []],
+    [
+      "never run at the review (no outcome kept): held to the same rule",
+      [reproducer(4, "reproduced", "it exited 1", null)],
+      ["NM-4's reproducer still fails | run 4 | it exited 1 | out 4"],
+      [],
+      [],
+    ],
+    [
+      "broken at the review and still: reported, not held against the fix",
+      [reproducer(5, "broken", "its command could not run (exit 127)", "broken")],
+      [],
+      [],
+      [5],
+    ],
+    [
+      "broken at the review, passing now: counts as passing",
+      [reproducer(6, "not-reproduced", "it passed", "broken")],
+      [],
+      [6],
+      [],
+    ],
+  ])("%s", (_name, runs, failures, passing, brokenBefore = []) => {
     const judged = judgeReproducers(runs);
     expect(judged.failures.map((f) => [f.what, f.command, f.why, f.output].join(" | "))).toEqual(failures);
     expect(judged.passing.map((p) => p.finding.number)).toEqual(passing);
+    expect(judged.brokenBefore.map((p) => p.finding.number)).toEqual(brokenBefore);
   });
 });
 
@@ -84,6 +106,14 @@ describe("compareChecks: a check that passed before and fails after blocks; one 
       [],
       [],
       ["tests"],
+    ],
+    [
+      "compared by name and command: a check named like the setup is not the setup",
+      [check("setup", "failed")],
+      [{ ...check("setup", "passed"), command: "npm ci" }],
+      [],
+      [],
+      ["setup"],
     ],
     [
       "a backtick in a check's name cannot open code in the words",

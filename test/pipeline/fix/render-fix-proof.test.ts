@@ -66,6 +66,9 @@ describe("what a pushed fix's reply says was run on it", () => {
       passing: [{ finding: { number: 1 } as Finding, command: "node --test repro/" }],
       passed: ["tests"],
       failedBefore: ["lint"],
+      brokenBefore: [
+        { finding: { number: 2 } as Finding, command: "no-such-runner", why: "its command could not run (exit 127)" },
+      ],
     };
     expect(
       renderProof(proof, {
@@ -76,6 +79,7 @@ describe("what a pushed fix's reply says was run on it", () => {
       [
         "\n\nBefore the push:",
         "- NM-1's reproducer `node --test repro/` now passes.",
+        "- NM-2's reproducer `no-such-runner` did not run as a test before the fix either (its command could not run (exit 127)), so it is not held against it.",
         "- Passing: `tests`.",
         "- Failing, but not before the fix either, so not blamed on it: `lint`.",
         "- Added as regression tests: `repro/last.test.js`.",
@@ -86,9 +90,14 @@ describe("what a pushed fix's reply says was run on it", () => {
 
   it("says when nothing could run, and nothing without checks", () => {
     expect(
-      renderProof({ failures: [], passing: [], passed: [], failedBefore: [], notRun: "the sandbox is off" }, undefined),
+      renderProof(
+        { failures: [], passing: [], passed: [], failedBefore: [], brokenBefore: [], notRun: "the sandbox is off" },
+        undefined,
+      ),
     ).toBe("\n\nBefore the push:\n- The repository's checks were not run on the fix: the sandbox is off.");
     expect(renderProof(undefined, undefined)).toBe("");
-    expect(renderProof({ failures: [], passing: [], passed: [], failedBefore: [] }, undefined)).toBe("");
+    expect(renderProof({ failures: [], passing: [], passed: [], failedBefore: [], brokenBefore: [] }, undefined)).toBe(
+      "",
+    );
   });
 });
