@@ -60,8 +60,9 @@ async function openReviewed(
   finding: Record<string, unknown>,
   reproducer: Reproducer,
   reproduction = "reproduced",
+  app: { sandbox?: BubblewrapSandbox } = { sandbox },
 ): Promise<string> {
-  fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" }, configYaml }, { sandbox });
+  fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write" }, configYaml }, app);
   const head = await fx.open(project, [
     { role: "reviewer", answer: { summary: "One bug.", findings: [finding], resolved: [] } },
   ]);
@@ -280,6 +281,19 @@ describe("a Node project (node:test): the fix is pushed only when its reproducer
       "The app adds the reproducers' files to your commit as regression tests: do not add them yourself.",
     );
   }, 120_000);
+});
+
+describe("an app that runs no repository's commands (no sandbox for them)", () => {
+  it("pushes as before, and says the checks were not run on the fix and why", async () => {
+    const head = await openReviewed(NODE_PROJECT, NODE_CHECKS, LAST_FINDING, NODE_REPRODUCER, "reproduced", {});
+    await fix([fixer("lib.js", NODE_FIXED)]);
+
+    expect(fx.remote.remoteSha("refs/heads/feature")).not.toBe(head);
+    expect(fx.replies().at(-1)).toContain(
+      "\n\nBefore the push:\n- The repository's checks were not run on the fix: this app does not run repositories' commands.",
+    );
+    expect(await executions()).toEqual([]);
+  });
 });
 
 describe("a Python project (unittest)", () => {
