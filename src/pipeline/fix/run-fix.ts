@@ -83,9 +83,9 @@ async function fix(deps: PipelineDeps, turn: FixTurn): Promise<void> {
 }
 
 /**
- * The fixer's rounds: a fix that what the app runs on it shows broken goes back to the fixer once, with the
- * failure, while the PR's budget allows another fixer turn; a second failure ends the fix. Undefined when the
- * fix ends here (the reply has said why).
+ * The fixer's rounds: a fix the gate blocks goes back to the fixer once, with the failure, while the PR's
+ * budget allows another fixer turn; a second failure ends the fix. Undefined when the fix ends here (the reply
+ * has said why).
  */
 async function provenFix(
   deps: PipelineDeps,
