@@ -439,6 +439,48 @@ export class GitWorkspace {
   }
 
   /**
+   * The commit `sha` again with `files` added to its tree (regular files): same parents, `message`, the bot as
+   * `author`; HEAD moves to it. Made from blobs and the index alone — the working tree is never written, so
+   * nothing left in it (a link, a .gitignore) decides where a file goes or whether it is kept.
+   */
+  async commitWithFiles(
+    sha: string,
+    files: readonly { path: string; content: string }[],
+    message: string,
+    author: { name: string; email: string },
+  ): Promise<string> {
+    assertArgument("commit", sha);
+    await this.resetConfig();
+    await this.git(["read-tree", sha]);
+    for (const file of files) {
+      assertArgument("path", file.path);
+      const blob = await this.git(["hash-object", "-w", "--no-filters", "--stdin"], { input: file.content });
+      await this.git(["update-index", "--add", "--cacheinfo", `100644,${blob.stdout.trim()},${file.path}`]);
+    }
+    const tree = (await this.git(["write-tree"])).stdout.trim();
+    const parents = (await this.git(["show", "-s", "--format=%P", sha])).stdout.trim().split(/\s+/).filter(Boolean);
+    const { stdout } = await this.git(
+      [
+        "-c",
+        `user.name=${author.name}`,
+        "-c",
+        `user.email=${author.email}`,
+        "-c",
+        "commit.gpgSign=false",
+        "commit-tree",
+        tree,
+        ...parents.flatMap((p) => ["-p", p]),
+        "-F",
+        "-",
+      ],
+      { input: message },
+    );
+    const commit = stdout.trim();
+    await this.git(["reset", "--soft", commit]);
+    return commit;
+  }
+
+  /**
    * Pushes `sha` to `refs/heads/<branch>` at `url`, fast-forward only (never forced). A branch that
    * moved on the remote meanwhile fails with GitError kind `rejected`.
    */

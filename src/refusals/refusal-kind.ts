@@ -16,6 +16,11 @@ export type RefusalKind =
   | "head_moved"
   /** A fix not pushed: GitHub refused the push (the branch moved or is protected, no permission…). */
   | "push_rejected"
+  /**
+   * A fix not pushed: what the app ran on it does not show it works (a reproducer it claims still fails or
+   * cannot run, or a check that passed before it fails after it).
+   */
+  | "fix_unproven"
   /** A review, fix or conversation turn not started: the PR has spent its turns, money or fix rounds. */
   | "budget"
   /** GitHub refused a review as sent (comments it would not place went into the body). */

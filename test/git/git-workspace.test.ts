@@ -292,6 +292,40 @@ describe("GitWorkspace", () => {
     expect(readFileSync(join(ws.dir, ".git", "config"), "utf8")).not.toContain("no-mistakes");
   });
 
+  it("commitWithFiles remakes a commit with files added from blobs alone: no link or .gitignore in the working tree decides anything", async () => {
+    const { origin, head } = pullRequestOrigin();
+    const ws = await workspace();
+    await ws.fetch(origin.bare, [`+${head}:refs/nm/head`]);
+    await ws.checkout(head);
+    writeFileSync(join(ws.dir, "src", "app.ts"), "export const a = 4;\n");
+    const fix = (await ws.commitAll("fix: a", BOT))!;
+    // what a fixer could leave: an ignored real link where a test would go
+    const outside = tempDir("nm-outside-");
+    writeFileSync(join(ws.dir, ".gitignore"), "repro\n");
+    symlinkSync(outside, join(ws.dir, "repro"));
+
+    const sha = await ws.commitWithFiles(
+      fix,
+      [{ path: "repro/last.test.js", content: "test();\n" }],
+      "fix: a\n\nwith a test",
+      BOT,
+    );
+    expect(readdirSync(outside)).toEqual([]);
+    expect(await ws.headSha()).toBe(sha);
+    expect(git(ws.dir, "rev-parse", `${sha}^`)).toBe(head);
+    expect(git(ws.dir, "show", `${sha}:repro/last.test.js`)).toBe("test();");
+    expect(git(ws.dir, "show", `${sha}:src/app.ts`)).toBe("export const a = 4;");
+    expect(git(ws.dir, "ls-tree", "-r", "--name-only", sha).split("\n").sort()).toEqual([
+      "README.md",
+      "repro/last.test.js",
+      "src/app.ts",
+    ]);
+    expect(git(ws.dir, "log", "-1", "--format=%an <%ae>|%B", sha)).toBe(
+      "no-mistakes[bot] <bot@example.com>|fix: a\n\nwith a test",
+    );
+    await expect(ws.commitWithFiles(fix, [{ path: "-x", content: "" }], "m", BOT)).rejects.toThrow(TypeError);
+  });
+
   it("pushes a fix fast-forward to the bare repository", async () => {
     const { origin, head } = pullRequestOrigin();
     const ws = await workspace();

@@ -8,6 +8,7 @@ import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
 import { createApp } from "../../src/app.js";
 import { startWorkers } from "../../src/wiring/start-workers.js";
 import { FakeAgent } from "../../src/agents/fake.js";
+import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import type { Agent } from "../../src/agents/types.js";
 import type { EnvConfig } from "../../src/config/env-config.js";
 import { readEnvConfig } from "../../src/config/env-config.js";
@@ -64,6 +65,11 @@ export async function startAppHarness(options: {
   env?: Record<string, string>;
   /** A real adapter to use instead of the fake agent (then `scenario` and `agentCalls` do not apply). */
   agent?: Agent;
+  /**
+   * Where the repository's own commands run (setup, checks, reproducers): a real bubblewrap sandbox gives the
+   * app its `checks`, as in production; the fake agent still runs in-process. Absent: nothing of the PR runs.
+   */
+  sandbox?: AgentSandbox;
 }): Promise<AppHarness> {
   const scenarioPath = join(options.dataDir, "scenario.json");
   const agentLog = join(options.dataDir, "agent.log");
@@ -124,6 +130,7 @@ export async function startAppHarness(options: {
     config,
     database: options.database,
     agent: options.agent ?? agentProxy,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     queue,
     log: logs.log,
     refusals,

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import nock from "nock";
 import { expect } from "vitest";
+import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import type { Agent } from "../../src/agents/types.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import type { Finding, Run, Turn } from "../../src/db/schema.js";
@@ -92,6 +93,8 @@ export interface FlowAppOptions {
   env?: Record<string, string>;
   /** A real adapter instead of the fake agent. */
   agent?: Agent;
+  /** The sandbox the repository's own commands run in (a real bubblewrap one: the app then runs checks). */
+  sandbox?: AgentSandbox;
   /** How long the fixture waits for the app to be idle after a delivery (default: the harness's). */
   idleTimeoutMs?: number;
 }

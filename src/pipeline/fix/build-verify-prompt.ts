@@ -12,11 +12,13 @@ export interface VerifyPromptInput {
   /** Files of the commit too large to show in `diff`. */
   leftOut?: string[];
   sha: string;
+  /** The findings whose reproducer the app ran on the commit and saw pass, with its command. */
+  passing?: { number: number; command: string }[];
 }
 
 /** Untrusted text inside one of our blocks, unable to close it. */
 function quote(text: string): string {
-  return escapeTags(text, ["findings", "diff"]);
+  return escapeTags(text, ["findings", "diff", "passing-reproducers"]);
 }
 
 /**
@@ -45,6 +47,7 @@ export function buildVerifyPrompt(input: VerifyPromptInput): string {
     quote(input.diff),
     "</diff>",
     "",
+    ...passingBlock(input.passing ?? []),
     ...(input.leftOut?.length
       ? [
           `The commit also changes these files, too large to show in the diff; read them in the working directory if a finding depends on them: ${quote(
@@ -58,4 +61,19 @@ export function buildVerifyPrompt(input: VerifyPromptInput): string {
       : []),
     'Answer with only this JSON: {"verdicts": [{"id": "<finding id>", "fixed": true or false, "reason": "one or two sentences"}]}',
   ].join("\n");
+}
+
+/**
+ * The reproducers the app itself ran on the commit and saw pass: outside the findings, so no finding's text
+ * can claim one. Their commands are the reviewer's text, quoted.
+ */
+function passingBlock(passing: readonly { number: number; command: string }[]): string[] {
+  if (passing.length === 0) return [];
+  return [
+    "The app itself ran these findings' reproducers on the commit (no agent reported it), and each now passes: evidence that the defect it shows is gone. Still judge the diff: a reproducer can test less than its finding says.",
+    "<passing-reproducers>",
+    ...passing.map((p) => `${findingId(p.number)}: ${quote(p.command)}`),
+    "</passing-reproducers>",
+    "",
+  ];
 }

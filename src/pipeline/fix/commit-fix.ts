@@ -21,14 +21,15 @@ export async function commitFix(
   const fixed = chosen.filter((f) => fixedNumbers.includes(f.number));
   const declined = answer.declined.filter((d) => chosen.some((f) => f.number === d.number));
   const identity = await turn.ctx.github.botIdentity();
-  const sha = await tip.workspace.commitAll(commitMessage(fixed.length ? fixed : chosen, answer.summary), identity);
+  const message = commitMessage(fixed.length ? fixed : chosen, answer.summary);
+  const sha = await tip.workspace.commitAll(message, identity);
   if (!sha) {
     await turn.reply(
       `${turn.who}The fixer looked at ${chosen.map((f) => findingId(f.number)).join(", ")} and found nothing to change.${fixerNotes(declined, answer.summary)}`,
     );
     return undefined;
   }
-  return { sha, turnId: answer.turnId ?? null, fixed, declined, summary: answer.summary };
+  return { sha, message, turnId: answer.turnId ?? null, fixed, declined, summary: answer.summary };
 }
 
 /**

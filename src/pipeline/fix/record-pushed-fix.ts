@@ -4,9 +4,10 @@ import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { shortSha } from "../render/labels.js";
 import { fixerNotes } from "./fixer-notes.js";
+import { renderProof } from "./render-fix-proof.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";
 
-/** The pushed fix in the ledger (its findings `fix-pushed`, unverified) and in the reply. */
+/** The pushed fix in the ledger (its findings `fix-pushed`, unverified) and in the reply, with what the app ran on it. */
 export async function recordPushedFix(
   deps: PipelineDeps,
   turn: FixTurn,
@@ -28,7 +29,7 @@ export async function recordPushedFix(
   log.info({ sha, fixed: fixed.map((f) => f.number) }, "fix pushed");
   deps.metrics?.fixPushes.inc({ outcome: "accepted" });
   await turn.reply(
-    `${turn.who}Pushed ${commitLink(tip.target.cloneUrl, sha)} fixing ${fixed.map((f) => findingId(f.number)).join(", ") || "nothing the fixer would name"}.${findings.notOpenNote}${fixerNotes(commit.declined, commit.summary)}\n\nThe push will be reviewed again${deps.verifier && fixed.length ? ", and an independent check rules on each fix first" : ""}.`,
+    `${turn.who}Pushed ${commitLink(tip.target.cloneUrl, sha)} fixing ${fixed.map((f) => findingId(f.number)).join(", ") || "nothing the fixer would name"}.${findings.notOpenNote}${renderProof(commit.proof, commit.regressionTests)}${fixerNotes(commit.declined, commit.summary)}\n\nThe push will be reviewed again${deps.verifier && fixed.length ? ", and an independent check rules on each fix first" : ""}.`,
   );
 }
 

@@ -18,6 +18,7 @@ export async function recordRefusedPush(
     | "push_target"
     | "head_moved"
     | "push_rejected"
+    | "fix_unproven"
   >,
   reason: string,
 ): Promise<void> {

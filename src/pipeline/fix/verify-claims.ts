@@ -24,6 +24,7 @@ export async function verifyClaims(
     claimed,
     from: tip.startSha,
     sha: commit.sha,
+    passing: commit.proof?.passing.map((p) => ({ number: p.finding.number, command: p.command })) ?? [],
     timeoutMs: deps.agentTimeoutMs,
     signal: turn.signal,
     log: turn.log,

@@ -25,6 +25,8 @@ export interface VerifyFixInput {
   claimed: Finding[];
   from: string;
   sha: string;
+  /** The claimed findings whose reproducer the app ran on the fix and saw pass, with its command. */
+  passing?: { number: number; command: string }[];
   timeoutMs: number;
   signal: AbortSignal;
   log: Logger;
@@ -83,6 +85,7 @@ async function askVerifier(input: VerifyFixInput): Promise<TurnOutcome | undefin
         diff: diff.text,
         leftOut: diff.leftOut.map((f) => f.path),
         sha: input.sha,
+        passing: input.passing ?? [],
       }),
       cwd: input.workspace.dir,
       timeoutMs: input.timeoutMs,
@@ -115,15 +118,11 @@ async function applyVerdict(
       { status: "fixed", verification: "confirmed", resolvedTurnId: turnId },
       { kind: "confirmed", actor: "verifier", turnId, detail: reason },
     );
-    await resolveFindingThreads(
-      github,
-      ref,
-      run.prNumber,
-      input.sha,
-      [finding],
-      log,
-      `Confirmed by an independent check: ${reason}`,
-    );
+    const passing = input.passing?.find((p) => p.number === finding.number)?.command;
+    await resolveFindingThreads(github, ref, run.prNumber, input.sha, [finding], log, {
+      note: `Confirmed by an independent check: ${reason}`,
+      ...(passing !== undefined ? { passing } : {}),
+    });
   } else {
     ruled.refuted.push(finding.number);
     await updateFinding(

@@ -2,9 +2,14 @@ import type { Logger } from "pino";
 import type { Finding } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { shortSha } from "../render/labels.js";
+import { inlineCode } from "../render/sanitize-markdown.js";
 import { replyOnce } from "./reply-once.js";
 
-/** Replies "Resolved in <sha>." (and `note`) on each resolved finding's thread and resolves it; if resolving fails, the reply stands alone. */
+/**
+ * Replies "Resolved in <sha>." on each resolved finding's thread and resolves it; if resolving fails, the reply
+ * stands alone. `passing` cites the reproducer that now passes there (`Resolved in <sha>: \`cmd\` now passes.`);
+ * `note` follows.
+ */
 export async function resolveFindingThreads(
   github: GitHubClient,
   ref: RepoRef,
@@ -12,12 +17,13 @@ export async function resolveFindingThreads(
   headSha: string,
   resolved: Finding[],
   log: Logger,
-  note?: string,
+  more: { note?: string; passing?: string } = {},
 ): Promise<void> {
   for (const finding of resolved) {
     if (finding.commentId === null) continue;
     const commentId = finding.commentId;
-    const body = `Resolved in ${shortSha(headSha)}.${note ? ` ${note}` : ""}`;
+    const proof = more.passing !== undefined ? `: ${inlineCode(more.passing)} now passes.` : ".";
+    const body = `Resolved in ${shortSha(headSha)}${proof}${more.note ? ` ${more.note}` : ""}`;
     await replyOnce(github, ref, pr, commentId, body);
     if (!finding.commentNodeId) continue;
     try {

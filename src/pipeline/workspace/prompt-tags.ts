@@ -13,4 +13,4 @@ export const REVIEW_PROMPT_TAGS = [
 ];
 
 /** The tags that mark the fix prompt's blocks. */
-export const FIX_PROMPT_TAGS = ["findings", "note", GUIDELINES_TAG];
+export const FIX_PROMPT_TAGS = ["findings", "note", "failure", GUIDELINES_TAG];

@@ -1,0 +1,71 @@
+import { findingId } from "../../domain/finding-id.js";
+import { codeBlock } from "../render/code-block.js";
+import { inlineCode, neutralize, sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import type { FixProof, ProofFailure, RegressionTests } from "./fix-turn.js";
+
+/** How much of a failing command's output a reply or a prompt shows: its last lines, at most this many. */
+const TAIL_LINES = 40;
+const TAIL_CHARS = 3000;
+/** Failures shown with their output; the rest are named. */
+const SHOWN = 5;
+
+/** The end of a command's output, bounded by lines and characters. */
+export function outputEnd(output: string): string {
+  const lines = output.trimEnd().split("\n");
+  let tail = lines.slice(-TAIL_LINES).join("\n");
+  if (tail.length > TAIL_CHARS) tail = tail.slice(-TAIL_CHARS);
+  return tail.length < output.trimEnd().length ? `…\n${tail}` : tail;
+}
+
+/**
+ * Each failure for a reply: what it shows, the command and how it ended, and the end of its output in a
+ * block nothing in it can close, with no mention, tag or marker left live (it is the PR author's text).
+ */
+export function renderFailures(failures: readonly ProofFailure[]): string {
+  const shown = failures.slice(0, SHOWN).map((f) => {
+    const line = `${sanitizeMarkdown(sentence(f.what))}: ${inlineCode(f.command)} — ${sanitizeMarkdown(f.why)}.`;
+    return f.output.trim() ? `${line} Its output ends:\n\n${codeBlock(neutralize(outputEnd(f.output)))}` : line;
+  });
+  const more = failures.length > SHOWN ? [`…and ${failures.length - SHOWN} more.`] : [];
+  return [...shown, ...more].join("\n\n");
+}
+
+/** The failures as the fixer's next prompt gives them (plain text; the caller puts it in a block it escapes). */
+export function failuresForPrompt(failures: readonly ProofFailure[]): string {
+  return failures
+    .slice(0, SHOWN)
+    .map(
+      (f) =>
+        `${sentence(f.what)}: \`${f.command}\` — ${f.why}.${f.output.trim() ? `\nIts output ends:\n${outputEnd(f.output)}` : ""}`,
+    )
+    .join("\n\n");
+}
+
+/** What the app ran on a pushed fix, for the "Pushed" reply; empty when the repository names no checks. */
+export function renderProof(proof: FixProof | undefined, tests: RegressionTests | undefined): string {
+  if (!proof) return "";
+  const lines: string[] = [];
+  if (proof.notRun) lines.push(`The repository's checks were not run on the fix: ${sanitizeMarkdown(proof.notRun)}.`);
+  for (const { finding, command } of proof.passing)
+    lines.push(`${findingId(finding.number)}'s reproducer ${inlineCode(command)} now passes.`);
+  for (const { finding, command, why } of proof.brokenBefore)
+    lines.push(
+      `${findingId(finding.number)}'s reproducer ${inlineCode(command)} did not run as a test before the fix either (${sanitizeMarkdown(why)}), so it is not held against it.`,
+    );
+  if (proof.passed.length) lines.push(`Passing: ${proof.passed.map(inlineCode).join(", ")}.`);
+  if (proof.failedBefore.length)
+    lines.push(
+      `Failing, but not before the fix either, so not blamed on it: ${proof.failedBefore.map(inlineCode).join(", ")}.`,
+    );
+  if (tests?.added.length) lines.push(`Added as regression tests: ${tests.added.map(inlineCode).join(", ")}.`);
+  if (tests?.leftOut.length)
+    lines.push(
+      `Not added as regression tests: ${tests.leftOut.map((l) => `${inlineCode(l.path)} (${l.why})`).join(", ")}.`,
+    );
+  return lines.length ? `\n\nBefore the push:\n${lines.map((l) => `- ${l}`).join("\n")}` : "";
+}
+
+/** Words that open a paragraph, capitalised. */
+function sentence(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
