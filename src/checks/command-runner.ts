@@ -59,6 +59,8 @@ export class CommandRunner {
         command: "/bin/sh",
         args: ["-c", spec.command],
         workspace: spec.workspace,
+        // the same path whatever the worker's disk looks like: outputs name /workspace, never the host's folders
+        mountAt: "/workspace",
         writable: true,
         discard: true,
         ...(spec.layers ? { layers: spec.layers } : {}),

@@ -59,11 +59,11 @@ describe("a check on a scratch checkout (real bwrap)", () => {
     const result = await runner.run({
       kind: "check",
       workspace: ws,
-      command: "cat a.txt; echo beta > a.txt; mkdir -p out; echo x > out/x; echo stderr-line >&2; exit 3",
+      command: "pwd; cat a.txt; echo beta > a.txt; mkdir -p out; echo x > out/x; echo stderr-line >&2; exit 3",
       timeoutMs: 60_000,
     });
     expect(result.exitCode).toBe(3);
-    expect(result.output).toBe("alpha\nstderr-line\n");
+    expect(result.output).toBe("/workspace\nalpha\nstderr-line\n"); // never the worker's own folders
     expect(result.outputDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(readdirSync(ws)).toEqual(["a.txt"]);
     expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("alpha\n");

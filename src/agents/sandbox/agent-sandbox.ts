@@ -10,6 +10,8 @@ export interface SandboxedCall {
   args: string[];
   /** The run's workspace; also the CLI's cwd. */
   workspace: string;
+  /** Where the workspace appears inside the sandbox (default: its own path): a scratch run's fixed `/workspace`. */
+  mountAt?: string;
   /** Read-write for the fixer, read-only for the reviewer. */
   writable: boolean;
   /** This (run, role)'s agent home (CLI config, transcripts), read-write. */

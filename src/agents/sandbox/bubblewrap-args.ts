@@ -71,6 +71,8 @@ export interface BubblewrapMounts {
    * file, its plugin folder): a file is shown as `emptyFile` (read-only), a folder as an empty read-only one.
    */
   hidden?: readonly { path: string; kind: "file" | "dir" }[];
+  /** Where the workspace appears inside (default: its own path, which the CLIs key their sessions by). */
+  mountAt?: string | undefined;
   /** A host file of no bytes that stands in for hidden files. */
   emptyFile?: string;
 }
@@ -79,6 +81,7 @@ export interface BubblewrapMounts {
 export function bubblewrapArgs(m: BubblewrapMounts): string[] {
   const args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
   const layered = m.layered;
+  const inside = m.mountAt ?? m.workspace;
   if (layered) args.push("--uid", String(layered.uid), "--gid", String(layered.gid));
   args.push(...systemArgs(m));
   for (const dir of ["/tmp", "/var/tmp"]) {
@@ -89,10 +92,10 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
   args.push("--bind", layered?.home ?? m.home, m.home);
   for (const file of m.appFiles ?? []) args.push("--ro-bind", file.source, file.target);
   if (m.writable) {
-    args.push("--bind", layered?.workspace ?? m.workspace, m.workspace);
-    if (m.hasGitDir) args.push("--ro-bind", layered?.gitDir ?? `${m.workspace}/.git`, `${m.workspace}/.git`);
+    args.push("--bind", layered?.workspace ?? m.workspace, inside);
+    if (m.hasGitDir) args.push("--ro-bind", layered?.gitDir ?? `${m.workspace}/.git`, `${inside}/.git`);
   } else {
-    args.push("--ro-bind", m.workspace, m.workspace);
+    args.push("--ro-bind", m.workspace, inside);
   }
   for (const { path, kind } of m.hidden ?? []) {
     if (kind === "file" && m.emptyFile !== undefined) args.push("--ro-bind", m.emptyFile, path);
@@ -103,7 +106,7 @@ export function bubblewrapArgs(m: BubblewrapMounts): string[] {
     if (m.bridgeScript !== undefined) args.push("--ro-bind", m.bridgeScript, SANDBOX_BRIDGE);
     for (const socket of m.sockets) args.push("--bind", socket.host, socket.inside);
   }
-  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", m.workspace);
+  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", inside);
   return args;
 }
 

@@ -124,6 +124,7 @@ export class BubblewrapSandbox implements AgentSandbox {
       etc: ETC_FILES.filter((path) => existsSync(path)),
       tmpfsBytes: this.#limits.maxFileMb * MB,
       hidden: hiddenKinds(call.hidden ?? []),
+      mountAt: call.mountAt,
       emptyFile: join(runDir, "empty"),
       layered: layered ? innerLayers() : undefined,
     });
