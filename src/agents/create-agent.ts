@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import type { AgentChoice } from "../config/agent-roles.js";
 import type { EnvConfig } from "../config/env-config.js";
 import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
 import { CodexAgent } from "./codex.js";
@@ -15,13 +16,18 @@ export function createSandbox(config: EnvConfig): AgentSandbox {
     : new BubblewrapSandbox({ limits: config.agent.limits });
 }
 
-/** The agent adapter chosen by AGENT (or, for `role: "verifier"`, by VERIFIER_AGENT). */
+/** The adapter of an agent and model: by default AGENT's, with AGENT_MODEL (a role's own is in `agent.roles`). */
 export function createAgent(
   config: EnvConfig,
   sandbox: AgentSandbox = createSandbox(config),
-  role: "main" | "verifier" = "main",
+  choice: AgentChoice = { name: config.agent.name, model: config.agent.model },
 ): Agent {
-  switch (role === "verifier" ? config.agent.verifier : config.agent.name) {
+  const model = choice.model;
+  // AGENT_CLI and AGENT_ARGS are AGENT's CLI's: another CLI chosen for a role runs pinned, as it is.
+  const own = choice.name === config.agent.name;
+  const cli = own ? config.agent.cli : undefined;
+  const extraArgs = own ? config.agent.extraArgs : [];
+  switch (choice.name) {
     case "fake":
       return new FakeAgent({
         scenarioPath: config.agent.fake.scenario,
@@ -30,24 +36,24 @@ export function createAgent(
       });
     case "claude":
       return new ClaudeCodeAgent({
-        cli: config.agent.cli ?? DEFAULT_CLAUDE_CLI,
+        cli: cli ?? DEFAULT_CLAUDE_CLI,
         homeDir: resolve(config.agent.homeDir),
         apiKey: config.agent.anthropic.apiKey,
         baseUrl: config.agent.anthropic.baseUrl,
-        model: config.agent.model,
-        extraArgs: config.agent.extraArgs,
+        model,
+        extraArgs,
         maxOutputTokens: config.agent.maxOutputTokens,
         serverTools: config.agent.serverTools,
         sandbox,
       });
     case "codex":
       return new CodexAgent({
-        cli: config.agent.cli,
+        cli,
         homeDir: resolve(config.agent.homeDir),
         apiKey: config.agent.openai.apiKey,
         baseUrl: config.agent.openai.baseUrl,
-        model: config.agent.model,
-        extraArgs: config.agent.extraArgs,
+        model,
+        extraArgs,
         maxOutputTokens: config.agent.maxOutputTokens,
         serverTools: config.agent.serverTools,
         sandbox,

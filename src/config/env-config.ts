@@ -6,8 +6,8 @@ import { ConfigError } from "./config-error.js";
 import { readPrivateKey } from "./read-private-key.js";
 import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
 import { readRedeliverConfig, type RedeliverConfig } from "./redeliver-config.js";
+import { AGENT_NAMES as AGENTS, missingAgentKeys, readAgentRoles, type AgentRoles } from "./agent-roles.js";
 
-const AGENTS = ["fake", "claude", "codex"] as const;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const LOG_FORMATS = ["auto", "pretty", "json"] as const;
 
@@ -88,7 +88,12 @@ const envSchema = z.object({
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()).transform((v) => v ?? "info"),
   LOG_FORMAT: optionalString.pipe(z.enum(LOG_FORMATS).optional()).transform((v) => v ?? "auto"),
   AGENT: optionalString.pipe(z.enum(AGENTS).optional()).transform((v) => v ?? "claude"),
+  REVIEWER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
+  FIXER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
   VERIFIER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
+  REVIEWER_MODEL: optionalString,
+  FIXER_MODEL: optionalString,
+  VERIFIER_MODEL: optionalString,
   AGENT_TIMEOUT: duration(15 * 60_000),
   AGENT_MODEL: optionalString,
   AGENT_MAX_OUTPUT_TOKENS: positiveInt(32_000),
@@ -180,9 +185,12 @@ export type EnvConfig = {
   /** `pretty`: one readable line per event; `json`: one JSON object per line; `auto`: pretty on a terminal, else JSON. */
   logFormat: (typeof LOG_FORMATS)[number];
   agent: {
+    /** AGENT: the roles' agent unless one names its own. */
     name: (typeof AGENTS)[number];
     /** Who checks a fixer's claims in a fresh session (VERIFIER_AGENT; default: the same as `name`). */
     verifier: (typeof AGENTS)[number];
+    /** Each role's agent and model (REVIEWER_/FIXER_/VERIFIER_AGENT and _MODEL; default AGENT and AGENT_MODEL). */
+    roles: AgentRoles;
     timeoutMs: number;
     model?: string;
     extraArgs: string[];
@@ -312,20 +320,8 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       "APP_ID: required with ROLE=worker (register the App through the setup flow of a web process, which saves it to ENV_FILE, then start the workers)",
     );
   }
-  if (app && e.AGENT === "claude" && !e.ANTHROPIC_API_KEY) {
-    problems.push(
-      "ANTHROPIC_API_KEY: required with AGENT=claude (the key Claude Code uses; or set AGENT=codex or AGENT=fake)",
-    );
-  }
-  if (app && e.VERIFIER_AGENT === "claude" && e.AGENT !== "claude" && !e.ANTHROPIC_API_KEY) {
-    problems.push("ANTHROPIC_API_KEY: required with VERIFIER_AGENT=claude (the verifier runs Claude Code)");
-  }
-  if (app && e.VERIFIER_AGENT === "codex" && e.AGENT !== "codex" && !e.OPENAI_API_KEY) {
-    problems.push("OPENAI_API_KEY: required with VERIFIER_AGENT=codex (the verifier runs Codex)");
-  }
-  if (app && e.AGENT === "codex" && !e.OPENAI_API_KEY) {
-    problems.push("OPENAI_API_KEY: required with AGENT=codex (the key Codex uses; or set AGENT=claude or AGENT=fake)");
-  }
+  const roles = readAgentRoles(e);
+  if (app) problems.push(...missingAgentKeys(e, roles, env));
   if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
     problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");
   }
@@ -378,7 +374,8 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     logFormat: e.LOG_FORMAT,
     agent: {
       name: e.AGENT,
-      verifier: e.VERIFIER_AGENT ?? e.AGENT,
+      verifier: roles.verifier.name,
+      roles,
       timeoutMs: e.AGENT_TIMEOUT,
       model: e.AGENT_MODEL,
       extraArgs: e.AGENT_ARGS,

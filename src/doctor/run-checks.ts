@@ -1,4 +1,5 @@
-import { createAgent, createSandbox } from "../agents/create-agent.js";
+import { createSandbox } from "../agents/create-agent.js";
+import { createRoleAgents } from "../agents/create-role-agents.js";
 import { ConfigError } from "../config/config-error.js";
 import { dataDirProblem } from "../config/data-dir-problem.js";
 import { readEnvConfig, type EnvConfig } from "../config/env-config.js";
@@ -125,15 +126,13 @@ async function checkSandbox(config: EnvConfig): Promise<DoctorCheck> {
   }
 }
 
-/** The agents turns run with: AGENT's, and VERIFIER_AGENT's when it is another. */
+/** The agents turns run with: each distinct agent and model the roles name. */
 function agentsOf(config: EnvConfig) {
-  const sandbox = createSandbox(config);
-  const main = createAgent(config, sandbox);
-  return config.agent.verifier === config.agent.name ? [main] : [main, createAgent(config, sandbox, "verifier")];
+  return [...new Set(Object.values(createRoleAgents(config, createSandbox(config))))];
 }
 
 function providersOf(config: EnvConfig): ("anthropic" | "openai")[] {
-  const agents = new Set([config.agent.name, config.agent.verifier]);
+  const agents = new Set(Object.values(config.agent.roles).map((choice) => choice.name));
   return [
     ...(agents.has("claude") ? (["anthropic"] as const) : []),
     ...(agents.has("codex") ? (["openai"] as const) : []),

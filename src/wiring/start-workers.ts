@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Probot } from "probot";
 import type { Logger } from "pino";
 import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
-import type { Agent } from "../agents/types.js";
+import type { AgentsByRole } from "./create-agents.js";
 import { createChecks } from "./create-checks.js";
 import { answerCommand } from "../commands/answer-command.js";
 import type { EnvConfig } from "../config/env-config.js";
@@ -23,8 +23,8 @@ export async function startWorkers(
   deps: {
     config: EnvConfig;
     database: DatabaseHandle;
-    agent: Agent;
-    verifierAgent?: Agent;
+    /** Each role's agent (see createAgents). */
+    agents: AgentsByRole;
     /** Where agents run: the repository's own commands run there too (see createChecks). */
     sandbox?: AgentSandbox;
     queue: RunQueue;
@@ -52,7 +52,7 @@ export async function startWorkers(
     db: deps.database.db,
     sessions: new RunSessions({
       db: deps.database.db,
-      agent: deps.agent,
+      agent: (role) => deps.agents[role],
       log: deps.log,
       maxStateBytes: deps.config.agent.stateMaxBytes,
       metrics: deps.metrics,
@@ -61,7 +61,7 @@ export async function startWorkers(
     }),
     verifier: new RunSessions({
       db: deps.database.db,
-      agent: deps.verifierAgent ?? deps.agent,
+      agent: deps.agents.verifier,
       log: deps.log,
       maxStateBytes: deps.config.agent.stateMaxBytes,
       metrics: deps.metrics,

@@ -44,7 +44,7 @@ const metrics = new Metrics({ log, processMetrics: false });
 const refusals = new Refusals({ db: database.db, log, metrics, secrets: config.secrets });
 const queue = await startRunQueue(config, database, log);
 // The parent checked at start that the sandbox confines (or that the operator opted out).
-const { agent, verifierAgent, sandbox } = createAgents(config, createSandbox(config));
+const { agents, sandbox } = createAgents(config, createSandbox(config));
 const probot = new Probot({
   appId: app.appId,
   privateKey: app.privateKey,
@@ -117,7 +117,7 @@ process.on("disconnect", () => void stop(0));
 // A terminal's Ctrl-C reaches the whole process group: the parent decides how this process stops.
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
 
-await startWorkers(probot, { config, database, agent, verifierAgent, sandbox, queue, log, metrics, refusals });
+await startWorkers(probot, { config, database, agents, sandbox, queue, log, metrics, refusals });
 // The failed-delivery sweep is this process's too: background work, kept off the thread that answers webhooks.
 if (config.redeliver.intervalMs !== null && !stopping)
   sweep = startDeliverySweep({
@@ -134,5 +134,8 @@ if (idleExitMs !== null && !stopping) {
   const reason = `no job running, waiting or retrying for ${Math.round(idleExitMs / 1000)} s`;
   setInterval(() => void watchIdle(idleExitMs, reason), everyMs).unref();
 }
-log.info({ agent: agent.name, database: database.kind }, "worker process ready");
+log.info(
+  { reviewer: agents.reviewer.name, fixer: agents.fixer.name, verifier: agents.verifier.name, database: database.kind },
+  "worker process ready",
+);
 process.send({ type: "ready" });

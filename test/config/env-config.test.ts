@@ -35,6 +35,7 @@ describe("readEnvConfig", () => {
     expect(config.agent).toEqual({
       name: "claude",
       verifier: "claude",
+      roles: { reviewer: { name: "claude" }, fixer: { name: "claude" }, verifier: { name: "claude" } },
       timeoutMs: 15 * 60_000,
       model: undefined,
       extraArgs: [],
@@ -229,6 +230,49 @@ describe("readEnvConfig", () => {
     ]);
   });
 
+  it("gives each role its agent and model: its own settings, else AGENT and (for AGENT's CLI) AGENT_MODEL", () => {
+    const config = readEnvConfig({
+      AGENT: "claude",
+      AGENT_MODEL: "opus",
+      FIXER_AGENT: "codex",
+      FIXER_MODEL: "gpt-5.5-codex",
+      VERIFIER_AGENT: "claude",
+      VERIFIER_MODEL: "sonnet",
+    });
+    expect(config.agent.roles).toEqual({
+      reviewer: { name: "claude", model: "opus" },
+      fixer: { name: "codex", model: "gpt-5.5-codex" },
+      verifier: { name: "claude", model: "sonnet" },
+    });
+    expect(readEnvConfig({ AGENT: "codex", REVIEWER_AGENT: "claude" }).agent.roles).toEqual({
+      reviewer: { name: "claude" },
+      fixer: { name: "codex" },
+      verifier: { name: "codex" },
+    });
+    expect(problemsOf({ REVIEWER_AGENT: "gpt" })).toEqual([
+      expect.stringMatching(/^REVIEWER_AGENT: .*"fake".*"claude".*"codex"/),
+    ]);
+  });
+
+  it.each([
+    [
+      { AGENT: "claude", FIXER_AGENT: "codex", ANTHROPIC_API_KEY: "sk-ant-key-1" },
+      [/^OPENAI_API_KEY: required with FIXER_AGENT=codex \(the key Codex uses/],
+    ],
+    [
+      { AGENT: "fake", FAKE_AGENT_SCENARIO: "s.json", REVIEWER_AGENT: "claude", VERIFIER_AGENT: "claude" },
+      [/^ANTHROPIC_API_KEY: required with REVIEWER_AGENT=claude and VERIFIER_AGENT=claude /],
+    ],
+    [
+      { AGENT: "codex", REVIEWER_AGENT: "claude" },
+      [/^ANTHROPIC_API_KEY: required with REVIEWER_AGENT=claude /, /^OPENAI_API_KEY: required with AGENT=codex /],
+    ],
+  ])("with an App, every CLI a role runs needs its key: %j", (env, problems) => {
+    expect(problemsOf({ APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, ...env })).toEqual(
+      problems.map((p) => expect.stringMatching(p)),
+    );
+  });
+
   it("needs no model key before the App is registered (setup mode)", () => {
     expect(readEnvConfig({}).agent.name).toBe("claude");
   });
@@ -328,6 +372,12 @@ describe("readEnvConfig", () => {
     expect(config.agent).toEqual({
       name: "claude",
       verifier: "codex",
+      // AGENT_MODEL is a model of AGENT's provider: the verifier's Codex runs its own default
+      roles: {
+        reviewer: { name: "claude", model: "opus" },
+        fixer: { name: "claude", model: "opus" },
+        verifier: { name: "codex" },
+      },
       timeoutMs: 900_000,
       model: "opus",
       extraArgs: ["--verbose", "--max-turns", "5"],

@@ -9,7 +9,7 @@ import { createApp } from "../../src/app.js";
 import { startWorkers } from "../../src/wiring/start-workers.js";
 import { FakeAgent } from "../../src/agents/fake.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
-import type { Agent } from "../../src/agents/types.js";
+import type { Agent, Role } from "../../src/agents/types.js";
 import type { EnvConfig } from "../../src/config/env-config.js";
 import { readEnvConfig } from "../../src/config/env-config.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
@@ -65,6 +65,8 @@ export async function startAppHarness(options: {
   env?: Record<string, string>;
   /** A real adapter to use instead of the fake agent (then `scenario` and `agentCalls` do not apply). */
   agent?: Agent;
+  /** Real adapters for some roles (the others run `agent`, or the fake agent). */
+  agents?: Partial<Record<Role, Agent>>;
   /**
    * Where the repository's own commands run (setup, checks, reproducers): a real bubblewrap sandbox gives the
    * app its `checks`, as in production; the fake agent still runs in-process. Absent: nothing of the PR runs.
@@ -129,7 +131,11 @@ export async function startAppHarness(options: {
   await startWorkers(probot, {
     config,
     database: options.database,
-    agent: options.agent ?? agentProxy,
+    agents: {
+      reviewer: options.agents?.reviewer ?? options.agent ?? agentProxy,
+      fixer: options.agents?.fixer ?? options.agent ?? agentProxy,
+      verifier: options.agents?.verifier ?? options.agent ?? agentProxy,
+    },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     queue,
     log: logs.log,

@@ -46,7 +46,8 @@ export interface SessionPeek {
 
 export interface RunSessionsOptions {
   db: Database;
-  agent: Agent;
+  /** The agent every role's turns run, or each role's own (REVIEWER_AGENT, FIXER_AGENT…). */
+  agent: Agent | ((role: Role) => Agent);
   log: Logger;
   /** Exported session state larger than this (compressed) is not stored. Default 8 MiB. */
   maxStateBytes?: number;
@@ -77,14 +78,16 @@ export interface RunSessionsOptions {
  * A broken session store makes the turn run cold; it never loses the turn.
  */
 export class RunSessions {
-  readonly #deps: SessionDeps;
+  readonly #deps: Omit<SessionDeps, "agent">;
+  readonly #agentOf: (role: Role) => Agent;
   readonly #log: Logger;
 
   constructor(options: RunSessionsOptions) {
     this.#log = options.log;
+    const { agent } = options;
+    this.#agentOf = typeof agent === "function" ? agent : () => agent;
     this.#deps = {
       db: options.db,
-      agent: options.agent,
       metrics: options.metrics,
       maxStateBytes: options.maxStateBytes ?? 8 * 1024 * 1024,
       transientRetries: options.transientRetries ?? 2,
@@ -97,7 +100,8 @@ export class RunSessions {
 
   /** What the next turn of (run, role) will find; a store that cannot be read finds nothing. */
   async peek(runId: number, role: Role): Promise<SessionPeek> {
-    const { db, agent, sessionBudget } = this.#deps;
+    const { db, sessionBudget } = this.#deps;
+    const agent = this.#agentOf(role);
     if (!agent.supportsResume) return { resumable: false, contextTokens: 0 };
     let stored: RunAgentSession | undefined;
     try {
@@ -129,7 +133,7 @@ export class RunSessions {
    * row and metrics. A turn that throws is recorded with the mode it had reached (recordFailedTurn).
    */
   async run(runId: number, role: Role, turn: TurnRequest): Promise<TurnOutcome> {
-    const deps = this.#deps;
+    const deps: SessionDeps = { ...this.#deps, agent: this.#agentOf(role) };
     const log = this.#log.child({ runId, role });
     const fresh = { ...turn, prompt: turn.freshPrompt ?? turn.prompt };
     const t: SessionTurn = { runId, role, turn, fresh, scope: agentScope(runId, role), log };

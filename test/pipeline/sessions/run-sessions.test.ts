@@ -105,6 +105,45 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     expect(rows[0]!.finishedAt).toBeInstanceOf(Date);
   });
 
+  it("runs each role on its own agent when given one per role, and records which ran each turn", async () => {
+    const { opts, turn } = setup();
+    const runId = await createRun(database.handle.db);
+    const seen: [string, string][] = [];
+    const named = (name: string): Agent => {
+      const inner = new FakeAgent(opts);
+      return {
+        name,
+        supportsResume: true,
+        run: (o: AgentRunOptions) => {
+          seen.push([name, o.role]);
+          return inner.run(o);
+        },
+      };
+    };
+    const byRole = { reviewer: named("reviewer-cli"), fixer: named("fixer-cli"), verifier: named("fixer-cli") };
+    const { log } = captureLogger();
+    const sessions = new RunSessions({ db: database.handle.db, agent: (role) => byRole[role], log });
+
+    await sessions.run(runId, "reviewer", turn());
+    await sessions.run(runId, "fixer", turn());
+    // the reviewer's session belongs to its own agent: it resumes there
+    expect((await sessions.peek(runId, "reviewer")).resumable).toBe(true);
+    expect((await sessions.run(runId, "reviewer", turn())).mode).toBe("resumed");
+
+    expect(seen).toEqual([
+      ["reviewer-cli", "reviewer"],
+      ["fixer-cli", "fixer"],
+      ["reviewer-cli", "reviewer"],
+    ]);
+    const rows = await listTurns(database.handle.db, runId);
+    expect(rows.map((r) => [r.role, r.agent])).toEqual([
+      ["reviewer", "reviewer-cli"],
+      ["fixer", "fixer-cli"],
+      ["reviewer", "reviewer-cli"],
+    ]);
+    expect((await loadRunAgentSession(database.handle.db, runId, "fixer"))?.agent).toBe("fixer-cli");
+  });
+
   it("sends the fresh prompt to every new session and the short one only to a resume; stores the session's size and memory", async () => {
     const { make, turn, calls } = setup();
     const runId = await createRun(database.handle.db);

@@ -1,0 +1,70 @@
+import type { Role } from "../domain/role.js";
+
+/** The agent CLIs an operator can name (AGENT, REVIEWER_AGENT, FIXER_AGENT, VERIFIER_AGENT). */
+export const AGENT_NAMES = ["fake", "claude", "codex"] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
+
+/** Which agent and model one role's turns run. */
+export interface AgentChoice {
+  name: AgentName;
+  /** Undefined: the adapter's default model. */
+  model?: string;
+}
+
+export type AgentRoles = Record<Role, AgentChoice>;
+
+/** The key each real CLI needs, and what it is (for the problem a missing one gives). */
+const AGENT_KEYS: Partial<Record<AgentName, { variable: string; cli: string }>> = {
+  claude: { variable: "ANTHROPIC_API_KEY", cli: "Claude Code" },
+  codex: { variable: "OPENAI_API_KEY", cli: "Codex" },
+};
+
+interface RoleEnv {
+  AGENT: AgentName;
+  AGENT_MODEL?: string | undefined;
+  REVIEWER_AGENT?: AgentName | undefined;
+  FIXER_AGENT?: AgentName | undefined;
+  VERIFIER_AGENT?: AgentName | undefined;
+  REVIEWER_MODEL?: string | undefined;
+  FIXER_MODEL?: string | undefined;
+  VERIFIER_MODEL?: string | undefined;
+}
+
+/**
+ * Each role's agent and model: `<ROLE>_AGENT` (default AGENT) and `<ROLE>_MODEL`; without one, a role that
+ * runs AGENT's CLI takes AGENT_MODEL, and a role that runs another CLI takes that CLI's default model
+ * (AGENT_MODEL names a model of AGENT's provider).
+ */
+export function readAgentRoles(e: RoleEnv): AgentRoles {
+  const choose = (agent: AgentName | undefined, model: string | undefined): AgentChoice => {
+    const name = agent ?? e.AGENT;
+    return { name, model: model ?? (name === e.AGENT ? e.AGENT_MODEL : undefined) };
+  };
+  return {
+    reviewer: choose(e.REVIEWER_AGENT, e.REVIEWER_MODEL),
+    fixer: choose(e.FIXER_AGENT, e.FIXER_MODEL),
+    verifier: choose(e.VERIFIER_AGENT, e.VERIFIER_MODEL),
+  };
+}
+
+/** The roles' setting names, for problems: `AGENT` when a role follows it, else `<ROLE>_AGENT`. */
+function settingOf(e: RoleEnv, role: Role): string {
+  const own = { reviewer: e.REVIEWER_AGENT, fixer: e.FIXER_AGENT, verifier: e.VERIFIER_AGENT }[role];
+  return own === undefined ? "AGENT" : `${role.toUpperCase()}_AGENT`;
+}
+
+/** A problem for each CLI some role runs whose key is missing (one per key, naming the settings that need it). */
+export function missingAgentKeys(e: RoleEnv, roles: AgentRoles, env: NodeJS.ProcessEnv): string[] {
+  const needs = new Map<string, { cli: string; settings: Set<string> }>();
+  for (const role of ["reviewer", "fixer", "verifier"] as const) {
+    const key = AGENT_KEYS[roles[role].name];
+    if (!key || (env[key.variable] ?? "").trim() !== "") continue;
+    const entry = needs.get(key.variable) ?? { cli: key.cli, settings: new Set<string>() };
+    entry.settings.add(`${settingOf(e, role)}=${roles[role].name}`);
+    needs.set(key.variable, entry);
+  }
+  return [...needs].map(
+    ([variable, { cli, settings }]) =>
+      `${variable}: required with ${[...settings].join(" and ")} (the key ${cli} uses; or choose another agent, or AGENT=fake)`,
+  );
+}
