@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AGENT_NAMES } from "./agent-roles.js";
 import { titlePatternProblem } from "./title-pattern.js";
 import { formatConfigProblem } from "./config-problem.js";
 import { mergeConfigLayers } from "./merge-config-layers.js";
@@ -110,6 +111,11 @@ const repoConfigSchema = z
         fail_on: z.union([severity, z.literal("never")]).default("error"),
         /** Diff bytes sent to the reviewer; larger diffs are reviewed in part, with a note. */
         max_diff_bytes: z.number().int().min(1000).max(5_000_000).default(400_000),
+        /**
+         * Another agent (one the operator configured) confirms or refutes each blocking finding in a fresh
+         * session before it is posted; a refuted one is kept as a note. Not asked of a reproduced finding.
+         */
+        second_opinion: z.enum(AGENT_NAMES).optional(),
       })
       .strict()
       .prefault({}),

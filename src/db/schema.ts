@@ -204,6 +204,14 @@ export const findings = pgTable(
     reproduction: text("reproduction"),
     /** The severity the reviewer gave, when the app lowered it (an error nothing reproduced: `verify.blocking`). */
     demotedFrom: text("demoted_from"),
+    /**
+     * Another agent's view of a blocking finding before it was posted (`review.second_opinion`): confirmed |
+     * refuted; null when none was asked or it said nothing of this finding. A refuted one is kept as a note.
+     */
+    secondOpinion: text("second_opinion"),
+    /** The agent that gave it, and its reason (its text: shown inert). */
+    secondOpinionBy: text("second_opinion_by"),
+    secondOpinionReason: text("second_opinion_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

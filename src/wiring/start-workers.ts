@@ -12,7 +12,10 @@ import { tokenForUrl } from "../git/token-for-url.js";
 import { OctokitGitHubClient } from "../github/octokit-github-client.js";
 import { processRun } from "../pipeline/process-run.js";
 import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
-import { RunSessions } from "../pipeline/sessions/run-sessions.js";
+import { RunSessions, type RunSessionsOptions } from "../pipeline/sessions/run-sessions.js";
+import { agentConfigured } from "../agents/agent-configured.js";
+import { createAgent } from "../agents/create-agent.js";
+import type { AgentName } from "../config/agent-roles.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { Refusals } from "../refusals/refusals.js";
 import type { RunQueue } from "../queue/run-queue.js";
@@ -48,24 +51,31 @@ export async function startWorkers(
   };
   const github = async (installationId: number) =>
     new OctokitGitHubClient(await app.auth(installationId), appSlug, deps.config.github.host);
-  const reviewDeps: PipelineDeps = {
-    db: deps.database.db,
-    sessions: new RunSessions({
+  const sessionsOf = (agent: RunSessionsOptions["agent"]) =>
+    new RunSessions({
       db: deps.database.db,
-      agent: (role) => deps.agents[role],
+      agent,
       log: deps.log,
       maxStateBytes: deps.config.agent.stateMaxBytes,
       metrics: deps.metrics,
       sessionBudgetTokens: deps.config.agent.sessionMaxTokens,
       cacheTtlMs: deps.config.agent.cacheTtlMs,
-    }),
-    verifier: new RunSessions({
-      db: deps.database.db,
-      agent: deps.agents.verifier,
-      log: deps.log,
-      maxStateBytes: deps.config.agent.stateMaxBytes,
-      metrics: deps.metrics,
-    }),
+    });
+  const secondOpinions = new Map<AgentName, RunSessions>();
+  const reviewDeps: PipelineDeps = {
+    db: deps.database.db,
+    sessions: sessionsOf((role) => deps.agents[role]),
+    verifier: sessionsOf(deps.agents.verifier),
+    secondOpinion: (name) => {
+      if (!agentConfigured(deps.config, name)) return undefined;
+      let sessions = secondOpinions.get(name);
+      if (!sessions) {
+        const same = Object.values(deps.agents).find((a) => a.name === name);
+        const agent = same ?? createAgent(deps.config, deps.sandbox, { name });
+        secondOpinions.set(name, (sessions = sessionsOf(agent)));
+      }
+      return sessions;
+    },
     log: deps.log,
     metrics: deps.metrics,
     refusals: deps.refusals,

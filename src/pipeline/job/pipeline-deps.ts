@@ -4,6 +4,7 @@
 
 import type { Logger } from "pino";
 import type { Checks } from "../../checks/index.js";
+import type { AgentName } from "../../config/agent-roles.js";
 import type { Database } from "../../db/database.js";
 import type { Run } from "../../db/schema.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
@@ -21,6 +22,11 @@ export interface PipelineDeps {
   sessions: RunSessions;
   /** Fresh sessions that check a fixer's claims (role `verifier`); absent = fixes stay unverified. */
   verifier?: RunSessions;
+  /**
+   * Fresh sessions of a named agent for a second opinion on blocking findings (`review.second_opinion`;
+   * role `verifier`, trigger `second-opinion`); undefined for an agent the operator did not configure.
+   */
+  secondOpinion?: (agent: AgentName) => RunSessions | undefined;
   log: Logger;
   github: (installationId: number) => Promise<GitHubClient>;
   workspace: (run: Run) => GitWorkspace;

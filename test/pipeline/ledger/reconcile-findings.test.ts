@@ -40,6 +40,9 @@ function known(number: number, status: string, path = "src/a.ts", title = `Known
     reproducer: null,
     reproduction: null,
     demotedFrom: null,
+    secondOpinion: null,
+    secondOpinionBy: null,
+    secondOpinionReason: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   };

@@ -1,0 +1,14 @@
+import type { AgentName } from "../config/agent-roles.js";
+import type { EnvConfig } from "../config/env-config.js";
+
+/** Whether this app can run `name`: its key is set (the fake agent needs none). */
+export function agentConfigured(config: EnvConfig, name: AgentName): boolean {
+  switch (name) {
+    case "fake":
+      return true;
+    case "claude":
+      return config.agent.anthropic.apiKey !== undefined;
+    case "codex":
+      return config.agent.openai.apiKey !== undefined;
+  }
+}
