@@ -18,4 +18,9 @@ export interface BacktestFinding {
    * that push did not touch).
    */
   placement: "inline" | "body" | "note";
+  /**
+   * What the app saw when it ran the reproducer the reviewer attached (its last run in a review):
+   * `reproduced`, `not-reproduced` or `broken`; absent when none ran (no reproducer, no checks configured).
+   */
+  reproduction?: string;
 }

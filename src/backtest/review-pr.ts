@@ -1,6 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
+import type { Checks } from "../checks/index.js";
+import { listRunExecutions } from "../db/executions.js";
 import { listFindings } from "../db/findings.js";
 import { getRun, upsertRun } from "../db/runs.js";
 import { runs, type Finding } from "../db/schema.js";
@@ -17,6 +19,7 @@ import type { BacktestFinding } from "./backtest-finding.js";
 import type { BacktestPr } from "./backtest-pr.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { RecordingGitHubClient } from "./recording-github-client.js";
+import { findingReproductions } from "./finding-reproductions.js";
 import { ReviewFailedError } from "./review-failed-error.js";
 import { StageRepository } from "./stage-repository.js";
 
@@ -36,6 +39,8 @@ export interface ReviewPrDeps {
   readDefaultBranchFile: (path: string) => Promise<string | undefined>;
   agentTimeoutMs: number;
   workspaceMaxBytes?: number;
+  /** Running the repository's own code (the reviewer's reproducers); absent: nothing of the PR runs. */
+  checks?: Checks;
   /** Spend of reviews that did not finish (an earlier attempt cut off, a failed review): counted towards the cap. */
   countSpend: (usd: number) => Promise<void>;
 }
@@ -82,6 +87,7 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     gitToken: () => undefined,
     isOwnBot: async (login) => login === (await github.botIdentity()).login,
     refusals: new Refusals({ db: deps.db, log }),
+    ...(deps.checks ? { checks: deps.checks } : {}),
   };
 
   let runId: number | undefined;
@@ -147,13 +153,14 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
   const turns = runId === undefined ? [] : await listTurns(deps.db, runId);
   const lastRun = runId === undefined ? undefined : await getRun(deps.db, runId);
   const inline = new Map(github.reviews.flatMap((r) => r.comments.map((c) => [c.id, c] as const)));
+  const reproductions = findingReproductions(runId === undefined ? [] : await listRunExecutions(deps.db, runId));
   return {
     prId: pr.id,
     pushes: pr.pushes.length,
     baseSha: pr.baseSha,
     heads: [...pr.pushes],
     reviews: github.reviews.length,
-    findings: ledger.map((f) => backtestFinding(f, inline)),
+    findings: ledger.map((f) => backtestFinding(f, inline, reproductions.get(f.id))),
     conclusion: github.checkRuns.findLast((c) => c.headSha === lastRun?.headSha)?.update.conclusion,
     ...(skipped ? { skipped } : {}),
     turns: turns.length,
@@ -174,7 +181,11 @@ async function dropRun(deps: ReviewPrDeps, prNumber: number): Promise<void> {
   await deps.db.delete(runs).where(where);
 }
 
-function backtestFinding(f: Finding, inline: ReadonlyMap<number, { path: string; line: number }>): BacktestFinding {
+function backtestFinding(
+  f: Finding,
+  inline: ReadonlyMap<number, { path: string; line: number }>,
+  reproduction: string | undefined,
+): BacktestFinding {
   const comment = f.commentId === null ? undefined : inline.get(f.commentId);
   return {
     id: findingId(f.number),
@@ -187,5 +198,6 @@ function backtestFinding(f: Finding, inline: ReadonlyMap<number, { path: string;
     body: f.body,
     status: f.status,
     placement: comment ? "inline" : f.status === "note" && f.reviewId === null ? "note" : "body",
+    ...(reproduction !== undefined ? { reproduction } : {}),
   };
 }
