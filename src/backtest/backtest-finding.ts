@@ -19,7 +19,7 @@ export interface BacktestFinding {
    */
   placement: "inline" | "body" | "note";
   /**
-   * What the app saw when it ran the reproducer the reviewer attached (its last run in a review):
+   * What the app saw when it ran the reproducer the reviewer attached (the ledger's `reproduction`):
    * `reproduced`, `not-reproduced` or `broken`; absent when none ran (no reproducer, no checks configured).
    */
   reproduction?: string;

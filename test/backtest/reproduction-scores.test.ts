@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BacktestFinding } from "../../src/backtest/backtest-finding.js";
 import type { BacktestReport } from "../../src/backtest/backtest-report.js";
-import { findingReproductions } from "../../src/backtest/finding-reproductions.js";
 import type { GoldenIssue } from "../../src/backtest/golden-pr.js";
 import type { PrMatch } from "../../src/backtest/pr-match.js";
 import type { PrReviewResult } from "../../src/backtest/pr-review-result.js";
 import { renderReport } from "../../src/backtest/render-report.js";
 import { reportCsv } from "../../src/backtest/report-csv.js";
 import { scorePr } from "../../src/backtest/score-pr.js";
+import { ledgerFinding } from "../../src/backtest/ledger-finding.js";
 import { summarizeConfiguration } from "../../src/backtest/summarize-configuration.js";
 import { listFindings } from "../../src/db/findings.js";
-import { listRunExecutions } from "../../src/db/executions.js";
-import { seedExecutions, seedFindings, seedRuns } from "../helpers/run-view-seed.js";
+import { seedFindings, seedRuns } from "../helpers/run-view-seed.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
 /**
@@ -161,7 +160,7 @@ describe("scores by reproduction", () => {
   });
 });
 
-describe("a finding's reproduction, from the executions the replay recorded (pglite)", () => {
+describe("a finding's reproduction, from the ledger the replay leaves (pglite)", () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
@@ -170,25 +169,24 @@ describe("a finding's reproduction, from the executions the replay recorded (pgl
     await database.dispose();
   });
 
-  it("is its reproducer's last run in a review; a fix's runs and other findings' do not count", async () => {
+  it("is what the app saw of its reproducer; a finding no reproducer ran for has none", async () => {
     const db = database.handle.db;
     const [runId] = await seedRuns(db, [{ repositoryId: 5, fullName: "octo/demo", prNumber: 1 }]);
-    await seedFindings(db, runId!, [{ number: 1 }, { number: 2 }, { number: 3 }, { number: 4 }]);
-    await seedExecutions(db, runId!, [
-      { kind: "setup", name: "setup" },
-      { findingNumber: 1, outcome: "broken" },
-      { findingNumber: 1, outcome: "reproduced" }, // a later push ran it again
-      { findingNumber: 2, outcome: "reproduced" },
-      { findingNumber: 2, phase: "after", outcome: "passed" }, // the fix's run
-      { findingNumber: 3, outcome: "not-reproduced" },
+    await seedFindings(db, runId!, [
+      { number: 1, reproduction: "reproduced", commentId: 77 },
+      { number: 2, reproduction: "not-reproduced", status: "note" },
+      { number: 3, reproduction: "broken", reviewId: 5 },
+      { number: 4 },
     ]);
-    const outcomes = findingReproductions(await listRunExecutions(db, runId!));
-    const byNumber = new Map((await listFindings(db, runId!)).map((f) => [f.number, outcomes.get(f.id)]));
-    expect([...byNumber]).toEqual([
-      [1, "reproduced"],
-      [2, "reproduced"],
-      [3, "not-reproduced"],
-      [4, undefined],
+    const inline = new Map([[77, { path: "src/placed.ts", line: 9 }]]);
+    const findings = (await listFindings(db, runId!)).map((f) => ledgerFinding(f, inline));
+    expect(findings.map((f) => [f.id, f.placement, f.reproduction])).toEqual([
+      ["NM-1", "inline", "reproduced"],
+      ["NM-2", "note", "not-reproduced"],
+      ["NM-3", "body", "broken"],
+      ["NM-4", "body", undefined],
     ]);
+    expect(findings[0]).toMatchObject({ path: "src/placed.ts", line: 9 });
+    expect(findings[3]).not.toHaveProperty("reproduction");
   });
 });
