@@ -1,3 +1,4 @@
+import { findingId } from "../../domain/finding-id.js";
 import { shortSha } from "../../pipeline/render/labels.js";
 import type { ExecutionRow } from "../views/run-view.js";
 import { classToken } from "./class-token.js";
@@ -18,7 +19,7 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
  */
 export function executionItem(e: ExecutionRow, withTurn = false): HtmlSafe {
   const exit = e.exitCode === null ? "no exit code" : `exit ${e.exitCode}`;
-  return html`<li class="execution" id="execution-${e.id}">
+  return html`<li class="execution">
     <span class="status status-${classToken(e.outcome)}">${untrustedText(e.outcome)}</span>
     <strong>${untrustedText(e.kind)}</strong>${e.name !== e.command && html` ${untrustedText(e.name)}`}
     <span class="muted">${untrustedText(e.phase)}</span> on
@@ -28,6 +29,20 @@ export function executionItem(e: ExecutionRow, withTurn = false): HtmlSafe {
     }
     <pre class="command">${untrustedText(e.command)}</pre>
     ${output(e)}
+  </li>`;
+}
+
+/**
+ * A finding's reproducer run in one line — outcome, exit code, duration — linking to the finding, where the
+ * run is shown whole (its command and output are not repeated).
+ */
+export function executionLine(e: ExecutionRow & { findingNumber: number }): HtmlSafe {
+  const exit = e.exitCode === null ? "no exit code" : `exit ${e.exitCode}`;
+  const id = findingId(e.findingNumber);
+  return html`<li class="execution">
+    <span class="status status-${classToken(e.outcome)}">${untrustedText(e.outcome)}</span>
+    <strong>${untrustedText(e.kind)}</strong> of ${link(`#${id}`, id)}
+    <span class="muted">${untrustedText(e.phase)}</span> · ${exit} · ${formatMilliseconds(e.durationMs)}
   </li>`;
 }
 

@@ -1,5 +1,5 @@
 import type { ExecutionRow, RunView } from "../views/run-view.js";
-import { executionItem } from "./execution-item.js";
+import { executionItem, executionLine } from "./execution-item.js";
 import { formatCount } from "./format-count.js";
 import { formatMilliseconds } from "./format-milliseconds.js";
 import { html } from "./html.js";
@@ -9,12 +9,17 @@ import { untrustedText } from "./untrusted-text.js";
 
 /**
  * What the run ran of the repository's own code, grouped by the turn that ran it (oldest first, each group
- * anchored at #executions-turn-<id>), then those no turn ran: setups, checks and reproducers.
+ * anchored at #executions-turn-<id>), then those no turn ran: setups and checks whole, a finding's reproducer
+ * runs in a line each that links to the finding (where they are shown whole).
  */
 export function runExecutionsSection(view: RunView): HtmlSafe {
   if (!view.executions.length) return html`<p class="empty">Nothing of the repository's was run.</p>`;
   const byTurn = new Map<number | null, ExecutionRow[]>();
-  for (const e of view.executions) byTurn.set(e.turnId, [...(byTurn.get(e.turnId) ?? []), e]);
+  for (const e of view.executions) {
+    const list = byTurn.get(e.turnId);
+    if (list) list.push(e);
+    else byTurn.set(e.turnId, [e]);
+  }
   const turns = view.turns.filter((t) => byTurn.has(t.id));
   const known = new Set(turns.map((t) => t.id));
   const rest = view.executions.filter((e) => e.turnId === null || !known.has(e.turnId));
@@ -37,7 +42,7 @@ function group(id: string, title: HtmlSafe, rows: ExecutionRow[]): HtmlSafe {
       >
     </h3>
     <ol class="executions">
-      ${rows.map((e) => executionItem(e))}
+      ${rows.map((e) => (e.findingNumber !== null ? executionLine({ ...e, findingNumber: e.findingNumber }) : executionItem(e)))}
     </ol>
   </section>`;
 }
