@@ -21,7 +21,8 @@ export function executionItem(e: ExecutionRow, withTurn = false): HtmlSafe {
   const exit = e.exitCode === null ? "no exit code" : `exit ${e.exitCode}`;
   return html`<li class="execution">
     <span class="status status-${classToken(e.outcome)}">${untrustedText(e.outcome)}</span>
-    <strong>${untrustedText(e.kind)}</strong>${e.name !== e.command && html` ${untrustedText(e.name)}`}
+    <strong>${untrustedText(e.kind)}</strong
+    >${e.name !== e.command && e.name !== e.kind && html` ${untrustedText(e.name)}`}
     <span class="muted">${untrustedText(e.phase)}</span> on
     <span class="sha">${untrustedText(shortSha(e.headSha))}</span> · ${exit} ·
     ${formatMilliseconds(e.durationMs)}${e.cached && html` · <span class="cached">from the cache</span>`}${
