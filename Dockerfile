@@ -1,7 +1,9 @@
 # no-mistakes: Node 20 with git, the pinned agent CLIs (Claude Code, Codex) and bubblewrap (+ socat, its model bridge), the sandbox every
 # agent call runs in (run the container with the --security-opt flags the README's Docker section names), and
 # mount, with which a turn's outer sandbox mounts the overlays that bound what the agent writes;
-# data (embedded database, workspaces, agent sessions) in /data.
+# data (embedded database, workspaces, agent sessions) in /data. A repository's checks (setup, tests,
+# reproducers) run on the image's toolchains: Node (the base image's, with npm) and Python 3 (with venv and
+# pip); an image with another toolchain (Go, Rust) is built FROM this one.
 # The build stage compiles src/ to dist/ (npm run build: tsc, with dev dependencies); the final stage runs
 # plain `node dist/index.js` with production dependencies only (no tsx, no TypeScript).
 
@@ -19,6 +21,7 @@ FROM node:20-bookworm-slim
 
 RUN apt-get update \
   && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap socat mount \
+     python3 python3-venv python3-pip \
   && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

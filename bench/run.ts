@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full) / `npm run bench:smoke` (tiny, seconds; for CI). Runs each section in its
  * own process, prints one table (figure, target, holds?) and writes bench/results/latest.json.
- * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions,run-page,web,memory, --strict (exit 1 when a performance target is missed).
+ * Options: --smoke, --only=ack,large-review,review,base-merge,concurrency,sandbox,diff-bomb,sessions,run-page,web,memory,checks, --strict (exit 1 when a performance target is missed).
  * Environment: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_PROFILE=1 (CPU profiles of the ack servers and the large review's app into bench/results/profiles),
  * BENCH_GITHUB_PACING=on, BENCH_ACK_SECONDS (measured seconds per server, default 60),
@@ -33,6 +33,7 @@ const sections = [
   "run-page",
   "web",
   "memory",
+  "checks",
 ].filter((s) => !only || only.includes(s));
 
 function runSection(name: string): Promise<any> {
@@ -425,6 +426,33 @@ if (web) {
   }
 }
 if (results.memory) rows.push(...memoryRows(results.memory));
+const checks = results.checks;
+if (checks) {
+  const { setup, reproducer, reviewTurn } = checks;
+  rows.push(
+    {
+      figure: `checks: setup cached vs cold (npm install of ${checks.packages} packages from a registry stand-in, real bwrap; medians of ${setup.pairs} interleaved pairs, the head prepared either way)`,
+      value: `${setup.cachedMs} / ${setup.coldMs} ms = ${setup.ratio}×`,
+      target: "≤ 0.2×",
+      holds: setup.ratio <= 0.2,
+      kind: "perf",
+    },
+    {
+      figure: `checks: a reproducer through the app vs the same command run directly (node --test on one file; sandbox, layers, recorded; medians of ${reproducer.pairs} pairs)`,
+      value: `${reproducer.appMs} / ${reproducer.directMs} ms = ${reproducer.ratio}×`,
+      target: "≤ 1.3×",
+      holds: reproducer.ratio <= 1.3,
+      kind: "perf",
+    },
+    {
+      figure: `checks: a review turn (fake agent) alone vs followed by its verification (head prepared from the cached setup, ${reviewTurn.reproducers} reproducers; medians of ${reviewTurn.pairs} pairs)`,
+      value: `${reviewTurn.aloneMs} ms alone, ${reviewTurn.verifiedMs} ms verified (+${reviewTurn.addedMs} ms)`,
+      target: "(reported)",
+      holds: null,
+      kind: "info",
+    },
+  );
+}
 for (const f of failures)
   rows.push({
     figure: `section ${f}`,

@@ -18,4 +18,9 @@ export interface BacktestFinding {
    * that push did not touch).
    */
   placement: "inline" | "body" | "note";
+  /**
+   * What the app saw when it ran the reproducer the reviewer attached (the ledger's `reproduction`):
+   * `reproduced`, `not-reproduced` or `broken`; absent when none ran (no reproducer, no checks configured).
+   */
+  reproduction?: string;
 }

@@ -21,6 +21,14 @@ export interface ConfigurationSummary extends Prf {
   precisionBySeverity: Record<string, { n: number; matched: number; precision: number | null }>;
   /** By the real issue's severity: its recall. */
   recallBySeverity: Record<string, { n: number; matched: number; recall: number | null }>;
+  /**
+   * The raised findings the app reproduced, and the rest (not reproduced, broken, or without a reproducer):
+   * each side's precision over its own findings, and its recall over every real issue.
+   */
+  byReproduction: Record<
+    "reproduced" | "unreproduced",
+    { raised: number; matchedFindings: number; matchedGolden: number } & Prf
+  >;
   costUsd: number;
   judgeCostUsd: number;
   costPerPr: number | null;

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { AgentModel } from "../agents/agent-model.js";
 import { createAgent, createSandbox } from "../agents/create-agent.js";
 import type { Agent } from "../agents/types.js";
+import type { Checks } from "../checks/index.js";
 import { ConfigError } from "../config/config-error.js";
 import { readEnvConfig } from "../config/env-config.js";
 import type { Database } from "../db/database.js";
@@ -12,6 +13,7 @@ import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";
+import { backtestChecks } from "./backtest-checks.js";
 import { backtestEnv } from "./backtest-env.js";
 import type { CloneGit } from "./clone-git.js";
 import { agentSettings, configurationFingerprint } from "./configuration-fingerprint.js";
@@ -103,6 +105,7 @@ export async function prepareConfiguration(
     overrides: c.env,
     agent,
     sessions,
+    ...withChecks(backtestChecks(env, sandbox, dataDir)),
     configText,
     describe,
   };
@@ -121,6 +124,10 @@ async function modelOf(agent: Agent, label: string): Promise<AgentModel | undefi
 function modelText(model: AgentModel | undefined): string | undefined {
   if (!model) return undefined;
   return model.sent === model.configured ? model.configured : `${model.configured}, sent as ${model.sent}`;
+}
+
+function withChecks(checks: Checks | undefined): { checks?: Checks } {
+  return checks ? { checks } : {};
 }
 
 function slug(label: string): string {

@@ -1,4 +1,5 @@
 import type { Agent } from "../agents/types.js";
+import type { Checks } from "../checks/index.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
 
@@ -16,6 +17,8 @@ export interface PreparedConfiguration {
   overrides: Record<string, string>;
   agent: Agent;
   sessions: RunSessions;
+  /** Running the repository's own code, as the app's workers do (absent with CHECKS=off or no sandbox). */
+  checks?: Checks;
   /** The `.github/no-mistakes.yml` its reviews read: its own file, else the clone's at --branch, with its extra instructions; undefined when there is none. */
   configText?: string;
   /** `claude (model …), config …` for the report. */

@@ -3,7 +3,10 @@ import type { ConfigurationSummary } from "./configuration-summary.js";
 import { format } from "./format.js";
 import type { MetricDifference } from "./metric-difference.js";
 
-/** The report as the terminal shows it: one column per configuration, B − A with its interval, then severities. */
+/**
+ * The report as the terminal shows it: one column per configuration, B − A with its interval, then severities,
+ * then precision and recall of the findings the app reproduced and of the rest.
+ */
 export function renderReport(report: BacktestReport): string {
   const configs = report.configurations;
   const cmp = report.comparison;
@@ -86,6 +89,11 @@ export function renderReport(report: BacktestReport): string {
         ),
       ),
     );
+    lines.push(
+      "",
+      "by reproduction (the app ran the reviewer's reproducer; recall over every real issue):",
+      ...table(reproductionRows(configs.map((c) => c.summary))),
+    );
   }
   const judge = report.judge;
   lines.push(
@@ -103,6 +111,32 @@ export function renderReport(report: BacktestReport): string {
   lines.push(...report.warnings);
   if (report.stopped) lines.push(report.stopped);
   return lines.join("\n");
+}
+
+function reproductionRows(summaries: ConfigurationSummary[]): string[][] {
+  const sides = [
+    ["reproduced", "reproduced"],
+    ["unreproduced", "not reproduced, broken or none"],
+  ] as const;
+  return [
+    ["", ...summaries.map((s) => s.label)],
+    ...sides.flatMap(([side, name]) => [
+      [
+        `  ${name}: precision`,
+        ...summaries.map((s) => {
+          const t = s.byReproduction[side];
+          return `${format.ratio(t.precision)} (${t.matchedFindings}/${t.raised})`;
+        }),
+      ],
+      [
+        `  ${name}: recall`,
+        ...summaries.map((s) => {
+          const t = s.byReproduction[side];
+          return `${format.ratio(t.recall)} (${t.matchedGolden}/${s.golden})`;
+        }),
+      ],
+    ]),
+  ];
 }
 
 function severityRows(summaries: ConfigurationSummary[], kind: "recall" | "precision"): string[][] {

@@ -1,5 +1,7 @@
 import type { BacktestReport } from "./backtest-report.js";
 import { prf } from "./prf.js";
+import type { Reproduction } from "./reproduction-count.js";
+import type { ScoredPr } from "./scored-pr.js";
 
 const COLUMNS = [
   "configuration",
@@ -12,13 +14,26 @@ const COLUMNS = [
   "precision",
   "recall",
   "f1",
+  "reproduced_raised",
+  "reproduced_matched_findings",
+  "reproduced_matched_golden",
+  "reproduced_precision",
+  "reproduced_recall",
+  "unreproduced_raised",
+  "unreproduced_matched_findings",
+  "unreproduced_matched_golden",
+  "unreproduced_precision",
+  "unreproduced_recall",
   "cost_usd",
   "judge_cost_usd",
   "wall_seconds",
   "skipped",
 ];
 
-/** report.csv: one row per configuration and PR, with that PR's own precision, recall and F-score. */
+/**
+ * report.csv: one row per configuration and PR, with that PR's own precision, recall and F-score, then the
+ * same apart for the findings the app reproduced and the rest (each side's recall is over every real issue).
+ */
 export function reportCsv(report: BacktestReport): string {
   const lines = [COLUMNS.join(",")];
   for (const c of report.configurations) {
@@ -42,6 +57,8 @@ export function reportCsv(report: BacktestReport): string {
           golden && s.precision !== null ? s.precision.toFixed(4) : "",
           golden && s.recall !== null ? s.recall.toFixed(4) : "",
           golden && s.f1 !== null ? s.f1.toFixed(4) : "",
+          ...reproductionCells(p, "reproduced"),
+          ...reproductionCells(p, "unreproduced"),
           p.costUsd.toFixed(6),
           p.judgeCostUsd.toFixed(6),
           (p.wallMs / 1000).toFixed(1),
@@ -53,6 +70,20 @@ export function reportCsv(report: BacktestReport): string {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A side's raised findings, then (when the PR has real issues to score against) its matches, precision and recall. */
+function reproductionCells(p: ScoredPr, side: Reproduction): (string | number)[] {
+  const c = p.byReproduction[side];
+  if (p.golden === undefined) return [c.raised, "", "", "", ""];
+  const s = prf({ ...c, golden: p.golden });
+  return [
+    c.raised,
+    c.matchedFindings,
+    c.matchedGolden,
+    s.precision === null ? "" : s.precision.toFixed(4),
+    s.recall === null ? "" : s.recall.toFixed(4),
+  ];
 }
 
 function cell(value: string): string {

@@ -177,6 +177,7 @@ function reviewDeps(
       path === REPO_CONFIG_PATH ? c.configText : readCloneFile(git, branch, path),
     agentTimeoutMs: c.env.agent.timeoutMs,
     workspaceMaxBytes: c.env.workspaceMaxBytes,
+    ...(c.checks ? { checks: c.checks } : {}),
     countSpend: (usd: number) => state.addUnfinishedSpend(usd),
   };
 }

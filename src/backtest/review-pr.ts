@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
+import type { Checks } from "../checks/index.js";
 import { listFindings } from "../db/findings.js";
 import { getRun, upsertRun } from "../db/runs.js";
-import { runs, type Finding } from "../db/schema.js";
+import { runs } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
-import { findingId } from "../domain/finding-id.js";
 import type { PullRequestInfo } from "../domain/pull-request.js";
 import { GitWorkspace } from "../git/git-workspace.js";
 import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
@@ -13,10 +13,10 @@ import { loadRunContext } from "../pipeline/job/run-context.js";
 import { runReview } from "../pipeline/review/run-review.js";
 import { Refusals } from "../refusals/refusals.js";
 import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
-import type { BacktestFinding } from "./backtest-finding.js";
 import type { BacktestPr } from "./backtest-pr.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { RecordingGitHubClient } from "./recording-github-client.js";
+import { ledgerFinding } from "./ledger-finding.js";
 import { ReviewFailedError } from "./review-failed-error.js";
 import { StageRepository } from "./stage-repository.js";
 
@@ -36,6 +36,8 @@ export interface ReviewPrDeps {
   readDefaultBranchFile: (path: string) => Promise<string | undefined>;
   agentTimeoutMs: number;
   workspaceMaxBytes?: number;
+  /** Running the repository's own code (the reviewer's reproducers); absent: nothing of the PR runs. */
+  checks?: Checks;
   /** Spend of reviews that did not finish (an earlier attempt cut off, a failed review): counted towards the cap. */
   countSpend: (usd: number) => Promise<void>;
 }
@@ -82,6 +84,7 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     gitToken: () => undefined,
     isOwnBot: async (login) => login === (await github.botIdentity()).login,
     refusals: new Refusals({ db: deps.db, log }),
+    ...(deps.checks ? { checks: deps.checks } : {}),
   };
 
   let runId: number | undefined;
@@ -153,7 +156,7 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     baseSha: pr.baseSha,
     heads: [...pr.pushes],
     reviews: github.reviews.length,
-    findings: ledger.map((f) => backtestFinding(f, inline)),
+    findings: ledger.map((f) => ledgerFinding(f, inline)),
     conclusion: github.checkRuns.findLast((c) => c.headSha === lastRun?.headSha)?.update.conclusion,
     ...(skipped ? { skipped } : {}),
     turns: turns.length,
@@ -172,20 +175,4 @@ async function dropRun(deps: ReviewPrDeps, prNumber: number): Promise<void> {
   const spent = (await listTurns(deps.db, earlier.id)).reduce((s, t) => s + Number(t.costUsd ?? 0), 0);
   await deps.countSpend(spent);
   await deps.db.delete(runs).where(where);
-}
-
-function backtestFinding(f: Finding, inline: ReadonlyMap<number, { path: string; line: number }>): BacktestFinding {
-  const comment = f.commentId === null ? undefined : inline.get(f.commentId);
-  return {
-    id: findingId(f.number),
-    path: comment?.path ?? f.path,
-    line: comment?.line ?? f.line,
-    endLine: f.endLine,
-    severity: f.severity,
-    action: f.action,
-    title: f.title,
-    body: f.body,
-    status: f.status,
-    placement: comment ? "inline" : f.status === "note" && f.reviewId === null ? "note" : "body",
-  };
 }

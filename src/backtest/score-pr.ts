@@ -1,11 +1,13 @@
 import type { GoldenIssue } from "./golden-pr.js";
 import type { PrMatch } from "./pr-match.js";
 import type { PrReviewResult } from "./pr-review-result.js";
+import { reproductionOf, type Reproduction, type ReproductionCount } from "./reproduction-count.js";
 import type { ScoredPr, SeverityCount } from "./scored-pr.js";
 
 /**
  * One PR's counts: raised findings (notes apart), real issues, and which of each the matches cover, by
- * the finding's severity for precision and by the real issue's severity for recall.
+ * the finding's severity for precision and by the real issue's severity for recall, and apart for the findings
+ * the app reproduced and the rest.
  */
 export function scorePr(
   result: PrReviewResult,
@@ -29,12 +31,34 @@ export function scorePr(
     matchedGolden: matchedIssues.size,
     byFindingSeverity,
     byGoldenSeverity,
+    byReproduction: byReproduction(raised, matches),
     matches: [...matches],
     costUsd: result.costUsd,
     judgeCostUsd,
     wallMs: result.wallMs,
     ...(result.skipped ? { skipped: result.skipped } : {}),
   };
+}
+
+/** Each side's raised findings, those matched, and the real issues its findings matched (each once). */
+function byReproduction(
+  raised: PrReviewResult["findings"],
+  matches: readonly PrMatch[],
+): Record<Reproduction, ReproductionCount> {
+  const split: Record<Reproduction, ReproductionCount> = {
+    reproduced: { raised: 0, matchedFindings: 0, matchedGolden: 0 },
+    unreproduced: { raised: 0, matchedFindings: 0, matchedGolden: 0 },
+  };
+  const issuesOf: Record<Reproduction, Set<number>> = { reproduced: new Set(), unreproduced: new Set() };
+  for (const f of raised) {
+    const side = reproductionOf(f);
+    const own = matches.filter((m) => m.finding === f.id);
+    split[side].raised++;
+    if (own.length > 0) split[side].matchedFindings++;
+    for (const m of own) issuesOf[side].add(m.issue);
+  }
+  for (const side of ["reproduced", "unreproduced"] as const) split[side].matchedGolden = issuesOf[side].size;
+  return split;
 }
 
 function add(counts: Record<string, SeverityCount>, severity: string, matched: boolean): void {

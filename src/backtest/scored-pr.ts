@@ -1,4 +1,5 @@
 import type { PrMatch } from "./pr-match.js";
+import type { Reproduction, ReproductionCount } from "./reproduction-count.js";
 
 /** Counts of one severity: how many, and how many were matched. */
 export interface SeverityCount {
@@ -21,6 +22,8 @@ export interface ScoredPr {
   byFindingSeverity: Record<string, SeverityCount>;
   /** Real issues by the golden file's severity: recall by severity. */
   byGoldenSeverity: Record<string, SeverityCount>;
+  /** Raised findings the app reproduced, and the rest: precision and recall of each side. */
+  byReproduction: Record<Reproduction, ReproductionCount>;
   matches: PrMatch[];
   /** The reviewer's spend on the PR (the judge's is counted apart). */
   costUsd: number;

@@ -29,6 +29,14 @@ export function summarizeConfiguration(label: string, prs: readonly ScoredPr[]):
   for (const t of Object.values(precisionBySeverity)) t.precision = t.n === 0 ? null : t.matched / t.n;
   for (const t of Object.values(recallBySeverity)) t.recall = t.n === 0 ? null : t.matched / t.n;
   const costUsd = sum(prs.map((p) => p.costUsd));
+  const side = (r: "reproduced" | "unreproduced") => {
+    const c = {
+      raised: sum(scored.map((p) => p.byReproduction[r].raised)),
+      matchedFindings: sum(scored.map((p) => p.byReproduction[r].matchedFindings)),
+      matchedGolden: sum(scored.map((p) => p.byReproduction[r].matchedGolden)),
+    };
+    return { ...c, ...prf({ ...c, golden: counts.golden }) };
+  };
   return {
     label,
     prs: prs.length,
@@ -39,6 +47,7 @@ export function summarizeConfiguration(label: string, prs: readonly ScoredPr[]):
     findingsPerPr: prs.length === 0 ? null : sum(prs.map((p) => p.raised)) / prs.length,
     precisionBySeverity,
     recallBySeverity,
+    byReproduction: { reproduced: side("reproduced"), unreproduced: side("unreproduced") },
     costUsd,
     judgeCostUsd: sum(prs.map((p) => p.judgeCostUsd)),
     costPerPr: prs.length === 0 ? null : costUsd / prs.length,

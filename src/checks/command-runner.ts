@@ -15,6 +15,8 @@ export interface CommandRunnerOptions {
   scratchDir: string;
   /** How many commands run at once on this worker; the rest wait. */
   concurrency: number;
+  /** Told of each connection a setup's egress proxy refused (the wiring counts them). */
+  onEgressRefused?: () => void;
 }
 
 /**
@@ -53,7 +55,8 @@ export class CommandRunner {
     let egress: EgressProxy | undefined;
     const started = Date.now();
     try {
-      if (spec.registries) egress = await startEgressProxy(join(dir, "egress.sock"), spec.registries);
+      if (spec.registries)
+        egress = await startEgressProxy(join(dir, "egress.sock"), spec.registries, this.#options.onEgressRefused);
       const home = await mkdtemp(join(dir, "home-"));
       const result = await this.#options.sandbox.run({
         command: "/bin/sh",

@@ -21,11 +21,17 @@ const MAX_LOGGED = 100;
 /**
  * An HTTP proxy on a unix socket for one sandboxed setup: `CONNECT host:port` (HTTPS) and plain
  * `GET http://host/...` go through only to hosts the rules allow, resolved here, on the app's side; anything
- * else is answered 403 and kept in `refused`. The sandbox has no other network.
+ * else is answered 403, kept in `refused` and told to `onRefused`. The sandbox has no other network.
  */
-export async function startEgressProxy(socket: string, rules: readonly EgressRule[]): Promise<EgressProxy> {
+export async function startEgressProxy(
+  socket: string,
+  rules: readonly EgressRule[],
+  /** Told of every connection refused (the log keeps each host once; this counts them all). */
+  onRefused?: () => void,
+): Promise<EgressProxy> {
   const log: EgressLog = { allowed: [], refused: [] };
   const note = (list: string[], what: string) => {
+    if (list === log.refused) onRefused?.();
     if (!list.includes(what) && list.length < MAX_LOGGED) list.push(what);
   };
   const server = createServer((req, res) => forward(req, res, rules, log, note));

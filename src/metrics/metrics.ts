@@ -50,6 +50,12 @@ export class Metrics {
   readonly githubRequests: Counter<"method" | "status">;
   readonly refusals: Counter<"kind">;
   readonly fixPushes: Counter<"outcome">;
+  /** Runs of repositories' own code (setups, checks, reproducers) by kind and outcome: see observeExecution. */
+  readonly executions: Counter<"kind" | "outcome">;
+  readonly executionSeconds: Histogram<"kind">;
+  readonly setupCache: Counter<"result">;
+  /** Connections a setup's egress proxy refused (a host that is not an allowed registry). */
+  readonly egressRefusals: Counter;
   /** Webhook requests being answered: the intake marks the ones it accepted. */
   readonly deliveries = new InFlightDeliveries();
 
@@ -150,7 +156,38 @@ export class Metrics {
       labelNames: ["outcome"],
       registers,
     });
+    this.executions = new Counter({
+      name: "executions_total",
+      help: "Runs of a repository's own code by kind (setup, check, reproducer) and outcome (passed, failed, timed-out, limit, error; reproduced, not-reproduced, broken); a setup reused from the cache counts as passed.",
+      labelNames: ["kind", "outcome"],
+      registers,
+    });
+    this.executionSeconds = new Histogram({
+      name: "execution_seconds",
+      help: "Wall time of runs of a repository's own code that ran (a setup reused from the cache did not), by kind.",
+      labelNames: ["kind"],
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800],
+      registers,
+    });
+    this.setupCache = new Counter({
+      name: "setup_cache_total",
+      help: "Setups by whether the cache had them: hit (reused) or miss (run, to fill it).",
+      labelNames: ["result"],
+      registers,
+    });
+    this.egressRefusals = new Counter({
+      name: "egress_refusals_total",
+      help: "Connections from a sandboxed setup that its egress proxy refused: the host is not an allowed registry.",
+      registers,
+    });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One recorded execution: counted by kind and outcome, timed when it ran, and a setup as a cache hit or miss. */
+  observeExecution(kind: string, outcome: string, durationMs: number, cached: boolean): void {
+    this.executions.inc({ kind, outcome });
+    if (!cached) this.executionSeconds.observe({ kind }, durationMs / 1000);
+    if (kind === "setup") this.setupCache.inc({ result: cached ? "hit" : "miss" });
   }
 
   /** The exposition text of every metric (callbacks are read now). */

@@ -86,7 +86,7 @@ export async function startWorkers(
         maxCheckoutBytes: deps.config.workspaceMaxBytes,
       }),
     agentTimeoutMs: deps.config.agent.timeoutMs,
-    checks: createChecks(deps.config, deps.sandbox),
+    checks: createChecks(deps.config, deps.sandbox, deps.metrics),
     gitToken: (url, token) =>
       tokenForUrl(url, token, { hosts: deps.config.github.gitHosts, protocol: deps.config.github.protocol }),
     isOwnBot: async (login) => {

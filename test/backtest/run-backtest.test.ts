@@ -122,7 +122,15 @@ describe("backtest: A/B of two scripted reviewers on three merged PRs, judged", 
       .trim()
       .split("\n");
     expect(csv).toHaveLength(1 + 6);
-    expect(csv[1]).toBe("A,#1,2,0,2,1,1,0.5000,0.5000,0.5000,0.100000,0.040000,".concat(csv[1]!.split(",")[12]!, ","));
+    // nothing was reproduced (no checks): every raised finding is on the unreproduced side
+    expect(csv[1]).toBe(
+      "A,#1,2,0,2,1,1,0.5000,0.5000,0.5000,0,0,0,,0.0000,2,1,1,0.5000,0.5000,0.100000,0.040000,".concat(
+        csv[1]!.split(",")[22]!,
+        ",",
+      ),
+    );
+    expect(text).toMatch(/reproduced: precision\s+—\s+\(0\/0\)\s+—\s+\(0\/0\)/);
+    expect(text).toMatch(/not reproduced, broken or none: precision\s+0\.750 \(3\/4\)\s+1\.000 \(3\/3\)/);
     expect(out.progressed.filter((l) => /^\[\d\/6\]/.test(l))).toHaveLength(6);
   });
 });

@@ -41,6 +41,10 @@ const pr = (id: string, raised: number, matched: number, golden: number, found: 
   matchedGolden: found,
   byFindingSeverity: {},
   byGoldenSeverity: {},
+  byReproduction: {
+    reproduced: { raised: 0, matchedFindings: 0, matchedGolden: 0 },
+    unreproduced: { raised, matchedFindings: matched, matchedGolden: found },
+  },
   matches: [],
   costUsd,
   judgeCostUsd: 0,

@@ -1,5 +1,14 @@
+import { eq } from "drizzle-orm";
 import type { Database } from "../../src/db/database.js";
-import { findingEvents, findings, runAgentSessions, runCommands, runs, turns } from "../../src/db/schema.js";
+import {
+  executions,
+  findingEvents,
+  findings,
+  runAgentSessions,
+  runCommands,
+  runs,
+  turns,
+} from "../../src/db/schema.js";
 
 export interface SeedRun {
   repositoryId: number;
@@ -113,4 +122,39 @@ export async function seedCommands(
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.insert(runCommands).values(rows.map((c) => ({ command: { kind: "fix" }, ...c, runId })));
+}
+
+export type SeedExecution = Partial<Omit<typeof executions.$inferInsert, "findingId">> & {
+  /** The finding whose reproducer ran, by its number in the run. */
+  findingNumber?: number;
+};
+
+/** Execution rows as src/pipeline/checks/record-execution.ts writes them; their ids, in order. */
+export async function seedExecutions(db: Database, runId: number, rows: SeedExecution[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const ids = await db
+    .select({ id: findings.id, number: findings.number })
+    .from(findings)
+    .where(eq(findings.runId, runId));
+  const idOf = new Map(ids.map((f) => [f.number, f.id]));
+  const inserted = await db
+    .insert(executions)
+    .values(
+      rows.map(({ findingNumber, ...e }) => ({
+        headSha: SHA(7),
+        kind: findingNumber === undefined ? "check" : "reproducer",
+        phase: "review",
+        name: "test",
+        command: "npm test",
+        outcome: "passed",
+        exitCode: 0,
+        durationMs: 1000,
+        outputDigest: "0".repeat(64),
+        ...e,
+        findingId: findingNumber === undefined ? null : idOf.get(findingNumber)!,
+        runId,
+      })),
+    )
+    .returning({ id: executions.id });
+  return inserted.map((r) => r.id);
 }

@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
 import type { EnvConfig } from "../../src/config/env-config.js";
+import { insertExecution } from "../../src/db/executions.js";
+import { findings, runs, turns } from "../../src/db/schema.js";
 import { createWebAuth } from "../../src/web/auth/web-auth.js";
 import { createWebHandler } from "../../src/web/create-web-handler.js";
 import { captureLogger } from "../helpers/capture-logger.js";
@@ -277,6 +280,65 @@ describe("the run view in Chromium", () => {
     // the CSP on the answer forbids any script a page could still carry
     const answer = await page.request.get(`${origin}/repos/${OWNER}/${REPO}/pull/${fx.pr}`);
     expect(answer.headers()["content-security-policy"]).toContain("default-src 'none'");
+    await context.close();
+  });
+
+  it("shows a finding's reproducer run and what a turn ran, the output folded and inert", async () => {
+    // As the checks room records them (src/pipeline/checks/record-execution.ts): the review's setup, and NM-1's
+    // reproducer with the PR author's output (terminal colours, markup) on the reviewed head.
+    const db = database.handle.db;
+    const [run] = await db
+      .select()
+      .from(runs)
+      .where(and(eq(runs.repositoryId, REPO_ID), eq(runs.prNumber, fx.pr)));
+    const [nm1] = await db
+      .select()
+      .from(findings)
+      .where(and(eq(findings.runId, run!.id), eq(findings.number, 1)));
+    const [review] = await db.select().from(turns).where(eq(turns.runId, run!.id)).orderBy(turns.id).limit(1);
+    const row = { runId: run!.id, turnId: review!.id, headSha: run!.headSha, phase: "review", exitCode: 0 };
+    const common = { outputDigest: "0".repeat(64), findingId: null, cached: true, durationMs: 0, outputTail: "" };
+    await insertExecution(db, {
+      ...common,
+      ...row,
+      kind: "setup",
+      name: "setup",
+      command: "npm ci",
+      outcome: "passed",
+    });
+    await insertExecution(db, {
+      ...common,
+      ...row,
+      findingId: nm1!.id,
+      kind: "reproducer",
+      name: "node --test repro/bound.test.js",
+      command: "node --test repro/bound.test.js",
+      outcome: "reproduced",
+      exitCode: 1,
+      durationMs: 1234,
+      cached: false,
+      outputTail: `\u001b[31mnot ok 1 - bound\u001b[0m\n<script>window.pwned = 6</script><img src=x onerror="window.pwned=7">`,
+    });
+    const { context, page } = await signedIn(MAINTAINER, `/repos/${OWNER}/${REPO}/pull/${fx.pr}`);
+    await page.click("#NM-1 > summary");
+    const run1 = (await page.textContent("#NM-1 ol.executions li"))!.replace(/\s+/g, " ");
+    expect(run1).toContain("reproduced reproducer review on");
+    expect(run1).toContain("exit 1 · 1 s");
+    expect(run1).toContain("node --test repro/bound.test.js");
+    expect(await page.isVisible("#NM-1 pre.output")).toBe(false);
+    await page.click("#NM-1 details.output > summary");
+    const output = (await page.textContent("#NM-1 pre.output"))!.replace(/\u200c/g, "");
+    expect(output).toBe(`not ok 1 - bound\n<script>window.pwned = 6</script><img src=x onerror="window.pwned=7">`);
+    expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.$$("script")).toHaveLength(0);
+    expect(await page.$$("img")).toHaveLength(0);
+    const turnRow = (await rows(page, "table.turns"))[0]!;
+    expect(turnRow).toContain("1 s (2 runs)");
+    const ran = (await page.textContent(`#executions-turn-${review!.id}`))!.replace(/\s+/g, " ");
+    expect(ran).toContain("passed setup review on");
+    expect(ran).toContain("from the cache");
+    expect(ran).toContain("reproduced reproducer of NM-1 review · exit 1 · 1 s");
+    await screenshot(page, "run-executions");
     await context.close();
   });
 

@@ -26,12 +26,13 @@ export interface ExecutionRecord {
   cached?: boolean;
 }
 
-/** Keeps one execution (a row of `executions`); returns its id. */
+/** Keeps one execution (a row of `executions`) and counts it in the metrics; returns its id. */
 export function recordExecution(
   deps: Pick<PipelineDeps, "db" | "metrics">,
   record: ExecutionRecord,
   result: ExecutionResult,
 ): Promise<number> {
+  deps.metrics?.observeExecution(record.kind, record.outcome, result.durationMs, record.cached ?? false);
   return insertExecution(deps.db, {
     runId: record.runId,
     turnId: record.turnId ?? null,

@@ -1,6 +1,7 @@
 import { findingId } from "../../domain/finding-id.js";
 import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import type { FindingEventRow, FindingRow } from "../views/run-view.js";
+import { executionItem } from "./execution-item.js";
 import { html } from "./html.js";
 import { classToken } from "./class-token.js";
 import type { HtmlSafe } from "./html-safe.js";
@@ -10,7 +11,8 @@ import { untrustedText } from "./untrusted-text.js";
 
 /**
  * One finding, folded to a line (id, severity, status, title, place) that opens to its body (as
- * preformatted text, never markdown), ruling, verification, GitHub comment and history.
+ * preformatted text, never markdown), ruling, verification, GitHub comment, its reproducer's runs (what the
+ * app saw when it ran it) and history.
  */
 export function findingDetails(
   f: FindingRow,
@@ -59,6 +61,13 @@ export function findingDetails(
       }
     </dl>
     <pre class="body">${untrustedText(f.body)}</pre>
+    ${
+      f.executions.length > 0 &&
+      html`<h3 class="reproducer-runs">Reproducer runs</h3>
+        <ol class="executions">
+          ${f.executions.map((e) => executionItem(e, true))}
+        </ol>`
+    }
     ${
       f.events.length
         ? html`<ol class="events">

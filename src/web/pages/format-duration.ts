@@ -1,11 +1,7 @@
+import { formatMilliseconds } from "./format-milliseconds.js";
+
 /** How long from start to end: `850 ms`, `42 s`, `3 m 05 s`, `1 h 02 m`; `running` without an end. */
 export function formatDuration(start: Date, end: Date | null): string {
   if (!end) return "running";
-  const ms = Math.max(0, end.getTime() - start.getTime());
-  if (ms < 1000) return `${ms} ms`;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} m ${String(s % 60).padStart(2, "0")} s`;
-  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} m`;
+  return formatMilliseconds(end.getTime() - start.getTime());
 }

@@ -3,6 +3,7 @@ import { shortSha } from "../../pipeline/render/labels.js";
 import type { RunView } from "../views/run-view.js";
 import { findingDetails } from "./finding-details.js";
 import { formatCount } from "./format-count.js";
+import { formatMilliseconds } from "./format-milliseconds.js";
 import { formatUsd } from "./format-usd.js";
 import { githubRepositoryUrl } from "./github-repository-url.js";
 import { html } from "./html.js";
@@ -12,6 +13,7 @@ import { layout } from "./layout.js";
 import { link } from "./link.js";
 import type { PageContext } from "./page-context.js";
 import { runCommandsTable } from "./run-commands-table.js";
+import { runExecutionsSection } from "./run-executions-section.js";
 import { runSessionsTable } from "./run-sessions-table.js";
 import { runTurnsTable } from "./run-turns-table.js";
 import { sitePath } from "./site-path.js";
@@ -19,8 +21,9 @@ import { timeElement } from "./time-element.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /**
- * A PR's run: the PR and what the bot spent on it, the timeline of agent turns, each role's session,
- * every finding with its history, and the commands asked for. Long sections fold (`<details>`), and
+ * A PR's run: the PR and what the bot spent on it (the agents' cost and the time its checks took), the
+ * timeline of agent turns, each role's session, every finding with its history and reproducer runs, what
+ * each turn ran of the repository's code, and the commands asked for. Long sections fold (`<details>`), and
  * each finding is folded to one line, so a run with hundreds of findings stays readable.
  */
 export function renderRunPage(view: RunView, ctx: PageContext): string {
@@ -76,6 +79,12 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
       </summary>
       ${findingsSection(view, pullUrl)}
     </details>
+    <details class="section" id="executions" open>
+      <summary>
+        <h2>Executions <span class="muted">(${formatCount(view.executions.length)})</span></h2>
+      </summary>
+      ${runExecutionsSection(view)}
+    </details>
     <details class="section" id="commands" open>
       <summary>
         <h2>Commands <span class="muted">(${formatCount(view.commands.length)})</span></h2>
@@ -107,6 +116,7 @@ function totalsTable(totals: RunView["totals"]): HtmlSafe {
         <th class="num">Cache reads</th>
         <th class="num">Cache writes</th>
         <th class="num">Cache share of input</th>
+        <th class="num">Execution time</th>
       </tr>
     </thead>
     <tbody>
@@ -118,6 +128,7 @@ function totalsTable(totals: RunView["totals"]): HtmlSafe {
         <td class="num">${formatCount(totals.cacheReadTokens)}</td>
         <td class="num">${formatCount(totals.cacheWriteTokens)}</td>
         <td class="num">${share}</td>
+        <td class="num">${formatMilliseconds(totals.executionMs)}</td>
       </tr>
     </tbody>
   </table>`;

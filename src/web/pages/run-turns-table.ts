@@ -2,6 +2,7 @@ import { shortSha } from "../../pipeline/render/labels.js";
 import type { TurnRow } from "../views/run-view.js";
 import { formatCount } from "./format-count.js";
 import { formatDuration } from "./format-duration.js";
+import { formatMilliseconds } from "./format-milliseconds.js";
 import { formatUsd } from "./format-usd.js";
 import { html } from "./html.js";
 import { classToken } from "./class-token.js";
@@ -11,8 +12,11 @@ import { sessionModeMeaning } from "./session-mode-meaning.js";
 import { timeElement } from "./time-element.js";
 import { untrustedText } from "./untrusted-text.js";
 
-/** The run's timeline: one row per agent turn, oldest first, each anchored at #turn-<id>. */
-/** `repositoryUrl` is the repository on GitHub (a turn's commit links under it). */
+/**
+ * The run's timeline: one row per agent turn, oldest first, each anchored at #turn-<id>; beside the agent's
+ * duration, the time the turn spent running the repository's code (its setups, checks and reproducers).
+ * `repositoryUrl` is the repository on GitHub (a turn's commit links under it).
+ */
 export function runTurnsTable(turns: TurnRow[], repositoryUrl: string): HtmlSafe {
   if (!turns.length) return html`<p class="empty">No agent turns yet.</p>`;
   return html`<div class="table-scroll">
@@ -33,6 +37,7 @@ export function runTurnsTable(turns: TurnRow[], repositoryUrl: string): HtmlSafe
           <th class="num">Context</th>
           <th class="num">Cost</th>
           <th class="num">Duration</th>
+          <th class="num">Execution time</th>
           <th>Status</th>
         </tr>
       </thead>
@@ -67,6 +72,7 @@ function turnRow(t: TurnRow, repositoryUrl: string): HtmlSafe {
     <td class="num">${formatCount(t.contextTokens)}</td>
     <td class="num">${formatUsd(t.costUsd)}</td>
     <td class="num">${formatDuration(t.startedAt, t.finishedAt)}</td>
+    <td class="num">${executionTime(t)}</td>
     <td>
       <span class="status status-${classToken(t.status)}">${untrustedText(t.status)}</span>${
         t.error &&
@@ -77,4 +83,13 @@ function turnRow(t: TurnRow, repositoryUrl: string): HtmlSafe {
       }
     </td>
   </tr>`;
+}
+
+/** The turn's executions' time added up, linking to them, with how many there were; a dash for none. */
+function executionTime(t: TurnRow): HtmlSafe {
+  if (t.executions === 0) return html`<span class="muted">—</span>`;
+  return link(
+    `#executions-turn-${t.id}`,
+    `${formatMilliseconds(t.executionMs)} (${formatCount(t.executions)} run${t.executions === 1 ? "" : "s"})`,
+  );
 }

@@ -95,5 +95,15 @@ details.section > summary h2 { display: inline; }
 details.failed-job > summary { overflow-wrap: anywhere; }
 .fallback-reason { color: var(--warning); overflow-wrap: anywhere; }
 td pre.reason { max-height: 12em; }
+ol.executions { margin: 0.3em 0; padding-left: 1.5em; }
+ol.executions li { margin: 0.4em 0; overflow-wrap: anywhere; }
+pre.command { margin: 0.2em 0; }
+pre.output { max-height: 24em; }
+section.turn-executions h3 { font-size: 1em; margin: 0.8em 0 0.2em; }
+h3.reproducer-runs { font-size: 1em; margin: 0.6em 0 0.2em; }
+.status-reproduced { color: var(--error); }
+.status-broken, .status-timed-out, .status-limit, .status-error { color: var(--warning); }
+.status-passed, .status-not-reproduced { color: var(--ok); }
+.cached { color: var(--info); }
 a.button { display: inline-block; padding: 0.4em 1em; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); text-decoration: none; }
 `;

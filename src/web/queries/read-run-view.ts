@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import {
+  executions,
   findingEvents,
   findings,
   runAgentSessions,
@@ -12,7 +13,7 @@ import {
   type Run,
   type RunAgentSession,
 } from "../../db/schema.js";
-import type { FindingEventRow, FindingRow, RunView, SessionRow, TurnRow } from "../views/run-view.js";
+import type { ExecutionRow, FindingEventRow, FindingRow, RunView, SessionRow, TurnRow } from "../views/run-view.js";
 
 /** A turn's columns as the timeline shows them (never its raw answer). */
 const TURN_COLUMNS = {
@@ -36,9 +37,33 @@ const TURN_COLUMNS = {
   error: turns.error,
 };
 
+/** How much of an execution's stored output the page shows: its end, where a runner prints its failures. */
+export const OUTPUT_SHOWN = 2000;
+
+/** An execution's columns as the page shows them: its output cut to its end in the statement itself. */
+const EXECUTION_COLUMNS = {
+  id: executions.id,
+  turnId: executions.turnId,
+  findingId: executions.findingId,
+  headSha: executions.headSha,
+  kind: executions.kind,
+  phase: executions.phase,
+  name: executions.name,
+  command: executions.command,
+  outcome: executions.outcome,
+  exitCode: executions.exitCode,
+  durationMs: executions.durationMs,
+  cached: executions.cached,
+  outputTail: sql<string>`right(${executions.outputTail}, ${sql.raw(String(OUTPUT_SHOWN))})`,
+  outputLength: sql<number>`length(${executions.outputTail})`.mapWith(Number),
+  at: executions.createdAt,
+};
+type ExecutionColumns = Omit<ExecutionRow, "findingNumber"> & { findingId: number | null };
+
 /**
- * A PR's run view: the run, then its turns, sessions, findings, every finding's events and its commands in
- * five queries side by side (events grouped by finding here); undefined when the app has no run for the PR.
+ * A PR's run view: the run, then its turns, sessions, findings, every finding's events, its commands and
+ * its executions in six queries side by side (events and reproducer runs grouped by finding, executions'
+ * time added up by turn here); undefined when the app has no run for the PR.
  */
 export async function readRunView(db: Database, repositoryId: number, prNumber: number): Promise<RunView | undefined> {
   const [run] = await db
@@ -46,7 +71,7 @@ export async function readRunView(db: Database, repositoryId: number, prNumber: 
     .from(runs)
     .where(and(eq(runs.repositoryId, repositoryId), eq(runs.prNumber, prNumber)));
   if (!run) return undefined;
-  const [turnRows, sessionRows, findingRows, eventRows, commandRows] = await Promise.all([
+  const [turnColumns, sessionRows, findingRows, eventRows, commandRows, executionColumns] = await Promise.all([
     db.select(TURN_COLUMNS).from(turns).where(eq(turns.runId, run.id)).orderBy(asc(turns.id)),
     db.select().from(runAgentSessions).where(eq(runAgentSessions.runId, run.id)).orderBy(asc(runAgentSessions.role)),
     db.select().from(findings).where(eq(findings.runId, run.id)).orderBy(asc(findings.number)),
@@ -56,13 +81,22 @@ export async function readRunView(db: Database, repositoryId: number, prNumber: 
       .where(eq(findingEvents.runId, run.id))
       .orderBy(asc(findingEvents.findingNumber), asc(findingEvents.id)),
     db.select().from(runCommands).where(eq(runCommands.runId, run.id)).orderBy(asc(runCommands.id)),
+    db.select(EXECUTION_COLUMNS).from(executions).where(eq(executions.runId, run.id)).orderBy(asc(executions.id)),
   ]);
   const eventsOf = groupEvents(eventRows);
+  const executionRows = executionsOf(executionColumns, findingRows);
+  const turnRows = turnColumns.map((t) => withExecutions(t, executionRows));
   return {
     run: runOf(run),
     turns: turnRows,
     sessions: sessionRows.map((s) => sessionOf(s, turnRows)),
-    findings: findingRows.map((f) => findingOf(f, eventsOf.get(f.number) ?? [])),
+    findings: findingRows.map((f) =>
+      findingOf(
+        f,
+        eventsOf.get(f.number) ?? [],
+        executionRows.filter((e) => e.findingNumber === f.number),
+      ),
+    ),
     commands: commandRows.map((c) => ({
       id: c.id,
       author: c.author,
@@ -73,8 +107,24 @@ export async function readRunView(db: Database, repositoryId: number, prNumber: 
       createdAt: c.createdAt,
       finishedAt: c.finishedAt,
     })),
-    totals: totalsOf(turnRows),
+    executions: executionRows,
+    totals: totalsOf(turnRows, executionRows),
   };
+}
+
+/** Each execution with the number of the finding whose reproducer it ran. */
+function executionsOf(rows: ExecutionColumns[], findingRows: Finding[]): ExecutionRow[] {
+  const numberOf = new Map(findingRows.map((f) => [f.id, f.number]));
+  return rows.map(({ findingId, ...e }) => ({
+    ...e,
+    findingNumber: findingId === null ? null : (numberOf.get(findingId) ?? null),
+  }));
+}
+
+/** A turn with how many executions it ran and their time added up. */
+function withExecutions(t: Omit<TurnRow, "executions" | "executionMs">, rows: ExecutionRow[]): TurnRow {
+  const own = rows.filter((e) => e.turnId === t.id);
+  return { ...t, executions: own.length, executionMs: own.reduce((sum, e) => sum + e.durationMs, 0) };
 }
 
 function runOf(run: Run): RunView["run"] {
@@ -121,7 +171,7 @@ function groupEvents(rows: FindingEvent[]): Map<number, FindingEventRow[]> {
   return byFinding;
 }
 
-function findingOf(f: Finding, events: FindingEventRow[]): FindingRow {
+function findingOf(f: Finding, events: FindingEventRow[], executionRows: ExecutionRow[]): FindingRow {
   return {
     number: f.number,
     severity: f.severity,
@@ -145,10 +195,11 @@ function findingOf(f: Finding, events: FindingEventRow[]): FindingRow {
     introducedTurnId: f.introducedTurnId,
     resolvedTurnId: f.resolvedTurnId,
     events,
+    executions: executionRows,
   };
 }
 
-function totalsOf(turnRows: TurnRow[]): RunView["totals"] {
+function totalsOf(turnRows: TurnRow[], executionRows: ExecutionRow[]): RunView["totals"] {
   const sum = (pick: (t: TurnRow) => number) => turnRows.reduce((total, t) => total + pick(t), 0);
   return {
     turns: turnRows.length,
@@ -158,5 +209,6 @@ function totalsOf(turnRows: TurnRow[]): RunView["totals"] {
     tokensOut: sum((t) => t.tokensOut),
     cacheReadTokens: sum((t) => t.cacheReadTokens),
     cacheWriteTokens: sum((t) => t.cacheWriteTokens),
+    executionMs: executionRows.reduce((total, e) => total + e.durationMs, 0),
   };
 }

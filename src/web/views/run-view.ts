@@ -20,6 +20,35 @@ export interface TurnRow {
   contextTokens: number;
   costUsd: number;
   error: string | null;
+  /** The setups, checks and reproducers the turn ran: how many, and their time added up (the turn's cost in time besides the agent's). */
+  executions: number;
+  executionMs: number;
+}
+
+/** One run of the repository's own code (an `executions` row): a setup, a check or a reproducer. */
+export interface ExecutionRow {
+  id: number;
+  turnId: number | null;
+  /** The finding whose reproducer it ran (its number in the run). */
+  findingNumber: number | null;
+  headSha: string;
+  /** setup | check | reproducer */
+  kind: string;
+  /** review | before | after */
+  phase: string;
+  name: string;
+  command: string;
+  /** passed | failed | timed-out | limit | error; reproduced | not-reproduced | broken */
+  outcome: string;
+  exitCode: number | null;
+  durationMs: number;
+  /** A setup reused from the cache. */
+  cached: boolean;
+  /** The end of what it printed, at most as much as the page shows (the PR author's text). */
+  outputTail: string;
+  /** How long the stored output tail is, of which `outputTail` is the end. */
+  outputLength: number;
+  at: Date;
 }
 
 /** A role's current agent session in the run. */
@@ -71,6 +100,8 @@ export interface FindingRow {
   resolvedTurnId: number | null;
   /** Oldest first. */
   events: FindingEventRow[];
+  /** Its reproducer's runs, oldest first. */
+  executions: ExecutionRow[];
 }
 
 /** A command or thread reply someone asked for in the PR. */
@@ -114,6 +145,8 @@ export interface RunView {
   findings: FindingRow[];
   /** Oldest first. */
   commands: CommandRow[];
+  /** Every setup, check and reproducer run in the run, oldest first. */
+  executions: ExecutionRow[];
   totals: {
     turns: number;
     costUsd: number;
@@ -121,5 +154,7 @@ export interface RunView {
     tokensOut: number;
     cacheReadTokens: number;
     cacheWriteTokens: number;
+    /** Time spent running the repository's own code (setups, checks, reproducers). */
+    executionMs: number;
   };
 }

@@ -21,6 +21,14 @@ function rowsOf(page: ParsedPage, tableClass: string): Element[] {
 
 const squash = (s: string) => s.replace(/\s+/g, " ").trim();
 
+/** Whether `node` sits inside the element with id `id`. */
+function within(page: ParsedPage, node: Element, id: string): boolean {
+  const outer = page.byId(id);
+  if (!outer) return false;
+  const walk = (e: Element): boolean => e === node || e.childNodes.some((c) => "tagName" in c && walk(c as Element));
+  return walk(outer);
+}
+
 describe("renderRunPage", () => {
   it("renders every one of 500 findings and each of their events, with 300 turns", () => {
     const view = viewFixtures({ text, findings: 500, eventsPerFinding: 3, turns: 300 }).run;
@@ -107,7 +115,59 @@ describe("renderRunPage", () => {
   it("shows the totals: cost to a hundredth of a cent, tokens with separators, the cache's share", () => {
     const page = parsePage(renderRunPage(viewFixtures({ text, turns: 3 }).run, ctx));
     const cells = squash(page.text(rowsOf(page, "totals")[0]!)).split(" ");
-    expect(cells).toEqual(["3", "$0.0370", "1,234,567", "89,012", "617,283", "3,456", "50.0%"]);
+    // execution time: a cached setup (0), a check (1.5 s), three reproducers (2 s each), a check of no turn (1.5 s)
+    expect(cells).toEqual(["3", "$0.0370", "1,234,567", "89,012", "617,283", "3,456", "50.0%", "9", "s"]);
+  });
+
+  it("shows under each finding its reproducer's runs: outcome, command, exit, duration, the output's end folded", () => {
+    const page = parsePage(renderRunPage(viewFixtures({ text, findings: 3, executionsPerFinding: 2 }).run, ctx));
+    const runsOf = (id: string) => page.byClass("execution").filter((e) => within(page, e, id));
+    const nm1 = runsOf("NM-1").map((e) => squash(page.text(e)));
+    expect(nm1).toHaveLength(2);
+    expect(nm1[0]).toMatch(
+      /^reproduced reproducer review on 89abcde · exit 1 · 2 s · in turn 100 plain reproducer command 1 output: its last \d+ of 8,000 characters/,
+    );
+    expect(nm1[1]).toContain("not-reproduced reproducer review on 89abcde · exit 0 · 2 s");
+    expect(squash(page.text(runsOf("NM-2")[0]!))).toContain("broken reproducer review on 89abcde · no exit code · 2 s");
+    const [output] = page.byClass("output").filter((o) => o.tagName === "details" && within(page, o, "NM-1"));
+    expect(page.attr(output!, "open")).toBeUndefined();
+    expect(page.text(output!)).toContain("plain execution output\nFAIL test.js");
+    expect(page.text(output!)).not.toContain("\u001b");
+  });
+
+  it("shows what each turn ran, with the turn's execution time beside its duration; a finding without runs shows none", () => {
+    const view = viewFixtures({ text, findings: 2, turns: 2 }).run;
+    const page = parsePage(renderRunPage(view, ctx));
+    const timeline = rowsOf(page, "turns").map((r) =>
+      squash(page.text(r.childNodes.filter((c) => "tagName" in c)[14]!)),
+    );
+    expect(timeline).toEqual(["6 s (4 runs)", "—"]);
+    const turn = page.byId("executions-turn-100")!;
+    expect(squash(page.text(turn))).toMatch(/^Turn 100 reviewer · 4 runs, 6 s /);
+    const ran = page.byClass("execution").filter((e) => within(page, e, "executions-turn-100"));
+    expect(ran.map((e) => squash(page.text(e)).split(" ").slice(0, 2).join(" "))).toEqual([
+      "passed setup",
+      "passed check",
+      "reproduced reproducer",
+      "not-reproduced reproducer",
+    ]);
+    expect(squash(page.text(ran[0]!))).toContain("· 0 ms · from the cache");
+    expect(squash(page.text(page.byId("executions-no-turn")!))).toContain(
+      "failed check plain check name before on 89abcde · exit 2",
+    );
+    view.findings[1]!.executions = [];
+    const without = parsePage(renderRunPage(view, ctx));
+    expect(without.byClass("reproducer-runs").filter((h) => within(without, h, "NM-2"))).toEqual([]);
+    expect(without.byClass("reproducer-runs").filter((h) => within(without, h, "NM-1"))).toHaveLength(1);
+  });
+
+  it("says so when nothing of the repository's ran", () => {
+    const view = viewFixtures({ text }).run;
+    view.executions = [];
+    view.findings = view.findings.map((f) => ({ ...f, executions: [] }));
+    const page = parsePage(renderRunPage(view, ctx));
+    expect(squash(page.text(page.byId("executions")!))).toContain("Nothing of the repository's was run.");
+    expect(page.byClass("execution")).toEqual([]);
   });
 
   it("gives every time as ISO UTC in a time element", () => {

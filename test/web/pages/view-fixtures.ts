@@ -11,6 +11,8 @@ export interface FixtureOptions {
   findings?: number;
   eventsPerFinding?: number;
   turns?: number;
+  /** Reproducer runs of each finding (turn 100 ran them), beside a setup and a check of turn 100. */
+  executionsPerFinding?: number;
   sessionModes?: (string | null)[];
 }
 
@@ -27,6 +29,7 @@ export function viewFixtures({
   findings = 3,
   eventsPerFinding = 3,
   turns = 5,
+  executionsPerFinding = 1,
   sessionModes = ["started", "resumed", "fallback", "rollover", "cold", null],
 }: FixtureOptions = {}): {
   repositories: RepositoriesView;
@@ -86,7 +89,48 @@ export function viewFixtures({
     contextTokens: 98_765,
     costUsd: 0.012345,
     error: i === 0 ? text("turn error") : null,
+    executions: 0,
+    executionMs: 0,
   }));
+  const execution = (id: number, fields: Partial<RunView["executions"][number]>): RunView["executions"][number] => ({
+    id,
+    turnId: 100,
+    findingNumber: null,
+    headSha: "89abcdef0123456789abcdef0123456789abcdef",
+    kind: "check",
+    phase: "review",
+    name: text("check name"),
+    command: text("check command"),
+    outcome: "passed",
+    exitCode: 0,
+    durationMs: 1_500,
+    cached: false,
+    outputTail: `${text("execution output")}\n\u001b[31mFAIL\u001b[0m test.js`,
+    outputLength: 8_000,
+    at: later(70),
+    ...fields,
+  });
+  const executionRows: RunView["executions"] = [
+    execution(1, { kind: "setup", name: "setup", command: text("setup command"), cached: true, durationMs: 0 }),
+    execution(2, {}),
+    ...Array.from({ length: findings * executionsPerFinding }, (_, i) => {
+      const reproducer = text(`reproducer command ${i + 1}`);
+      return execution(3 + i, {
+        kind: "reproducer",
+        findingNumber: Math.floor(i / executionsPerFinding) + 1,
+        name: reproducer,
+        command: reproducer,
+        outcome: ["reproduced", "not-reproduced", "broken"][i % 3]!,
+        exitCode: i % 3 === 2 ? null : i % 3 === 0 ? 1 : 0,
+        durationMs: 2_000,
+      });
+    }),
+    execution(3 + findings * executionsPerFinding, { turnId: null, phase: "before", outcome: "failed", exitCode: 2 }),
+  ];
+  if (turnRows[0]) {
+    const own = executionRows.filter((e) => e.turnId === turnRows[0]!.id);
+    turnRows[0] = { ...turnRows[0], executions: own.length, executionMs: own.reduce((n, e) => n + e.durationMs, 0) };
+  }
   const findingRows: RunView["findings"] = Array.from({ length: findings }, (_, i) => ({
     number: i + 1,
     severity: ["error", "warning", "info"][i % 3]!,
@@ -117,6 +161,7 @@ export function viewFixtures({
       url,
       at: later(i + j),
     })),
+    executions: executionRows.filter((e) => e.findingNumber === i + 1),
   }));
   const run: RunView = {
     run: {
@@ -172,7 +217,9 @@ export function viewFixtures({
         finishedAt: null,
       },
     ],
+    executions: executionRows,
     totals: {
+      executionMs: executionRows.reduce((n, e) => n + e.durationMs, 0),
       turns: turnRows.length,
       costUsd: 0.012345 * turnRows.length,
       tokensIn: 1_234_567,

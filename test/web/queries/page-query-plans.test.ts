@@ -11,6 +11,7 @@ import { readRunView } from "../../../src/web/queries/read-run-view.js";
 import {
   seedCommands,
   seedEvents,
+  seedExecutions,
   seedFindings,
   seedRuns,
   seedSession,
@@ -24,7 +25,7 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from "../../help
  * one of the app's tables means no index fits — a page whose cost would grow with the whole table (every
  * run, every turn) rather than with what it shows.
  */
-const APP_TABLES = ["runs", "turns", "findings", "finding_events", "run_commands", "run_agent_sessions"];
+const APP_TABLES = ["runs", "turns", "findings", "finding_events", "run_commands", "run_agent_sessions", "executions"];
 const kinds = await databaseKinds();
 
 describe.skipIf(!kinds.includes("postgres"))("the run view's statements on PostgreSQL", () => {
@@ -47,6 +48,10 @@ describe.skipIf(!kinds.includes("postgres"))("the run view's statements on Postg
     await seedEvents(seedDb, runId!, [{ findingNumber: 1, kind: "raised", turnId }]);
     await seedSession(seedDb, { runId: runId!, role: "reviewer", sessionId: "s" });
     await seedCommands(seedDb, runId!, [{ commentId: 1, author: "alice" }]);
+    await seedExecutions(seedDb, runId!, [
+      { turnId, kind: "setup" },
+      { turnId, findingNumber: 1 },
+    ]);
     // PR 8: forty of everything
     const many = Array.from({ length: 40 }, (_, i) => i + 1);
     const bigTurns = await seedTurns(
@@ -73,6 +78,11 @@ describe.skipIf(!kinds.includes("postgres"))("the run view's statements on Postg
       seedDb,
       bigRunId!,
       many.map((i) => ({ commentId: 100 + i, author: "bob" })),
+    );
+    await seedExecutions(
+      seedDb,
+      bigRunId!,
+      many.map((findingNumber) => ({ turnId: bigTurns[0], findingNumber })),
     );
     // A connection of the test's own, on the same database, that notes every statement Drizzle sends.
     client = postgres(database.handle.url!, { max: 1, onnotice: () => {} });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRunView } from "../../../src/web/queries/read-run-view.js";
+import { OUTPUT_SHOWN, readRunView } from "../../../src/web/queries/read-run-view.js";
 import {
   seedCommands,
   seedEvents,
+  seedExecutions,
   seedFindings,
   seedRuns,
   seedSession,
@@ -197,12 +198,81 @@ describe.each(kinds)("readRunView on %s", (kind) => {
       tokensOut: 150,
       cacheReadTokens: 1200,
       cacheWriteTokens: 1000,
+      executionMs: 0,
     });
+    expect(view!.executions).toEqual([]);
+    expect(view!.turns.map((t) => [t.executions, t.executionMs])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
 
     const other = await readRunView(db, 11, 7);
     expect(other!.run.id).toBe(otherRunId);
     expect(other!.findings.map((f) => f.events.length)).toEqual([1]);
     expect(other!.totals.costUsd).toBe(5);
+  });
+
+  it("reads the run's executions: under each finding its reproducer's runs, per turn their count and time, the output's end only", async () => {
+    const db = database.handle.db;
+    const [runId, otherRunId] = await seedRuns(db, [
+      { repositoryId: 30, fullName: "octo/checks", prNumber: 3 },
+      { repositoryId: 30, fullName: "octo/checks", prNumber: 4 },
+    ]);
+    const [review, fix] = await seedTurns(db, runId!, [
+      { role: "reviewer", startedAt: at(1) },
+      { role: "fixer", startedAt: at(2) },
+    ]);
+    await seedFindings(db, runId!, [{ number: 1 }, { number: 2 }]);
+    await seedFindings(db, otherRunId!, [{ number: 1 }]);
+    const long = `${"x".repeat(5000)}the end`;
+    const [setup, repro1, repro2, before, after] = await seedExecutions(db, runId!, [
+      { turnId: review, kind: "setup", name: "setup", command: "npm ci", cached: true, durationMs: 0, outputTail: "" },
+      {
+        turnId: review,
+        findingNumber: 1,
+        command: "node --test t.js",
+        name: "node --test t.js",
+        outcome: "reproduced",
+        exitCode: 1,
+        durationMs: 1200,
+        outputTail: long,
+      },
+      {
+        turnId: review,
+        findingNumber: 2,
+        outcome: "broken",
+        exitCode: null,
+        durationMs: 30000,
+        outputTail: "timed out",
+      },
+      { turnId: null, kind: "check", phase: "before", outcome: "passed", durationMs: 800 },
+      { turnId: fix, findingNumber: 1, phase: "after", outcome: "passed", durationMs: 900, headSha: "e".repeat(40) },
+    ]);
+    await seedExecutions(db, otherRunId!, [{ findingNumber: 1, durationMs: 99_999 }]);
+
+    const view = (await readRunView(db, 30, 3))!;
+
+    expect(view.executions.map((e) => [e.id, e.turnId, e.findingNumber, e.kind, e.phase, e.outcome])).toEqual([
+      [setup, review, null, "setup", "review", "passed"],
+      [repro1, review, 1, "reproducer", "review", "reproduced"],
+      [repro2, review, 2, "reproducer", "review", "broken"],
+      [before, null, null, "check", "before", "passed"],
+      [after, fix, 1, "reproducer", "after", "passed"],
+    ]);
+    const [, reproduced] = view.executions;
+    expect(reproduced).toMatchObject({ command: "node --test t.js", exitCode: 1, durationMs: 1200, cached: false });
+    expect(reproduced!.outputTail).toBe(long.slice(-OUTPUT_SHOWN));
+    expect(reproduced!.outputLength).toBe(long.length);
+    expect(reproduced!.at).toBeInstanceOf(Date);
+    expect(view.executions[0]).toMatchObject({ cached: true, outputTail: "", outputLength: 0 });
+    expect(view.executions[2]).toMatchObject({ exitCode: null, outputTail: "timed out", outputLength: 9 });
+    expect(view.findings.map((f) => f.executions.map((e) => e.id))).toEqual([[repro1, after], [repro2]]);
+    expect(view.turns.map((t) => [t.id, t.executions, t.executionMs])).toEqual([
+      [review, 3, 31200],
+      [fix, 1, 900],
+    ]);
+    expect(view.totals.executionMs).toBe(32900);
   });
 
   it("is undefined for a PR the app has no run for, in that repository", async () => {
