@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { lstat, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError } from "../agent-error.js";
@@ -20,7 +20,7 @@ import {
   parseGeminiOutput,
 } from "./gemini-output.js";
 import { exportGeminiSession, importGeminiSession, isGeminiSessionId } from "./gemini-sessions.js";
-import { geminiHiddenPaths, geminiSettings } from "./gemini-settings.js";
+import { GEMINI_HOME_DIRS, GEMINI_HOME_FILES, geminiHiddenPaths, geminiSettings } from "./gemini-settings.js";
 
 /** The pinned CLI of this package. */
 export const DEFAULT_GEMINI_CLI = fileURLToPath(new URL("../../../node_modules/.bin/gemini", import.meta.url));
@@ -97,6 +97,8 @@ export class GeminiAgent implements Agent {
   args(options: Pick<AgentRunOptions, "role" | "sessionId">): string[] {
     const args = ["--skip-trust", "--output-format", "json", "-m", this.#options.model ?? DEFAULT_GEMINI_MODEL];
     args.push("--approval-mode", options.role === "fixer" ? "auto_edit" : "default");
+    // no extensions, wherever they were installed
+    args.push("--extensions", "none");
     if (options.sessionId !== undefined) args.push("--resume", options.sessionId);
     args.push(...(this.#options.extraArgs ?? []));
     return args;
@@ -134,7 +136,7 @@ export class GeminiAgent implements Agent {
       writable: options.role === "fixer",
       home,
       appFiles,
-      hidden: geminiHiddenPaths(options.cwd),
+      hidden: geminiHiddenPaths(options.cwd, home),
       runtime: cliRuntimePaths(cli),
       env,
       stdin: options.prompt,
@@ -194,8 +196,21 @@ export class GeminiAgent implements Agent {
     const appDir = join(this.#options.homeDir, "app", "gemini", scope ?? "default", role);
     const settings = `${JSON.stringify(geminiSettings(role), null, 2)}\n`;
     try {
+      // the home is the agent's during a turn: a `.gemini`, `tmp` or chats folder that is not a real folder
+      // (a link out of the home) is removed before the app writes anything there
+      for (const dir of [home, join(home, ".gemini"), join(home, ".gemini", "tmp")]) {
+        const stat = await lstat(dir).catch(() => undefined);
+        if (stat && !stat.isDirectory()) await rm(dir, { force: true });
+      }
       await mkdir(join(home, ".gemini"), { recursive: true, mode: 0o700 });
-      const appFiles = await placeAppFiles(join(home, ".gemini"), appDir, { "settings.json": settings });
+      for (const dir of GEMINI_HOME_DIRS) {
+        await rm(join(home, dir), { recursive: true, force: true }); // never follows a link: removes it
+        await mkdir(join(home, dir), { recursive: true });
+      }
+      const appFiles = await placeAppFiles(home, appDir, {
+        ".gemini/settings.json": settings,
+        ...GEMINI_HOME_FILES,
+      });
       const system = join(appDir, "system-settings.json");
       await writeHomeFile(appDir, system, settings, 0o644);
       if (!confined) return { appFiles, systemSettings: system };

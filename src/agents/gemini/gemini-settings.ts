@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Role } from "../types.js";
 
@@ -27,13 +28,17 @@ export function geminiSettings(role: Role): Record<string, unknown> {
     mcp: { allowed: ["__none__"] },
     // the workspace's `.env` (the PR's) may set GEMINI_MODEL and the like
     advanced: { ignoreLocalEnv: true },
-    // no GEMINI.md found below the workspace root (the root's own is hidden by the sandbox)
-    context: { discoveryMaxDirs: 0, memoryBoundaryMarkers: [".git"] },
+    // No memory file: GEMINI.md (the workspace's, its folders', the home's) is read whatever else is set, so the
+    // CLI is told to look for a name nobody knows instead, and to look in no folder below the workspace.
+    context: { fileName: [CONTEXT_FILE_NAME], discoveryMaxDirs: 0 },
     // no subagents (they would call other models) and no memories written between sessions
     experimental: { enableAgents: false, autoMemory: false },
     tools: { exclude: EXCLUDED_TOOLS[role] },
   };
 }
+
+/** The memory file the CLI looks for: a name of this process's own, in no PR and no earlier turn's home. */
+const CONTEXT_FILE_NAME = `no-mistakes-none-${randomBytes(8).toString("hex")}.md`;
 
 /**
  * Tools left out per role. Headless, the CLI offers only what needs no approval: reads and searches by
@@ -52,6 +57,29 @@ const EXCLUDED_TOOLS: Record<Role, string[]> = {
  * `.gemini/` (settings, commands, skills, policies), `.agents/skills`, `.env` and `.geminiignore` — shown to
  * it empty by the sandbox.
  */
-export function geminiHiddenPaths(workspace: string): string[] {
-  return ["GEMINI.md", ".gemini", ".agents", ".env", ".geminiignore"].map((name) => join(workspace, name));
+export function geminiHiddenPaths(workspace: string, home: string): string[] {
+  return [
+    ...["GEMINI.md", ".gemini", ".agents", ".env", ".geminiignore"].map((name) => join(workspace, name)),
+    ...GEMINI_HOME_DIRS.map((name) => join(home, name)),
+  ];
 }
+
+/**
+ * Folders of the home the CLI loads from, which an earlier turn could have filled (the home is writable):
+ * policies (which tools run unasked), extensions, skills, commands, subagents. The app makes each an empty
+ * folder before every turn, and the sandbox shows it empty and read-only.
+ */
+export const GEMINI_HOME_DIRS = [
+  ".gemini/policies",
+  ".gemini/extensions",
+  ".gemini/skills",
+  ".gemini/commands",
+  ".gemini/agents",
+  ".agents",
+];
+
+/**
+ * Files of the home the CLI reads whatever its settings say — the global memory file (`~/.gemini/GEMINI.md`,
+ * read even when `context.fileName` names another) and the `.env` files: the app's, empty and read-only.
+ */
+export const GEMINI_HOME_FILES = { ".env": "", ".gemini/.env": "", ".gemini/GEMINI.md": "" };
