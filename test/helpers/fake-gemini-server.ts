@@ -53,6 +53,10 @@ export interface FakeGeminiServer {
   modelCalls(): RecordedGeminiRequest[];
   /** Queues replies for the next model calls (first in, first out). */
   enqueue(...replies: FakeGeminiReply[]): void;
+  /** From now on, requests with another `x-goog-api-key` are refused as the API does (400 API_KEY_INVALID). */
+  requireKey(key: string): void;
+  /** The models `GET /v1beta/models/<m>` describes (default: any). */
+  serveModels(models: string[]): void;
   /** Replaces the default reply used when the queue is empty (default: text "ok"). */
   setDefault(reply: FakeGeminiReply | ((body: GeminiRequestBody) => FakeGeminiReply)): void;
   close(): Promise<void>;
@@ -71,6 +75,8 @@ export async function startFakeGeminiServer(): Promise<FakeGeminiServer> {
   const queue: FakeGeminiReply[] = [];
   let fallback: FakeGeminiReply | ((body: GeminiRequestBody) => FakeGeminiReply) = { text: "ok" };
   const hanging = new Set<ServerResponse>();
+  let key: string | undefined;
+  let models: string[] | undefined;
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -94,6 +100,24 @@ export async function startFakeGeminiServer(): Promise<FakeGeminiServer> {
         body,
         rawBody,
       });
+      if (key !== undefined && req.headers["x-goog-api-key"] !== key) {
+        const error = {
+          code: 400,
+          message: "API key not valid. Please pass a valid API key.",
+          status: "INVALID_ARGUMENT",
+        };
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error }));
+        return;
+      }
+      const described = /^\/v1beta\/models\/([^/:]+)$/.exec(path)?.[1];
+      if (req.method === "GET" && described !== undefined) {
+        const known = models === undefined || models.includes(described);
+        res.writeHead(known ? 200 : 404, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify(known ? { name: `models/${described}` } : { error: { code: 404, status: "NOT_FOUND" } }),
+        );
+        return;
+      }
       if (req.method === "POST" && match?.[2] === "countTokens") {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ totalTokens: 100 }));
         return;
@@ -153,6 +177,12 @@ export async function startFakeGeminiServer(): Promise<FakeGeminiServer> {
     modelCalls: () =>
       requests.filter((r) => r.method === "POST" && r.model !== undefined && !r.path.endsWith(":countTokens")),
     enqueue: (...replies) => queue.push(...replies),
+    requireKey: (wanted) => {
+      key = wanted;
+    },
+    serveModels: (served) => {
+      models = served;
+    },
     setDefault: (reply) => {
       fallback = reply;
     },

@@ -1,4 +1,5 @@
-import { lstat, mkdir, rm } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, lstat, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentError } from "../agent-error.js";
@@ -87,10 +88,17 @@ export class GeminiAgent implements Agent {
     return geminiHomeFor(this.#options.homeDir, scope);
   }
 
-  /** Gemini CLI sends the model it is given as it is (`-m`), in the request's path. */
-  resolveModel(): Promise<AgentModel> {
+  /**
+   * Gemini CLI sends the model it is given as it is (`-m`), in the request's path: nothing to ask the CLI,
+   * only whether it is there to run.
+   */
+  async resolveModel(): Promise<AgentModel> {
+    const cli = this.#options.cli ?? DEFAULT_GEMINI_CLI;
+    await access(cli, constants.X_OK).catch((error: NodeJS.ErrnoException) => {
+      throw new AgentError("spawn", `gemini CLI ${cli} cannot be run (${error.code ?? error.message})`);
+    });
     const configured = this.#options.model ?? DEFAULT_GEMINI_MODEL;
-    return Promise.resolve({ configured, isDefault: this.#options.model === undefined, sent: configured });
+    return { configured, isDefault: this.#options.model === undefined, sent: configured };
   }
 
   /** The CLI arguments of a call (the prompt goes on stdin). */
