@@ -76,6 +76,7 @@ export async function startFakeGeminiServer(): Promise<FakeGeminiServer> {
   let fallback: FakeGeminiReply | ((body: GeminiRequestBody) => FakeGeminiReply) = { text: "ok" };
   const hanging = new Set<ServerResponse>();
   let key: string | undefined;
+  let signatures = 0;
   let models: string[] | undefined;
 
   const server: Server = createServer((req, res) => {
@@ -150,7 +151,9 @@ export async function startFakeGeminiServer(): Promise<FakeGeminiServer> {
       return;
     }
     const usage = reply.usage ?? { prompt: 100, candidates: 10 };
-    const part = "text" in reply ? { text: reply.text } : { functionCall: reply.call };
+    // as the API answers a thinking model: a function call carries the signature of the thought behind it
+    const part =
+      "text" in reply ? { text: reply.text } : { functionCall: reply.call, thoughtSignature: `c2lnLQ${++signatures}` };
     const chunk = {
       candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP", index: 0 }],
       usageMetadata: {
