@@ -283,7 +283,26 @@ if (runPage) {
   });
 }
 const sessions = results.sessions;
-if (sessions) {
+if (sessions?.gemini) {
+  const g = sessions.gemini;
+  const c = sessions.config;
+  const tok = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${(n / 1e3).toFixed(1)}k`);
+  rows.push({
+    figure: `sessions, Gemini CLI (${c.pushes} pushes, $${c.geminiPrice.input}/MTok input, $${c.geminiPrice.read} cached): new input, RESUMED vs COLD`,
+    value: `${tok(g.resumed.warm.newTokens)} / ${tok(g.cold.warm.newTokens)} tokens = ${g.ratios.newInput}×  (total input ${g.ratios.totalInput}×; floor ${g.ratios.floorNewInput}×)`,
+    target: "≤ 0.40×",
+    holds: g.ratios.newInput <= 0.4,
+    kind: "perf",
+  });
+  rows.push({
+    figure: "sessions, Gemini CLI: billed input cost, RESUMED vs COLD, warm / expired before every push",
+    value: `$${g.resumed.warm.costUsd.toFixed(3)} / $${g.cold.warm.costUsd.toFixed(3)} = ${g.ratios.costWarm}× warm; $${g.resumedExpired.expired.costUsd.toFixed(3)} / $${g.cold.expired.costUsd.toFixed(3)} = ${g.ratios.costExpired}× expired`,
+    target: "≤ 0.60× warm, ≤ 1.0× expired",
+    holds: g.ratios.costWarm <= 0.6 && g.ratios.costExpired <= 1.0,
+    kind: "perf",
+  });
+}
+if (sessions?.resumed) {
   const c = sessions.config;
   const r = sessions.resumed;
   const k = sessions.cold;

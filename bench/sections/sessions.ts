@@ -14,6 +14,8 @@
  * 12 in smoke): largest request, 400 "prompt is too long" answers, the turns' session modes.
  * Then the 10-push comparison again with the real Codex CLI against an API-like OpenAI server
  * (test/helpers/api-like-openai.ts; BENCH_SESSIONS_CODEX=off leaves it out).
+ * Then the same with the real Gemini CLI against an API-like Gemini server (test/helpers/api-like-gemini.ts;
+ * BENCH_SESSIONS_GEMINI=off leaves it out, =only runs it alone).
  * BENCH_SESSIONS_DUMP=<dir> writes every model request's body there, to see what changes between pushes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { join } from "node:path";
 import nock from "nock";
 import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
 import { CodexAgent } from "../../src/agents/codex.js";
+import { GeminiAgent } from "../../src/agents/gemini/index.js";
 import { DEFAULT_SESSION_BUDGET_TOKENS } from "../../src/agents/session-budget.js";
 import type { Agent } from "../../src/agents/types.js";
 import {
@@ -30,7 +33,9 @@ import {
   type AccountedRecord,
   type ApiLikeAnthropicServer,
 } from "../../test/helpers/api-like-anthropic.js";
+import { startApiLikeGeminiServer } from "../../test/helpers/api-like-gemini.js";
 import { startApiLikeOpenAIServer } from "../../test/helpers/api-like-openai.js";
+import type { FakeGeminiReply, GeminiRequestBody } from "../../test/helpers/fake-gemini-server.js";
 import { lastToolResult, messagesText, type FakeReply } from "../../test/helpers/fake-anthropic-server.js";
 import type { FakeReply as OpenAIReply, ResponsesBody } from "../../test/helpers/fake-openai-server.js";
 import { FlowFixture } from "../../test/helpers/flow-fixture.js";
@@ -45,7 +50,12 @@ const cfg = SMOKE
   : { pushes: 10, longPushes: Number(process.env.BENCH_SESSIONS_LONG_PUSHES) || 100 };
 const SEED = 2512;
 /** $ per million input tokens: Sonnet-like for Claude, gpt-5-like for Codex (OpenAI charges nothing extra for a cache write). */
-const PRICES = { claude: { input: 3, write: 3.75, read: 0.3 }, codex: { input: 1.25, write: 1.25, read: 0.125 } };
+const PRICES = {
+  claude: { input: 3, write: 3.75, read: 0.3 },
+  codex: { input: 1.25, write: 1.25, read: 0.125 },
+  // gemini-2.5-pro up to 200k tokens; the implicit cache charges nothing to write
+  gemini: { input: 1.25, write: 1.25, read: 0.125 },
+};
 type Provider = keyof typeof PRICES;
 const ANSWER = JSON.stringify({ summary: "Reviewed the change; nothing to report.", findings: [], resolved: [] });
 
@@ -163,6 +173,19 @@ function codexReply(body: ResponsesBody): OpenAIReply {
   return path ? { shell: `cat ${path}`, usage: { input: 0, output: 40 } } : answer;
 }
 
+/** The same script for Gemini CLI: a new prompt → read_file one file of its diff; the file read → the answer. */
+function geminiReply(body: GeminiRequestBody): FakeGeminiReply {
+  const contents = body.contents ?? [];
+  const last = contents[contents.length - 1];
+  const answer = { text: ANSWER, usage: { prompt: 0, candidates: tokensOf(ANSWER.length) } };
+  if (!last || (last.parts ?? []).some((part) => "functionResponse" in part)) return answer;
+  const text = (last.parts ?? []).map((part) => String(part.text ?? "")).join("\n");
+  const path = /^diff --git a\/\S+ b\/(\S+)/m.exec(text)?.[1] ?? /^\+\+\+ b\/(\S+)/m.exec(text)?.[1];
+  const ws = /Workspace Directories:\*\*\n\s+- (\S+)/.exec(String(contents[0]?.parts?.[0]?.text ?? ""))?.[1];
+  if (!path || !ws) return answer;
+  return { call: { name: "read_file", args: { file_path: join(ws, path) } }, usage: { prompt: 0, candidates: 40 } };
+}
+
 // ---- one arm -------------------------------------------------------------------------------------------
 interface ArmOutcome {
   records: AccountedRecord[];
@@ -201,6 +224,15 @@ async function runArm(
       });
       if (process.env.BENCH_SESSIONS_DUMP)
         dump = () => dumpRequests(claude, `${arm}${expired ? "-expired" : ""}-${pushes}`);
+    } else if (provider === "gemini") {
+      const gemini = await startApiLikeGeminiServer(geminiReply);
+      model = gemini;
+      agent = new GeminiAgent({
+        homeDir: join(fx.dataDir, "agents"),
+        apiKey: "AIza-bench",
+        baseUrl: gemini.baseUrl,
+        killGraceMs: 1000,
+      });
     } else {
       const codex = await startApiLikeOpenAIServer(codexReply);
       model = codex;
@@ -358,7 +390,7 @@ function floorRecords(records: AccountedRecord[]): AccountedRecord[] {
     if (!promptAt.has(r.tag)) promptAt.set(r.tag, r.messages - 1);
     const at = promptAt.get(r.tag)!;
     const blocks = r.blocks.flatMap((b) => {
-      const m = /^(?:messages|input)\[(\d+)\]/.exec(b.where);
+      const m = /^(?:messages|input|contents)\[(\d+)\]/.exec(b.where);
       if (!m) return [b];
       // what the turn itself added after its prompt, chained on the (unchanged) tools and system prompt
       return Number(m[1]) <= at ? [] : [{ ...b, prefixHash: `${r.tag}:${b.where}` }];
@@ -395,6 +427,28 @@ function armSummary(outcome: ArmOutcome, provider: Provider = "claude") {
 nock.disableNetConnect();
 nock.enableNetConnect("127.0.0.1");
 const scenario = buildScenario(SEED, cfg.pushes);
+const brief = (a: ReturnType<typeof armSummary>) => ({
+  ...a,
+  turns: undefined,
+  turnModes: countBy(a.turns.map((t) => t.mode)),
+});
+// Gemini CLI (gemini-2.5-pro prices), the 10-push comparison. BENCH_SESSIONS_GEMINI=off leaves it out, =only runs it alone.
+const geminiMode = process.env.BENCH_SESSIONS_GEMINI ?? "on";
+const gemini = geminiMode === "off" ? undefined : await geminiComparison();
+if (geminiMode === "only") {
+  removeTempDirs();
+  emitResult({
+    config: {
+      ...cfg,
+      files: Object.keys(scenario.base).length,
+      lines: scenario.lines,
+      geminiPrice: PRICES.gemini,
+      seed: SEED,
+    },
+    gemini,
+  });
+  process.exit(0);
+}
 const resumed = armSummary(await runArm("resumed", cfg.pushes));
 const resumedExpired = armSummary(await runArm("resumed", cfg.pushes, "claude", true));
 const cold = armSummary(await runArm("cold", cfg.pushes));
@@ -407,12 +461,29 @@ const codexResumedExpired = withCodex
   ? armSummary(await runArm("resumed", cfg.pushes, "codex", true), "codex")
   : undefined;
 const codexCold = withCodex ? armSummary(await runArm("cold", cfg.pushes, "codex"), "codex") : undefined;
-const brief = (a: ReturnType<typeof armSummary>) => ({
-  ...a,
-  turns: undefined,
-  turnModes: countBy(a.turns.map((t) => t.mode)),
-});
 removeTempDirs();
+
+/** RESUMED (warm and expired) and COLD with Gemini CLI, and their ratios. */
+async function geminiComparison() {
+  const arm = async (which: "resumed" | "cold", expired = false) =>
+    armSummary(await runArm(which, cfg.pushes, "gemini", expired), "gemini");
+  const r = await arm("resumed");
+  const e = await arm("resumed", true);
+  const k = await arm("cold");
+  return {
+    resumed: brief(r),
+    resumedExpired: brief(e),
+    cold: brief(k),
+    ratios: {
+      newInput: round(r.warm.newBytes / k.warm.newBytes, 3),
+      totalInput: round(r.warm.totalBytes / k.warm.totalBytes, 3),
+      costWarm: round(r.warm.costUsd / k.warm.costUsd, 3),
+      costExpired: round(e.expired.costUsd / k.expired.costUsd, 3),
+      floorNewInput: round(r.floor.newBytes / k.warm.newBytes, 3),
+      floorCostWarm: round(r.floor.costUsd / k.warm.costUsd, 3),
+    },
+  };
+}
 
 function countBy(xs: Array<string | null>) {
   return Object.fromEntries([...new Set(xs)].map((k) => [String(k), xs.filter((x) => x === k).length]));
@@ -424,6 +495,7 @@ emitResult({
     lines: scenario.lines,
     price: PRICES.claude,
     codexPrice: PRICES.codex,
+    geminiPrice: PRICES.gemini,
     seed: SEED,
     sessionBudgetTokens: DEFAULT_SESSION_BUDGET_TOKENS,
   },
@@ -447,6 +519,7 @@ emitResult({
           },
         }
       : undefined,
+  gemini,
   ratios: {
     newInput: round(resumed.warm.newBytes / cold.warm.newBytes, 3),
     totalInput: round(resumed.warm.totalBytes / cold.warm.totalBytes, 3),

@@ -10,5 +10,7 @@ export function agentConfigured(config: EnvConfig, name: AgentName): boolean {
       return config.agent.anthropic.apiKey !== undefined;
     case "codex":
       return config.agent.openai.apiKey !== undefined;
+    case "gemini":
+      return config.agent.gemini.apiKey !== undefined;
   }
 }

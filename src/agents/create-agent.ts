@@ -4,6 +4,7 @@ import type { EnvConfig } from "../config/env-config.js";
 import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
 import { CodexAgent } from "./codex.js";
 import { FakeAgent } from "./fake.js";
+import { GeminiAgent } from "./gemini/index.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { UnconfinedSandbox } from "./sandbox/unconfined-sandbox.js";
@@ -52,6 +53,18 @@ export function createAgent(
         homeDir: resolve(config.agent.homeDir),
         apiKey: config.agent.openai.apiKey,
         baseUrl: config.agent.openai.baseUrl,
+        model,
+        extraArgs,
+        maxOutputTokens: config.agent.maxOutputTokens,
+        serverTools: config.agent.serverTools,
+        sandbox,
+      });
+    case "gemini":
+      return new GeminiAgent({
+        cli,
+        homeDir: resolve(config.agent.homeDir),
+        apiKey: config.agent.gemini.apiKey,
+        baseUrl: config.agent.gemini.baseUrl,
         model,
         extraArgs,
         maxOutputTokens: config.agent.maxOutputTokens,

@@ -53,6 +53,8 @@ export async function prepareConfiguration(
     );
   if (env.agent.name === "codex" && !env.agent.openai.apiKey)
     problems.push("OPENAI_API_KEY: required with AGENT=codex");
+  if (env.agent.name === "gemini" && !env.agent.gemini.apiKey)
+    problems.push("GEMINI_API_KEY: required with AGENT=gemini");
   if (problems.length > 0) throw new ConfigError(`Configuration ${c.label}`, problems);
   const sandbox = createSandbox(env);
   await checkAgentSandbox(env, sandbox, deps.log);

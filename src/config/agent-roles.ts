@@ -1,7 +1,7 @@
 import type { Role } from "../domain/role.js";
 
 /** The agent CLIs an operator can name (AGENT, REVIEWER_AGENT, FIXER_AGENT, VERIFIER_AGENT). */
-export const AGENT_NAMES = ["fake", "claude", "codex"] as const;
+export const AGENT_NAMES = ["fake", "claude", "codex", "gemini"] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 /** Which agent and model one role's turns run. */
@@ -17,6 +17,7 @@ export type AgentRoles = Record<Role, AgentChoice>;
 const AGENT_KEYS: Partial<Record<AgentName, { variable: string; cli: string }>> = {
   claude: { variable: "ANTHROPIC_API_KEY", cli: "Claude Code" },
   codex: { variable: "OPENAI_API_KEY", cli: "Codex" },
+  gemini: { variable: "GEMINI_API_KEY", cli: "Gemini CLI" },
 };
 
 interface RoleEnv {

@@ -129,6 +129,8 @@ const envSchema = z.object({
   ANTHROPIC_BASE_URL: optionalString,
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
+  GEMINI_API_KEY: optionalString,
+  GOOGLE_GEMINI_BASE_URL: optionalString,
   WORKER_CONCURRENCY: positiveInt(2),
   ROLE: optionalString.pipe(z.enum(["all", "web", "worker"]).optional()).transform((v) => v ?? "all"),
   WORKERS: optionalString.pipe(z.enum(["process", "inline"]).optional()).transform((v) => v ?? "process"),
@@ -215,6 +217,7 @@ export type EnvConfig = {
     stateMaxBytes: number;
     anthropic: { apiKey?: string; baseUrl?: string };
     openai: { apiKey?: string; baseUrl?: string };
+    gemini: { apiKey?: string; baseUrl?: string };
   };
   workerConcurrency: number;
   /**
@@ -340,6 +343,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     env.ANTHROPIC_API_KEY,
     env.OPENAI_API_KEY,
     env.CODEX_API_KEY,
+    env.GEMINI_API_KEY,
     e.DATABASE_URL,
     e.GITHUB_CLIENT_SECRET,
     metrics!.token,
@@ -399,6 +403,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
           : 8 * 1024 * 1024,
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+      gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GOOGLE_GEMINI_BASE_URL },
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
     checks: {

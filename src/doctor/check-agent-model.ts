@@ -1,5 +1,5 @@
 import { modelSetting, type AgentModel } from "../agents/agent-model.js";
-import { allowsModel, modelPolicyFor } from "../agents/sandbox/model-policy.js";
+import { allowsModel, modelPolicyFor, type ModelApi } from "../agents/sandbox/model-policy.js";
 import type { Agent } from "../agents/types.js";
 import { fail, pass, type DoctorCheck } from "./doctor-check.js";
 
@@ -29,7 +29,7 @@ export async function checkAgentModel(
   }
   const sends = `${agent.name} sends ${model.sent} for ${modelSetting(model)}`;
   if (sandbox === "off") return { check: pass(name, `${sends} (AGENT_SANDBOX=off: no model proxy)`), model };
-  const policy = modelPolicyFor(agent.name === "codex" ? "openai" : "anthropic", model, {});
+  const policy = modelPolicyFor(apiOf(agent.name), model, {});
   if (!allowsModel(policy, model.sent))
     return {
       check: fail(
@@ -40,4 +40,11 @@ export async function checkAgentModel(
       model,
     };
   return { check: pass(name, `${sends}; the model proxy allows it`), model };
+}
+
+/** The model API an agent's CLI speaks (and the provider whose key the doctor checks). */
+export function apiOf(agent: string): ModelApi {
+  if (agent === "codex") return "openai";
+  if (agent === "gemini") return "gemini";
+  return "anthropic";
 }

@@ -7,7 +7,7 @@ import { privateKeyProblem } from "../config/private-key-problem.js";
 import { AppSetupError, readAppSetup, type AppSetup } from "../github/read-app-setup.js";
 import { createLogger } from "../logging/create-logger.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
-import { checkAgentModel } from "./check-agent-model.js";
+import { apiOf, checkAgentModel } from "./check-agent-model.js";
 import { checkDatabase } from "./check-database.js";
 import { checkInstallations } from "./check-installations.js";
 import { checkModelKey } from "./check-model-key.js";
@@ -63,11 +63,11 @@ export async function runChecks(env: NodeJS.ProcessEnv, report: (check: DoctorCh
   // 7. the sandbox
   add(await checkSandbox(config));
   // 8–9. the model each agent's CLI sends, then the keys (asked about that model)
-  const sent: Partial<Record<"anthropic" | "openai", string>> = {};
+  const sent: Partial<Record<"anthropic" | "openai" | "gemini", string>> = {};
   for (const agent of agentsOf(config)) {
     const result = await checkAgentModel(agent, config.agent.sandbox);
     if (result) add(result.check);
-    if (result?.model) sent[agent.name === "codex" ? "openai" : "anthropic"] ??= result.model.sent;
+    if (result?.model) sent[apiOf(agent.name)] ??= result.model.sent;
   }
   for (const provider of providersOf(config)) add(await checkModelKey(provider, config.agent, sent[provider]));
   // 10. the database
@@ -131,10 +131,11 @@ function agentsOf(config: EnvConfig) {
   return [...new Set(Object.values(createRoleAgents(config, createSandbox(config))))];
 }
 
-function providersOf(config: EnvConfig): ("anthropic" | "openai")[] {
+function providersOf(config: EnvConfig): ("anthropic" | "openai" | "gemini")[] {
   const agents = new Set(Object.values(config.agent.roles).map((choice) => choice.name));
   return [
     ...(agents.has("claude") ? (["anthropic"] as const) : []),
     ...(agents.has("codex") ? (["openai"] as const) : []),
+    ...(agents.has("gemini") ? (["gemini"] as const) : []),
   ];
 }

@@ -50,6 +50,7 @@ describe("readEnvConfig", () => {
       stateMaxBytes: 8 * 1024 * 1024,
       anthropic: {},
       openai: {},
+      gemini: {},
     });
     expect(config.workerConcurrency).toBe(2);
     expect(config.databaseUrl).toBeUndefined();
@@ -393,6 +394,7 @@ describe("readEnvConfig", () => {
       stateMaxBytes: 1000,
       anthropic: { apiKey: "sk-ant-test-key-123", baseUrl: "http://127.0.0.1:9999" },
       openai: { apiKey: "sk-openai-test-key", baseUrl: undefined },
+      gemini: {},
     });
   });
 

@@ -137,7 +137,7 @@ export class UsageReader {
       if (last.startsWith("data:")) this.#event(last.slice(5).trim());
     } else if (this.#jsonBytes <= MAX_JSON_BYTES) {
       const body = parse(Buffer.concat(this.#json).toString("utf8"));
-      const usage = body?.usage;
+      const usage = this.#api === "gemini" ? body?.usageMetadata : body?.usage;
       if (usage && typeof usage === "object") this.#tokens = this.#read(usage as Record<string, unknown>, undefined);
     }
     this.#done(this.#tokens);
@@ -146,6 +146,12 @@ export class UsageReader {
   #event(data: string): void {
     const event = parse(data);
     if (!event) return;
+    if (this.#api === "gemini") {
+      // each chunk may carry the response's usage so far: the last one is the whole response's
+      const usage = event.usageMetadata;
+      if (usage && typeof usage === "object") this.#tokens = this.#read(usage as Record<string, unknown>, undefined);
+      return;
+    }
     if (this.#api === "anthropic") {
       const usage =
         event.type === "message_start"
@@ -164,6 +170,13 @@ export class UsageReader {
 
   /** One usage object; Anthropic's later ones (message_delta) raise what the earlier said, never lower it. */
   #read(usage: Record<string, unknown>, before: MeteredTokens | undefined): MeteredTokens {
+    if (this.#api === "gemini") {
+      // promptTokenCount includes the cached tokens; thinking is billed as output
+      const prompt = count(usage.promptTokenCount);
+      const cached = Math.min(prompt, count(usage.cachedContentTokenCount));
+      const output = count(usage.candidatesTokenCount) + count(usage.thoughtsTokenCount);
+      return { input: prompt - cached, cacheRead: cached, cacheWrite: 0, output };
+    }
     if (this.#api === "anthropic") {
       return {
         input: Math.max(before?.input ?? 0, count(usage.input_tokens)),

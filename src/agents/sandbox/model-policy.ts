@@ -1,7 +1,7 @@
 import { modelSetting, type AgentModel } from "../agent-model.js";
 
-/** Which model API a proxy speaks: Anthropic Messages (Claude Code) or OpenAI Responses (Codex). */
-export type ModelApi = "anthropic" | "openai";
+/** Which model API a proxy speaks: Anthropic Messages (Claude Code), OpenAI Responses (Codex), the Gemini API (Gemini CLI). */
+export type ModelApi = "anthropic" | "openai" | "gemini";
 
 /** What the model proxy lets an agent ask its model API for. */
 export interface ModelPolicy {
@@ -57,10 +57,19 @@ export function modelPolicyFor(
   };
 }
 
+/** A Gemini API model call: the model is named in the path (`/v1beta/models/gemini-2.5-pro:streamGenerateContent`). */
+const GEMINI_MODEL_PATH = /^\/v1beta\/models\/([A-Za-z0-9._-]+):(streamGenerateContent|generateContent|countTokens)$/;
+
+/** Whether a model path's answer is free (token counting). */
+export function isTokenCount(path: string): boolean {
+  return path.endsWith("/count_tokens") || path.endsWith(":countTokens");
+}
+
 /** The POST paths each API's CLI uses; nothing else is forwarded. */
 const PATHS: Record<ModelApi, RegExp[]> = {
   anthropic: [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/],
   openai: [/^\/responses$/, /^\/responses\/compact$/],
+  gemini: [GEMINI_MODEL_PATH],
 };
 
 /**
@@ -85,6 +94,7 @@ const HEADERS: Record<ModelApi, { names: Set<string>; prefixes: string[] }> = {
     names: new Set(["content-type", "accept", "user-agent", "originator", "session_id", "conversation_id", "version"]),
     prefixes: ["x-codex-", "x-openai-subagent"],
   },
+  gemini: { names: new Set(["content-type", "accept", "user-agent", "x-goog-api-client"]), prefixes: [] },
 };
 
 /**
@@ -109,12 +119,14 @@ const FEATURE_SWITCHES: Record<ModelApi, Record<string, ReadonlySet<string>>> = 
     ]),
   },
   openai: { "x-codex-beta-features": new Set(["remote_compaction_v2"]) },
+  gemini: {},
 };
 
 /** Tool entries the CLIs run themselves (client tools); any other `type` runs at the provider. */
 function isClientTool(api: ModelApi, tool: unknown): boolean {
   if (!tool || typeof tool !== "object") return false;
   const type = (tool as { type?: unknown }).type;
+  if (api === "gemini") return Object.keys(tool).every((key) => key === "functionDeclarations");
   if (api === "anthropic")
     return type === undefined || type === "custom" || (typeof type === "string" && /^(bash|text_editor)_/.test(type));
   return type === "function" || type === "custom" || type === "local_shell";
@@ -124,6 +136,7 @@ function isClientTool(api: ModelApi, tool: unknown): boolean {
 const SERVER_FIELDS: Record<ModelApi, string[]> = {
   anthropic: ["mcp_servers", "container"],
   openai: ["background", "prompt", "conversation"],
+  gemini: ["cachedContent"],
 };
 
 /** The methods and paths the proxy answers itself: Claude's connectivity probe, Codex's model list. */
@@ -152,6 +165,7 @@ export function applyPolicy(
   policy: ModelPolicy,
   headers: Record<string, string | string[] | undefined>,
   raw: Buffer,
+  path = "",
 ): PolicyPass | PolicyRefusal {
   let body: Record<string, unknown>;
   try {
@@ -161,12 +175,10 @@ export function applyPolicy(
   } catch {
     return { status: 400, message: "the request body is not a JSON object" };
   }
-  const model = body.model;
+  const model = policy.api === "gemini" ? GEMINI_MODEL_PATH.exec(path)?.[1] : body.model;
   if (typeof model !== "string" || !allowsModel(policy, model)) return modelRefusal(policy, model);
 
-  const capField = policy.api === "anthropic" ? "max_tokens" : "max_output_tokens";
-  const asked = body[capField];
-  if (typeof asked !== "number" || !(asked <= policy.maxOutputTokens)) body[capField] = policy.maxOutputTokens;
+  capOutput(policy, body, path);
 
   const stripped: string[] = [];
   if (!policy.serverTools) {
@@ -192,6 +204,21 @@ export function applyPolicy(
   // The meter reads the response: it must come uncompressed.
   out["accept-encoding"] = "identity";
   return { headers: out, body: forwarded, model, stripped, droppedSwitches };
+}
+
+/** Lowers the request's output cap to the policy's (sets it when absent); a token count has none. */
+function capOutput(policy: ModelPolicy, body: Record<string, unknown>, path: string): void {
+  if (policy.api === "gemini") {
+    if (path.endsWith(":countTokens")) return;
+    const config = body.generationConfig && typeof body.generationConfig === "object" ? body.generationConfig : {};
+    const asked = (config as Record<string, unknown>).maxOutputTokens;
+    const capped = typeof asked === "number" && asked <= policy.maxOutputTokens ? asked : policy.maxOutputTokens;
+    body.generationConfig = { ...config, maxOutputTokens: capped };
+    return;
+  }
+  const capField = policy.api === "anthropic" ? "max_tokens" : "max_output_tokens";
+  const asked = body[capField];
+  if (typeof asked !== "number" || !(asked <= policy.maxOutputTokens)) body[capField] = policy.maxOutputTokens;
 }
 
 /** The known headers, feature switches cut to their known values (a switch left with none is dropped). */
@@ -263,8 +290,19 @@ export function namesModel(allowed: string, model: string): boolean {
 /** An error body in the API's own shape, which the CLI prints. */
 export function errorBody(api: ModelApi, status: number, message: string): string {
   const text = `no-mistakes model proxy: ${message}`;
+  if (api === "gemini") return JSON.stringify({ error: { code: status, message: text, status: geminiStatus(status) } });
   if (api === "openai")
     return JSON.stringify({ error: { message: text, type: "invalid_request_error", code: `no_mistakes_${status}` } });
   const type = status === 404 ? "not_found_error" : status === 403 ? "permission_error" : "invalid_request_error";
   return JSON.stringify({ type: "error", error: { type, message: text } });
+}
+
+/** The Gemini API's status word for an HTTP status. */
+function geminiStatus(status: number): string {
+  if (status === 400) return "INVALID_ARGUMENT";
+  if (status === 403) return "PERMISSION_DENIED";
+  if (status === 404) return "NOT_FOUND";
+  if (status === 413) return "INVALID_ARGUMENT";
+  if (status === 429) return "RESOURCE_EXHAUSTED";
+  return status >= 500 ? "UNAVAILABLE" : "FAILED_PRECONDITION";
 }

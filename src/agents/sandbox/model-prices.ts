@@ -25,6 +25,13 @@ const anthropic = (input: number, output: number): ModelPrice => ({
   cacheRead: input / 10,
   cacheWrite: input * 1.25,
 });
+/** Gemini's prices for prompts up to 200k tokens; cached input is billed at its cache price, no write charge. */
+const gemini = (input: number, output: number, cached: number): ModelPrice => ({
+  input,
+  output,
+  cacheRead: cached,
+  cacheWrite: input,
+});
 const openai = (input: number, output: number, cached: number): ModelPrice => ({
   input,
   output,
@@ -59,11 +66,20 @@ const PRICES: Record<ModelApi, Array<[string, ModelPrice]>> = {
     ["o3", openai(2, 8, 0.5)],
     ["o4-mini", openai(1.1, 4.4, 0.275)],
   ],
+  gemini: [
+    ["gemini-3-pro", gemini(2, 12, 0.2)],
+    ["gemini-2.5-pro", gemini(1.25, 10, 0.125)],
+    ["gemini-2.5-flash", gemini(0.3, 2.5, 0.03)],
+    ["gemini-2.5-flash-lite", gemini(0.1, 0.4, 0.01)],
+    ["gemini-2.0-flash", gemini(0.1, 0.4, 0.025)],
+  ],
 };
 
 const DEAREST: Record<ModelApi, ModelPrice> = {
   anthropic: anthropic(15, 75),
   openai: openai(15, 60, 7.5),
+  // the dearest tier of the dearest Gemini model (prompts over 200k tokens)
+  gemini: gemini(4, 18, 0.4),
 };
 
 /** The price of a model: the longest known prefix, else the dearest of its API. */

@@ -2,7 +2,7 @@ import { request as httpRequest, createServer, type IncomingMessage, type Server
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { ModelMeter, type MeterReport, type ModelBudget } from "./model-meter.js";
-import { applyPolicy, checkRoute, errorBody, localAnswer, type ModelPolicy } from "./model-policy.js";
+import { applyPolicy, checkRoute, errorBody, isTokenCount, localAnswer, type ModelPolicy } from "./model-policy.js";
 import type { ModelRoute } from "./model-route.js";
 
 const DROPPED_RESPONSE_HEADERS = new Set([
@@ -93,7 +93,7 @@ export async function startModelProxy(
         if (raw === undefined)
           return refuse(res, what, 413, `the request bodies held at once are over ${MAX_REQUEST_BYTES} bytes`);
         if (meter.stopped) return refuse(res, what, 403, meter.stopped);
-        const passed = applyPolicy(policy, req.headers, raw);
+        const passed = applyPolicy(policy, req.headers, raw, path);
         if (!("body" in passed)) {
           if (passed.model !== undefined) meter.noteModelRefused(passed.message);
           return refuse(res, what, passed.status, passed.message);
@@ -132,7 +132,7 @@ export async function startModelProxy(
         const status = incoming.statusCode ?? 502;
         res.writeHead(status, out);
         // Token counting is free; any other answer that succeeded is billed, read or estimated.
-        const billed = status >= 200 && status < 300 && !path.endsWith("/count_tokens");
+        const billed = status >= 200 && status < 300 && !isTokenCount(path);
         const streamed = /text\/event-stream/i.test(String(incoming.headers["content-type"] ?? ""));
         const reader = billed ? meter.reader(model, streamed, estimate(policy, body)) : undefined;
         const refusal = status === 404 ? new ErrorReader() : undefined;
