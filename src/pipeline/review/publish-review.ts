@@ -10,7 +10,7 @@ import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { ReviewerVerdict } from "./ask-reviewer.js";
 import { ignoredFindingPaths } from "./ignored-finding-paths.js";
 import { placementDiff } from "./placement-diff.js";
-import type { RecordedFindings } from "./record-findings.js";
+import type { ReproducedFindings } from "./reproduce-findings.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /**
@@ -24,7 +24,7 @@ export async function publishReview(
   head: ReviewHead,
   input: ReviewInput,
   verdict: ReviewerVerdict,
-  recorded: RecordedFindings,
+  { recorded, shown }: ReproducedFindings,
 ): Promise<PostedReview | undefined> {
   const { run, log } = turn;
   const { github, ref, config } = turn.ctx;
@@ -58,6 +58,7 @@ export async function publishReview(
       nameGlobs: !["ignore.paths", "review.ignore"].some((key) => turn.ctx.privateSettings.has(key)),
     }),
     maxComments: config.review.max_comments,
+    reproductions: shown,
     log,
     renderBody: (inBody) =>
       renderReviewBody({
