@@ -138,7 +138,7 @@ describe("a Node project (node:test): findings posted by what their reproducers 
     expect(summary).toContain("**2 open** (1 reproduced)");
     expect(summary).toContain("| NM-1 | 🔴 error | `lib.js:2` | last() reads past the end | open — reproduced |");
     expect(summary).toContain(
-      "| NM-3 | 🟡 warning | `lib.js:1` | total() of an empty list | open — unverified (raised as error) |",
+      "| NM-3 | 🟡 warning | `lib.js:1` | total() of an empty list | open — unverified, raised as error |",
     );
     expect(summary).toContain(
       "**Not reproduced** — the reviewer's reproducer passed on the head the app ran it on: kept here, not raised, not counted\n\n- `lib.js:1` 🔴 error — total() drops the first element (NM-2) · its reproducer `node --test repro/total.test.js` passed",

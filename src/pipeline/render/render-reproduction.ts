@@ -3,6 +3,10 @@ import { codeBlock } from "./code-block.js";
 import { outputEnd } from "./output-end.js";
 import { inlineCode, neutralize, sanitizeMarkdown } from "./sanitize-markdown.js";
 
+/** A comment shows less of the output than a reply: the failure's last lines. */
+const COMMENT_LINES = 15;
+const COMMENT_CHARS = 1500;
+
 /** A reproducer's run as a finding's comment shows it: its command, how it ended, the end of its output. */
 export interface ShownReproduction {
   command: string;
@@ -22,7 +26,9 @@ export function renderReproduction(finding: Finding, shown: ShownReproduction | 
   const lines: string[] = [];
   if (finding.reproduction === "reproduced" && command !== undefined) {
     const how = shown ? `: ${sanitizeMarkdown(shown.why)}` : "";
-    const output = shown?.output.trim() ? ` Its output ends:\n\n${codeBlock(neutralize(outputEnd(shown.output)))}` : "";
+    const output = shown?.output.trim()
+      ? ` Its output ends:\n\n${codeBlock(neutralize(outputEnd(shown.output, COMMENT_LINES, COMMENT_CHARS)))}`
+      : "";
     lines.push(`**✅ Reproduced** — the app ran ${inlineCode(command)} on this head and it failed${how}.${output}`);
   } else if (finding.reproduction === "broken" && command !== undefined) {
     const why = shown ? ` (${sanitizeMarkdown(shown.why)})` : "";
