@@ -45,7 +45,7 @@ describe("a review with the real Claude Code CLI writing a reproducer", () => {
 
     const comment = fx.findingComment("NM-1").body;
     expect(comment).toContain(
-      "**✅ Reproduced** — the app ran `node --test repro/` on this head and it failed: it exited 1. Its output ends:",
+      "**✅ Reproduced** — the app ran `node --test repro/` on this head and it failed: it exited 1.\n\n<details><summary>The end of its output</summary>",
     );
     expect(comment).toContain("undefined !== 3");
     const [finding1] = await fx.findings();

@@ -114,7 +114,7 @@ describe("a Node project (node:test): findings posted by what their reproducers 
     expect([...comments.keys()].sort()).toEqual(["NM-1", "NM-3"]);
     const nm1 = comments.get("NM-1")!;
     expect(nm1).toContain(
-      "**✅ Reproduced** — the app ran `node --test repro/last.test.js` on this head and it failed: it exited 1. Its output ends:",
+      "**✅ Reproduced** — the app ran `node --test repro/last.test.js` on this head and it failed: it exited 1.\n\n<details><summary>The end of its output</summary>",
     );
     expect(nm1).toContain("Expected values to be strictly equal:");
     expect(nm1).toContain("undefined !== 3");

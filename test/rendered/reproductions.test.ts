@@ -75,10 +75,13 @@ describe("finding comments with what the app ran", () => {
     expect(body).not.toMatch(LIVE_MENTION);
     const marker = "\n<!-- no-mistakes:NM-1 -->";
     expect(body.endsWith(marker)).toBe(true); // the bot's own marker, last
-    expect(body.slice(0, -marker.length)).not.toMatch(LIVE_TAG); // the output's marker, tag and closer are inert
+    const fenced = body.slice(body.indexOf("````text\n"), body.lastIndexOf("\n````") + 5);
+    expect(fenced).not.toMatch(LIVE_TAG); // the output's marker, tag and closer are inert
+    expect(fenced.split("\n````")).toHaveLength(2); // its own fence does not close the block
     expect(body).toContain("````text\n"); // a fence longer than the output's own
-    expect(body).not.toContain("at frame 44\n"); // the output's end only
-    expect(body).toContain("at frame 59\n");
+    expect(body).not.toContain("at frame 19\n"); // the output's end only, folded
+    expect(body).toContain("at frame 24\n");
+    expect(body).toContain("<details><summary>The end of its output</summary>\n\n````text\n");
     expect(body).toContain(" Test Files  1 failed (1)");
   });
 

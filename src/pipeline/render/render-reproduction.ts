@@ -3,10 +3,6 @@ import { codeBlock } from "./code-block.js";
 import { outputEnd } from "./output-end.js";
 import { inlineCode, neutralize, sanitizeMarkdown } from "./sanitize-markdown.js";
 
-/** A comment shows less of the output than a reply: the failure's last lines. */
-const COMMENT_LINES = 15;
-const COMMENT_CHARS = 1500;
-
 /** A reproducer's run as a finding's comment shows it: its command, how it ended, the end of its output. */
 export interface ShownReproduction {
   command: string;
@@ -27,7 +23,7 @@ export function renderReproduction(finding: Finding, shown: ShownReproduction | 
   if (finding.reproduction === "reproduced" && command !== undefined) {
     const how = shown ? `: ${sanitizeMarkdown(shown.why)}` : "";
     const output = shown?.output.trim()
-      ? ` Its output ends:\n\n${codeBlock(neutralize(outputEnd(shown.output, COMMENT_LINES, COMMENT_CHARS)))}`
+      ? `\n\n<details><summary>The end of its output</summary>\n\n${codeBlock(neutralize(outputEnd(shown.output)))}\n\n</details>`
       : "";
     lines.push(`**✅ Reproduced** — the app ran ${inlineCode(command)} on this head and it failed${how}.${output}`);
   } else if (finding.reproduction === "broken" && command !== undefined) {
