@@ -161,6 +161,36 @@ describe("a Node project (node:test): findings posted by what their reproducers 
     expect(rows.map((e) => e.findingId).sort()).toEqual(ledger.map((f) => f.id).sort());
   }, 120_000);
 
+  it("a job retried after its review failed to post runs no reproducer again: each keeps its outcome, and the comment still shows it", async () => {
+    fx = await FlowFixture.start(database.handle, { configYaml: NODE_CHECKS }, { sandbox });
+    // the review's first read of the PR's comments, once the reproducers ran, fails: the job is retried
+    fx.replaceStandIn({ configYaml: NODE_CHECKS, failOnce: [`GET /repos/octo-org/widgets/pulls/${fx.pr}/comments`] });
+    await fx.open(NODE_PROJECT, [
+      { role: "reviewer", answer: { summary: "Findings.", findings: [TRUE_FINDING, FALSE_FINDING, BROKEN_FINDING] } },
+    ]);
+    const reviewers = (await fx.turns()).filter((t) => t.role === "reviewer");
+    expect(reviewers).toHaveLength(2);
+    const rows = await listRunExecutions(database.handle.db, (await fx.run()).id);
+    expect(rows.map((e) => e.turnId)).toEqual([reviewers[0]!.id, reviewers[0]!.id, reviewers[0]!.id]);
+    const { comments } = review();
+    expect([...comments.keys()].sort()).toEqual(["NM-1", "NM-3"]);
+    expect(comments.get("NM-1")).toContain(
+      "**✅ Reproduced** — the app ran `node --test repro/last.test.js` on this head and it failed: it exited 1.",
+    );
+    expect(comments.get("NM-1")).toContain("undefined !== 3");
+    expect(comments.get("NM-3")).toContain("_Unverified: its reproducer `mocha repro/` did not run as a test._");
+    expect((await fx.findings()).map((f) => [f.status, f.severity, f.reproduction])).toEqual([
+      ["open", "error", "reproduced"],
+      ["note", "error", "not-reproduced"],
+      ["open", "warning", "broken"],
+    ]);
+    expect(await executions()).toEqual([
+      ["review", "reproducer", "mocha repro/", "broken"],
+      ["review", "reproducer", "node --test repro/last.test.js", "reproduced"],
+      ["review", "reproducer", "node --test repro/total.test.js", "not-reproduced"],
+    ]);
+  }, 120_000);
+
   it("verify.blocking keep: an error with no reproducer is posted as the reviewer gave it", async () => {
     const plain = { ...BROKEN_FINDING, reproducer: undefined };
     await openWith(NODE_PROJECT, `${NODE_CHECKS}verify:\n  blocking: keep\n`, [plain]);

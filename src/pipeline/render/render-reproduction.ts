@@ -6,8 +6,8 @@ import { inlineCode, neutralize, sanitizeMarkdown } from "./sanitize-markdown.js
 /** A reproducer's run as a finding's comment shows it: its command, how it ended, the end of its output. */
 export interface ShownReproduction {
   command: string;
-  /** In words: `it exited 1`, `it passed its time limit`. */
-  why: string;
+  /** In words: `it exited 1`, `it passed its time limit`; absent when not known (a run recorded by an earlier attempt). */
+  why?: string;
   /** The end of its output (the PR author's and the model's text). */
   output: string;
 }
@@ -21,13 +21,13 @@ export function renderReproduction(finding: Finding, shown: ShownReproduction | 
   const command = shown?.command ?? finding.reproducer?.command;
   const lines: string[] = [];
   if (finding.reproduction === "reproduced" && command !== undefined) {
-    const how = shown ? `: ${sanitizeMarkdown(shown.why)}` : "";
+    const how = shown?.why ? `: ${sanitizeMarkdown(shown.why)}` : "";
     const output = shown?.output.trim()
       ? `\n\n<details><summary>The end of its output</summary>\n\n${codeBlock(neutralize(outputEnd(shown.output)))}\n\n</details>`
       : "";
     lines.push(`**✅ Reproduced** — the app ran ${inlineCode(command)} on this head and it failed${how}.${output}`);
   } else if (finding.reproduction === "broken" && command !== undefined) {
-    const why = shown ? ` (${sanitizeMarkdown(shown.why)})` : "";
+    const why = shown?.why ? ` (${sanitizeMarkdown(shown.why)})` : "";
     lines.push(`_Unverified: its reproducer ${inlineCode(command)} did not run as a test${why}._`);
   }
   if (finding.demotedFrom !== null && finding.status === "open")

@@ -142,8 +142,8 @@ async function shownReproductions(
   for (const f of missing) {
     const e = executions.findLast((x) => x.kind === "reproducer" && x.phase === "review" && x.findingId === f.id);
     if (!e) continue;
-    const why = e.outcome === "reproduced" ? `it exited ${e.exitCode}` : "see the run's executions";
-    shown.set(f.number, { command: e.command, why, output: e.outputTail });
+    const why = e.outcome === "reproduced" ? `it exited ${e.exitCode}` : undefined;
+    shown.set(f.number, { command: e.command, ...(why ? { why } : {}), output: e.outputTail });
   }
   return shown;
 }
