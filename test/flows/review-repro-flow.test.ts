@@ -110,8 +110,11 @@ describe("a Node project (node:test): findings posted by what their reproducers 
     expect(reviewer.prompt).toContain("with no network, within 120 s");
     expect(reviewer.prompt).toContain("An error without a reproducer that fails is posted as an unverified warning.");
 
-    const { comments } = review();
+    const { body, comments } = review();
     expect([...comments.keys()].sort()).toEqual(["NM-1", "NM-3"]);
+    expect(body).toContain(
+      "1 finding was kept as a note in the summary, not raised: 1 whose reproducer passed on this head.",
+    );
     const nm1 = comments.get("NM-1")!;
     expect(nm1).toContain(
       "**✅ Reproduced** — the app ran `node --test repro/last.test.js` on this head and it failed: it exited 1.\n\n<details><summary>The end of its output</summary>",
@@ -205,7 +208,11 @@ describe("a Node project (node:test): findings posted by what their reproducers 
   it("verify.blocking drop: an error nothing reproduced is not posted, and is listed as a note; a reproduced one is posted", async () => {
     const plain = { ...BROKEN_FINDING, reproducer: undefined };
     const head = await openWith(NODE_PROJECT, `${NODE_CHECKS}verify:\n  blocking: drop\n`, [TRUE_FINDING, plain]);
-    expect([...review().comments.keys()]).toEqual(["NM-1"]);
+    const { body, comments } = review();
+    expect([...comments.keys()]).toEqual(["NM-1"]);
+    expect(body).toContain(
+      "1 finding was kept as a note in the summary, not raised: 1 error nothing reproduced (`verify.blocking: drop`).",
+    );
     expect((await fx.findings()).map((f) => [f.status, f.severity, f.demotedFrom])).toEqual([
       ["open", "error", null],
       ["note", "error", "error"],
@@ -341,7 +348,7 @@ describe("a Python project (unittest)", () => {
     content: `import unittest\nimport stats\nclass R(unittest.TestCase):\n    def test_it(self):\n        ${assertion}\n`,
   });
 
-  it("the true finding is reproduced with its assertion, expect matched; the false one is a note", async () => {
+  it("the true finding is reproduced with its assertion, expect matched; the false one is a note; one failing without its predicted assertion is broken, demoted", async () => {
     const mean = {
       path: "stats.py",
       line: 2,
@@ -364,17 +371,33 @@ describe("a Python project (unittest)", () => {
         command: "python3 -m unittest -q test_total",
       },
     };
+    // its test imports a module that is not there: it fails, but not with the assertion it predicted
+    const broken = {
+      ...mean,
+      line: 4,
+      title: "total() of nothing",
+      reproducer: {
+        files: [{ path: "test_nothing.py", content: "import unittest\nimport statz\n" }],
+        command: "python3 -m unittest -q test_nothing",
+        expect: "AssertionError",
+      },
+    };
     await openWith(PROJECT, "checks:\n  commands:\n    - { name: tests, run: python3 -m unittest -q }\n", [
       mean,
       total,
+      broken,
     ]);
     const { comments } = review();
-    expect([...comments.keys()]).toEqual(["NM-1"]);
+    expect([...comments.keys()]).toEqual(["NM-1", "NM-3"]);
     expect(comments.get("NM-1")).toContain("**✅ Reproduced** — the app ran `python3 -m unittest -q test_mean`");
     expect(comments.get("NM-1")).toContain("AssertionError: 6.0 != 3");
-    expect((await fx.findings()).map((f) => [f.status, f.reproduction])).toEqual([
-      ["open", "reproduced"],
-      ["note", "not-reproduced"],
+    expect(comments.get("NM-3")).toContain(
+      '_Unverified: its reproducer `python3 -m unittest -q test_nothing` did not run as a test (it exited 1, but its output does not hold "AssertionError")._',
+    );
+    expect((await fx.findings()).map((f) => [f.status, f.severity, f.reproduction])).toEqual([
+      ["open", "error", "reproduced"],
+      ["note", "error", "not-reproduced"],
+      ["open", "warning", "broken"],
     ]);
   }, 120_000);
 });

@@ -16,6 +16,8 @@ import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 export interface ReproducedFindings {
   recorded: RecordedFindings;
   shown: Map<number, ShownReproduction>;
+  /** For the review body: the findings this step kept as notes instead of posting them, counted by why. */
+  heldBack?: string;
 }
 
 /**
@@ -54,7 +56,23 @@ export async function reproduceFindings(
   const ledger = await listFindings(deps.db, turn.run.id);
   const shown = await shownReproductions(deps, turn, ledger, ran.runs);
   turn.log.info({ ran: ran.runs.length, blocking: asked.blocking }, "reproducers run");
-  return { recorded: { ...recorded, ledger }, shown };
+  const held = ledger.filter((f) => f.status === "note" && toPost.some((p) => p.number === f.number));
+  return { recorded: { ...recorded, ledger }, shown, heldBack: heldBackNote(held) };
+}
+
+/** "2 findings were kept as notes in the summary, not raised: 1 whose reproducer passed, 1 error nothing reproduced". */
+function heldBackNote(held: Finding[]): string | undefined {
+  if (held.length === 0) return undefined;
+  const passed = held.filter((f) => f.reproduction === "not-reproduced").length;
+  const why = [
+    ...(passed ? [`${passed} whose reproducer passed on this head`] : []),
+    ...(held.length - passed
+      ? [
+          `${held.length - passed} error${held.length - passed === 1 ? "" : "s"} nothing reproduced (\`verify.blocking: drop\`)`,
+        ]
+      : []),
+  ];
+  return `${held.length} finding${held.length === 1 ? " was" : "s were"} kept as ${held.length === 1 ? "a note" : "notes"} in the summary, not raised: ${why.join(", ")}.`;
 }
 
 /** The runs, or why none could happen: no sandbox, the setup failed, the head could not be prepared. */
