@@ -23,7 +23,13 @@ export interface ClaudeFlow {
  * The returned object's fields are set before each test.
  */
 export function useClaudeFlow(
-  options: { permissions?: Record<string, string>; limits?: TurnLimits; model?: string } = {},
+  options: {
+    permissions?: Record<string, string>;
+    limits?: TurnLimits;
+    model?: string;
+    /** The app runs repositories' commands (checks, reproducers) in a real bubblewrap sandbox. */
+    checks?: boolean;
+  } = {},
 ): ClaudeFlow {
   const flow = {} as ClaudeFlow;
   // Registered before the database's hooks, so that (after hooks running last first) the app stops before the model.
@@ -42,7 +48,12 @@ export function useClaudeFlow(
       ...(options.limits ? { sandbox: new BubblewrapSandbox({ limits: options.limits }) } : {}),
       ...(options.model ? { model: options.model } : {}),
     });
-    await flow.fx.startApp(flow.database.handle, { agent, env: { AGENT_TIMEOUT: "60s" }, idleTimeoutMs: 90_000 });
+    await flow.fx.startApp(flow.database.handle, {
+      agent,
+      env: { AGENT_TIMEOUT: "60s" },
+      idleTimeoutMs: 90_000,
+      ...(options.checks ? { sandbox: new BubblewrapSandbox() } : {}),
+    });
   });
   return flow;
 }

@@ -8,6 +8,7 @@ import type { RunContext } from "../job/run-context.js";
 import type { PrepareFor, PreparedHead } from "./prepared-head.js";
 import { recordExecution } from "./record-execution.js";
 import { reproducerProblem, writeReproducerFiles } from "./reproducer-files.js";
+import { sandboxRefusal } from "./sandbox-refusal.js";
 
 /** What the app saw: the command failed as predicted, passed, or did not run as a test at all. */
 export type Reproduction = "reproduced" | "not-reproduced" | "broken";
@@ -28,8 +29,9 @@ const NOT_RUN = new Set([126, 127]);
 
 /**
  * How a reproducer's run reads. Reproduced only when it ran to a failing exit of its own (and its output
- * holds `expect`, when given); stopped by the sandbox, out of time, or a command that could not start is
- * broken — never reproduced.
+ * holds `expect`, when given); stopped by the sandbox, out of time, a command that could not start, or a
+ * failure the sandbox caused (the network, a path outside the checkout: see sandboxRefusal) is broken — never
+ * reproduced.
  */
 export function reproductionOf(
   result: ExecutionResult,
@@ -42,6 +44,8 @@ export function reproductionOf(
   if (result.exitCode === 0) return { outcome: "not-reproduced", why: "it passed" };
   if (NOT_RUN.has(result.exitCode!))
     return { outcome: "broken", why: `its command could not run (exit ${result.exitCode})` };
+  const refused = sandboxRefusal(result.output);
+  if (refused !== undefined) return { outcome: "broken", why: refused };
   if (expect !== undefined && expect !== "" && !result.output.includes(expect))
     return {
       outcome: "broken",

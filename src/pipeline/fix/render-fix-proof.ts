@@ -1,21 +1,13 @@
 import { findingId } from "../../domain/finding-id.js";
 import { codeBlock } from "../render/code-block.js";
+import { outputEnd } from "../render/output-end.js";
 import { inlineCode, neutralize, sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import type { FixProof, ProofFailure, RegressionTests } from "./fix-turn.js";
 
-/** How much of a failing command's output a reply or a prompt shows: its last lines, at most this many. */
-const TAIL_LINES = 40;
-const TAIL_CHARS = 3000;
 /** Failures shown with their output; the rest are named. */
 const SHOWN = 5;
 
-/** The end of a command's output, bounded by lines and characters. */
-export function outputEnd(output: string): string {
-  const lines = output.trimEnd().split("\n");
-  let tail = lines.slice(-TAIL_LINES).join("\n");
-  if (tail.length > TAIL_CHARS) tail = tail.slice(-TAIL_CHARS);
-  return tail.length < output.trimEnd().length ? `…\n${tail}` : tail;
-}
+export { outputEnd };
 
 /**
  * Each failure for a reply: what it shows, the command and how it ended, and the end of its output in a

@@ -57,6 +57,7 @@ export function admitNewFinding(
         ? `${reported.body}\n\nBroken by the change at \`${reported.broken_by.path}:${reported.broken_by.line}\`.`
         : reported.body,
       suggestion: suggestion ?? null,
+      reproducer: reported.reproducer ?? null,
       status: input.raise(reported.line, endLine) ? "open" : "note",
       introducedTurnId: input.turnId ?? null,
     },

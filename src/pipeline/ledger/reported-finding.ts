@@ -1,3 +1,5 @@
+import type { Reproducer } from "../../db/schema.js";
+
 /** A finding as a reviewer reports it, before the ledger knows it. */
 export interface ReportedFinding {
   id?: string;
@@ -11,4 +13,6 @@ export interface ReportedFinding {
   suggestion?: string;
   /** The changed line the reviewer says breaks this code; its path already repository-relative. */
   broken_by?: { path: string; line: number };
+  /** A test that fails on the head because of the defect, for the app to run. */
+  reproducer?: Reproducer;
 }

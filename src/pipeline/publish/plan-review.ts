@@ -4,6 +4,7 @@ import type { DiffIndex } from "../../github/parse-diff.js";
 import { canSuggest, placeFinding, type BodyReason } from "../../github/place-finding.js";
 import { findingId } from "../../domain/finding-id.js";
 import { renderFindingComment } from "../render/render-finding-comment.js";
+import type { ShownReproduction } from "../render/render-reproduction.js";
 import { inlineCode } from "../render/sanitize-markdown.js";
 
 /** A finding going out as an inline comment. */
@@ -43,6 +44,7 @@ function bodyReason(reason: BodyReason, path: string | null, ignored: ReadonlyMa
  * posted (`already`, by finding marker) keeps it; one on a diff line goes inline (with a suggestion block
  * when the replacement fits the lines), up to `maxComments`; the rest go into the body. `ignored`: the
  * changed files `ignore.paths` left out of the diff (with the glob, when known), said as the reason.
+ * `reproductions`: the reproducer runs the comments show, by finding number.
  */
 export function planReview(
   findings: Finding[],
@@ -50,6 +52,7 @@ export function planReview(
   maxComments: number,
   already: ReadonlyMap<string, { id: number; nodeId: string }>,
   ignored: ReadonlyMap<string, string | undefined> = new Map(),
+  reproductions: ReadonlyMap<number, ShownReproduction> = new Map(),
 ): ReviewPlan {
   const posted = new Map<number, { id: number; nodeId: string }>();
   const inline: PlannedComment[] = [];
@@ -85,7 +88,7 @@ export function planReview(
         line: placement.line,
         startLine: placement.startLine,
         side: "RIGHT",
-        body: renderFindingComment(finding, suggestion),
+        body: renderFindingComment(finding, suggestion, reproductions.get(finding.number)),
       },
     });
   }

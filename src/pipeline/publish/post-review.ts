@@ -6,6 +6,7 @@ import { GitHubError } from "../../github/github-error.js";
 import type { DiffIndex } from "../../github/parse-diff.js";
 import { findingId } from "../../domain/finding-id.js";
 import { findingMarkerPattern } from "../render/labels.js";
+import type { ShownReproduction } from "../render/render-reproduction.js";
 import { createReviewOnce } from "./create-review-once.js";
 import { findRefusedComments } from "./find-refused-comments.js";
 import { planReview, type PlannedComment } from "./plan-review.js";
@@ -22,6 +23,8 @@ export interface PostReviewInput {
   maxComments: number;
   /** The findings' changed files `ignore.paths` left out of `diff`, with the glob when known. */
   ignored?: ReadonlyMap<string, string | undefined>;
+  /** Each finding's reproducer run on this head, when the app ran one (shown in its comment). */
+  reproductions?: ReadonlyMap<number, ShownReproduction>;
   /** Renders the review body from the findings that could not be inline. */
   renderBody: (inBody: { finding: Finding; reason: string }[]) => string;
   log: Logger;
@@ -50,7 +53,7 @@ export async function postReview(input: PostReviewInput): Promise<PostedReview> 
     posted: comments,
     inline,
     inBody,
-  } = planReview(input.findings, input.diff, input.maxComments, already, input.ignored);
+  } = planReview(input.findings, input.diff, input.maxComments, already, input.ignored, input.reproductions);
 
   let posting = inline;
   let reviewId: number;

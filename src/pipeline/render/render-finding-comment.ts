@@ -2,6 +2,7 @@ import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { findingMarker, SEVERITY_ICON } from "./labels.js";
 import { suggestionBlock } from "../../github/suggestion-block.js";
+import { renderReproduction, type ShownReproduction } from "./render-reproduction.js";
 import { postableSuggestion, sanitizeMarkdown } from "./sanitize-markdown.js";
 
 /** Said in place of a suggested change that could not be posted safely; the finding itself stands. */
@@ -11,15 +12,17 @@ export const SUGGESTION_LEFT_OUT =
 /**
  * An inline review comment for a finding. `suggestion` is the agent's replacement text for the
  * commented lines, when a suggested change applies: posted byte for byte in a ```suggestion block,
- * or left out with a note when it cannot be posted safely (see postableSuggestion).
+ * or left out with a note when it cannot be posted safely (see postableSuggestion). `reproduction`: its
+ * reproducer's run on this head, when the app ran one (see renderReproduction).
  */
-export function renderFindingComment(finding: Finding, suggestion?: string): string {
+export function renderFindingComment(finding: Finding, suggestion?: string, reproduction?: ShownReproduction): string {
   const id = findingId(finding.number);
   const parts = [
     `**${SEVERITY_ICON[finding.severity] ?? ""} ${finding.severity} · ${id} · ${sanitizeMarkdown(finding.title)}**`,
     "",
     sanitizeMarkdown(finding.body),
   ];
+  for (const line of renderReproduction(finding, reproduction)) parts.push("", line);
   if (suggestion !== undefined) {
     const postable = postableSuggestion(suggestion);
     parts.push("", postable === undefined ? SUGGESTION_LEFT_OUT : suggestionBlock(postable));

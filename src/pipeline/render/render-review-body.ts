@@ -1,6 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { reviewMarker, SEVERITY_ICON, shortSha, where } from "./labels.js";
+import { proofLabel } from "./proof-label.js";
 import { inlineCode, sanitizeMarkdown } from "./sanitize-markdown.js";
 
 export interface ReviewBodyInput {
@@ -40,7 +41,7 @@ export function renderReviewBody(input: ReviewBodyInput): string {
     lines.push("", `**Findings outside the diff (${input.inBody.length})**`, "");
     for (const { finding: f, reason } of input.inBody) {
       lines.push(
-        `- ${SEVERITY_ICON[f.severity] ?? ""} **${findingId(f.number)}** ${where(f.path, f.line, f.endLine)} — **${sanitizeMarkdown(f.title)}**: ${sanitizeMarkdown(f.body).replace(/\n+/g, " ")} _(${reason})_`,
+        `- ${SEVERITY_ICON[f.severity] ?? ""} **${findingId(f.number)}** ${where(f.path, f.line, f.endLine)} — **${sanitizeMarkdown(f.title)}**: ${sanitizeMarkdown(f.body).replace(/\n+/g, " ")} _(${[reason, proofLabel(f)].filter(Boolean).join("; ")})_`,
       );
     }
   }

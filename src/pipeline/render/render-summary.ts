@@ -9,6 +9,8 @@ import { rulingNote } from "../ledger/ruling-state.js";
 import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "./labels.js";
 import type { FailOn } from "../ledger/blocking-findings.js";
 import { reviewState, stateLine } from "./review-state.js";
+import { codeBlock } from "./code-block.js";
+import { proofLabel } from "./proof-label.js";
 import { inlineCode, tableCell } from "./sanitize-markdown.js";
 
 export interface SummaryInput {
@@ -25,6 +27,8 @@ export interface SummaryInput {
    * `path_instructions` globs given to the reviewer, and files left out for `guidelines.max_bytes`.
    */
   guidelines?: { files: string[]; pathInstructions: string[]; cut: string[] };
+  /** With no `checks` configured: a `checks` block read from the repository, proposed once, folded. */
+  proposedChecks?: string;
 }
 
 /** Guideline names listed in the summary's line; the rest are counted. */
@@ -42,7 +46,7 @@ export function renderSummary(input: SummaryInput): string {
   const lines = [SUMMARY_MARKER, "## no-mistakes", ""];
   if (state) lines.push(stateLine(state), "");
   lines.push(
-    `**${open.length} open**${claimedCount(open)} · ${count("fixed")} resolved · ${count("dismissed")} dismissed` +
+    `**${open.length} open**${reproducedCount(open)}${claimedCount(open)} · ${count("fixed")} resolved · ${count("dismissed")} dismissed` +
       (kept.length > 0 ? ` · ${kept.length} note${kept.length === 1 ? "" : "s"}` : "") +
       (input.lastReviewedSha ? ` · last reviewed ${shortSha(input.lastReviewedSha)}` : ""),
   );
@@ -56,19 +60,15 @@ export function renderSummary(input: SummaryInput): string {
       );
     }
   }
-  if (kept.length > 0) {
+  for (const [kind, heading] of NOTE_HEADINGS)
     lines.push(
-      "",
-      `**Notes** — on code unchanged since an earlier review: kept here, not raised, not counted (an error is always raised)`,
-      "",
+      ...noteList(
+        kept.filter((f) => noteKind(f) === kind),
+        heading,
+      ),
     );
-    for (const f of kept.slice(0, NOTES_SHOWN))
-      lines.push(
-        `- ${where(f.path, f.line, f.endLine)} ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} — ${tableCell(f.title)} (${findingId(f.number)})`,
-      );
-    if (kept.length > NOTES_SHOWN) lines.push(`- … and ${kept.length - NOTES_SHOWN} more`);
-  }
   lines.push(...guidelinesAndNotes(input));
+  if (input.proposedChecks) lines.push("", ...proposedChecks(input.proposedChecks));
   if (input.turns.length > 0) {
     const tokens = input.turns.reduce((sum, t) => sum + t.tokensIn + t.tokensOut, 0);
     const tokensIn = input.turns.reduce((sum, t) => sum + t.tokensIn, 0);
@@ -130,7 +130,71 @@ function statusLabel(f: Finding): string {
   if (f.claimedResolvedSha && (f.status === "open" || f.status === "fix-pushed"))
     notes.push(`claimed resolved at ${shortSha(f.claimedResolvedSha)}, unverified (its code did not change)`);
   if (rulingNote(f)) notes.push(rulingNote(f));
+  const proof = (f.status === "open" || f.status === "fix-pushed") && proofLabel(f);
+  if (proof) notes.push(proof);
   return notes.length ? `${label} — ${notes.join("; ")}` : label;
+}
+
+/** Why a note is one: its reproducer passed, an error nothing reproduced (`verify.blocking: drop`), or unchanged code. */
+function noteKind(f: Finding): "not-reproduced" | "dropped" | "unchanged" {
+  if (f.reproduction === "not-reproduced") return "not-reproduced";
+  return f.demotedFrom !== null ? "dropped" : "unchanged";
+}
+
+const NOTE_HEADINGS: [ReturnType<typeof noteKind>, string][] = [
+  [
+    "not-reproduced",
+    "**Not reproduced** — the reviewer's reproducer passed on the head the app ran it on: kept here, not raised, not counted",
+  ],
+  [
+    "dropped",
+    "**Unverified errors** — no reproducer showed them failing (`verify.blocking: drop`): kept here, not raised, not counted",
+  ],
+  [
+    "unchanged",
+    "**Notes** — on code unchanged since an earlier review: kept here, not raised, not counted (an error is always raised)",
+  ],
+];
+
+/** One kind of note under its heading, the first NOTES_SHOWN listed; nothing when there are none. */
+function noteList(notes: Finding[], heading: string): string[] {
+  if (notes.length === 0) return [];
+  const lines = ["", heading, ""];
+  for (const f of notes.slice(0, NOTES_SHOWN)) {
+    const reproducer =
+      f.reproducer && f.reproduction
+        ? ` · its reproducer ${inlineCode(f.reproducer.command)} ${REPRODUCTION_WORDS[f.reproduction] ?? f.reproduction}`
+        : "";
+    lines.push(
+      `- ${where(f.path, f.line, f.endLine)} ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} — ${tableCell(f.title)} (${findingId(f.number)})${reproducer}`,
+    );
+  }
+  if (notes.length > NOTES_SHOWN) lines.push(`- … and ${notes.length - NOTES_SHOWN} more`);
+  return lines;
+}
+
+const REPRODUCTION_WORDS: Record<string, string> = {
+  "not-reproduced": "passed",
+  broken: "did not run as a test",
+  reproduced: "failed as predicted",
+};
+
+/** The proposed `checks` block, folded: what to put in `.github/no-mistakes.yml` to have the app run them. */
+function proposedChecks(yaml: string): string[] {
+  return [
+    "<details><summary>No <code>checks</code> configured: a proposal read from this repository</summary>",
+    "",
+    "With this in `.github/no-mistakes.yml` on the default branch, the app sets up and tests each PR head in its sandbox, and runs the reviewer's reproducers (a finding posted as reproduced only when its test fails). Nothing runs until a maintainer adds it.",
+    "",
+    codeBlock(yaml, 2000, "yaml"),
+    "",
+    "</details>",
+  ];
+}
+
+function reproducedCount(open: Finding[]): string {
+  const reproduced = open.filter((f) => f.reproduction === "reproduced").length;
+  return reproduced ? ` (${reproduced} reproduced)` : "";
 }
 
 function claimedCount(open: Finding[]): string {

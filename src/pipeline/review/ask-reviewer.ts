@@ -7,6 +7,7 @@ import { parseReviewerAnswer } from "./parse-reviewer-answer.js";
 import { reportUnreadableAnswer } from "./report-unreadable-answer.js";
 import type { ReviewerAnswer } from "./reviewer-answer.js";
 import { reviewerPrompts } from "./reviewer-prompts.js";
+import { reproducersAsked } from "./reproducers-asked.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /** The reviewer's readable answer, the turn that gave it, and the ledger as the reviewer was shown it. */
@@ -55,7 +56,7 @@ export async function askReviewer(
     const repair = await deps.sessions.run(run.id, "reviewer", {
       ...call,
       trigger: "repair",
-      prompt: buildRepairPrompt(parsed.problems),
+      prompt: buildRepairPrompt(parsed.problems, reproducersAsked(config, deps.checks !== undefined)),
     });
     turnId = repair.turnId ?? turnId;
     parsed = readAnswer(repair.result.json);

@@ -12,6 +12,7 @@ import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { upsertSummaryComment } from "../publish/upsert-summary-comment.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 import { appliedGuidelines } from "./applied-guidelines.js";
+import { proposedChecks } from "./proposed-checks.js";
 
 /**
  * The summary comment and the check run, both headed by the review's state (open findings, converged,
@@ -45,6 +46,7 @@ export async function finishReview(
     failOn: config.review.fail_on,
     stopped,
     guidelines: appliedGuidelines(input.guidelines, config.guidelines.max_bytes),
+    proposedChecks: await proposedChecks(deps, turn, head),
   });
   await Promise.all([
     upsertSummaryComment(deps.db, github, ref, run, summary),

@@ -10,7 +10,7 @@ import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { ReviewerVerdict } from "./ask-reviewer.js";
 import { ignoredFindingPaths } from "./ignored-finding-paths.js";
 import { placementDiff } from "./placement-diff.js";
-import type { RecordedFindings } from "./record-findings.js";
+import type { ReproducedFindings } from "./reproduce-findings.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /**
@@ -24,19 +24,12 @@ export async function publishReview(
   head: ReviewHead,
   input: ReviewInput,
   verdict: ReviewerVerdict,
-  recorded: RecordedFindings,
+  { recorded, shown, heldBack }: ReproducedFindings,
 ): Promise<PostedReview | undefined> {
   const { run, log } = turn;
   const { github, ref, config } = turn.ctx;
   const { workspace, ws } = head;
-  const kept = recorded.keptAsNotes;
-  const bodyNotes =
-    kept > 0
-      ? [
-          ...input.notes,
-          `${kept} finding${kept === 1 ? "" : "s"} on code unchanged since the last review (${shortSha(input.since ?? ws.headSha)}) ${kept === 1 ? "was" : "were"} kept as ${kept === 1 ? "a note" : "notes"} in the summary, not raised.`,
-        ]
-      : input.notes;
+  const bodyNotes = reviewBodyNotes(input, recorded.keptAsNotes, heldBack, ws.headSha);
   const toPost = recorded.ledger.filter((f) => f.status === "open" && f.reviewId === null);
   const alreadyPosted =
     turn.retry > 0 &&
@@ -58,6 +51,7 @@ export async function publishReview(
       nameGlobs: !["ignore.paths", "review.ignore"].some((key) => turn.ctx.privateSettings.has(key)),
     }),
     maxComments: config.review.max_comments,
+    reproductions: shown,
     log,
     renderBody: (inBody) =>
       renderReviewBody({
@@ -76,6 +70,19 @@ export async function publishReview(
   await recordPosted(deps, run, toPost, posted, verdict.turnId);
   if (posted.refused) await recordReviewRefusal(deps, run, ws.headSha, posted.refused);
   return posted;
+}
+
+/** The review body's notes: the input's, the findings kept as notes on unchanged code, those the reproducers held back. */
+function reviewBodyNotes(input: ReviewInput, kept: number, heldBack: string | undefined, headSha: string): string[] {
+  return [
+    ...input.notes,
+    ...(kept > 0
+      ? [
+          `${kept} finding${kept === 1 ? "" : "s"} on code unchanged since the last review (${shortSha(input.since ?? headSha)}) ${kept === 1 ? "was" : "were"} kept as ${kept === 1 ? "a note" : "notes"} in the summary, not raised.`,
+        ]
+      : []),
+    ...(heldBack ? [heldBack] : []),
+  ];
 }
 
 /** Each posted finding's review and comment, and its `posted` event at the reviewer's turn. */

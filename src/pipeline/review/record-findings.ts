@@ -9,6 +9,7 @@ import { normalizePath } from "../ledger/normalize-path.js";
 import { raiseOrNote } from "../ledger/raise-or-note.js";
 import { locateReportedFindings } from "./locate-reported-findings.js";
 import { recordResolutions } from "./record-resolutions.js";
+import { reproducersAsked } from "./reproducers-asked.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /** The ledger after the reviewer's answer, and what changed in it. */
@@ -41,7 +42,10 @@ export async function recordFindings(
 ): Promise<RecordedFindings> {
   const { run, log } = turn;
   const { answer, turnId, before } = verdict;
-  const { renames, reported, lineCounts } = await locateReportedFindings(head, answer.findings);
+  // a reproducer is kept only where the app will run it: one given unasked would hold a fix to an unrun test
+  const asked = reproducersAsked(turn.ctx.config, deps.checks !== undefined) !== undefined;
+  const findings = asked ? answer.findings : answer.findings.map(({ reproducer: _, ...f }) => f);
+  const { renames, reported, lineCounts } = await locateReportedFindings(head, findings);
   const rec = reconcileFindings({
     existing: before,
     reported,

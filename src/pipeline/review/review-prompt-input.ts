@@ -1,4 +1,5 @@
 import type { Guideline } from "../guidelines/applicable-guidelines.js";
+import type { ReproducersAsked } from "./answer-format.js";
 import type { ReviewerMemory } from "./reviewer-memory.js";
 
 /** What a review turn is about; everything the prompt says comes from here. */
@@ -41,6 +42,8 @@ export interface ReviewPromptInput {
    */
   guidelines?: { list: Guideline[]; maxBytes: number };
   maxComments?: number;
+  /** Set when the repository runs reviewers' reproducers: a finding may carry one (see answer-format). */
+  reproducers?: ReproducersAsked;
   /**
    * Who reads the prompt. `fresh`: a new session (first turn, fallback, rollover, reset, cold, --full):
    * the prompt stands alone, says nothing of "your" earlier reviews, and carries the ledger's closed

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Reproducer } from "../../db/schema.js";
 
 /** A finding id as the bot mints them: NM-1, NM-2, ... */
 const FINDING_ID = /^NM-[1-9][0-9]*$/;
@@ -21,6 +22,9 @@ const ACTIONS = ["auto-fix", "ask-user", "no-op"] as const;
  * silently lose every finding), and every finding needs a `path`, a non-empty `title` and a known
  * `severity`. Line numbers are whole numbers ≥ 1 and `end_line` needs a `line` at or before it.
  * `broken_by` (optional) names the changed line that breaks the finding's code: a `path` and a `line`.
+ * `reproducer` (optional) is kept only when it reads as one (`files` of `path`/`content`, a `command`, an
+ * optional `expect`): a malformed one is left out, and the finding kept with `reproducer_problem` saying why,
+ * so that a slip in a reproducer never costs the finding nor the answer.
  * Whether a path stays inside the repository, or a line inside its file, is decided later (such
  * findings are dropped with a note, not rejected here).
  */
@@ -48,6 +52,7 @@ export const reviewerAnswerSchema = z.object({
             .transform(withoutAbsentKeys)
             .optional(),
         ),
+        reproducer: z.preprocess(absent, z.unknown().optional()),
       })
       .superRefine((finding, ctx) => {
         if (finding.end_line === undefined) return;
@@ -56,7 +61,7 @@ export const reviewerAnswerSchema = z.object({
         else if (finding.end_line < finding.line)
           ctx.addIssue({ code: "custom", path: ["end_line"], message: `must not be before line (${finding.line})` });
       })
-      .transform(withoutAbsentKeys),
+      .transform((finding) => withoutAbsentKeys(withReproducer(finding))),
   ),
   resolved: z.preprocess(
     absent,
@@ -68,6 +73,47 @@ export const reviewerAnswerSchema = z.object({
 });
 
 export type ReviewerAnswer = z.output<typeof reviewerAnswerSchema>;
+
+/** A reproducer as the reviewer writes it: files to add, a command that fails on the head, optional expected text. */
+const reproducerSchema = z
+  .object({
+    files: z.preprocess(
+      absent,
+      z
+        .array(
+          z
+            .object({ path: z.string().trim().min(1, "must not be empty"), content: z.string() })
+            .transform(({ path, content }) => ({ path, content })),
+        )
+        .default([]),
+    ),
+    command: z.string().trim().min(1, "must not be empty"),
+    expect: z.preprocess(absent, z.string().optional()),
+  })
+  .transform(withoutAbsentKeys);
+
+const KINDS: Record<string, string> = { array: "a list", object: "an object", string: "a string" };
+
+/** `expected a list`, `required`: a reproducer's wrong types in plain words. */
+function typeMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== "invalid_type") return undefined;
+  return issue.input === undefined ? "required" : `expected ${KINDS[issue.expected] ?? issue.expected}`;
+}
+
+/** The finding with its reproducer read: kept when it is one, else left out with `reproducer_problem`. */
+function withReproducer<T extends { reproducer?: unknown }>(
+  finding: T,
+): Omit<T, "reproducer"> & { reproducer?: Reproducer; reproducer_problem?: string } {
+  const { reproducer, ...rest } = finding;
+  if (reproducer === undefined) return rest;
+  const read = reproducerSchema.safeParse(reproducer, { error: typeMessage });
+  if (read.success) return { ...rest, reproducer: read.data };
+  const issue = read.error.issues[0]!;
+  const where = issue.path.length
+    ? `${issue.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`)).join("")}: `
+    : ": ";
+  return { ...rest, reproducer_problem: `reproducer${where}${issue.message}`.replace(/\.\[/g, "[") };
+}
 
 function findingIdSchema() {
   return z.string().regex(FINDING_ID, {

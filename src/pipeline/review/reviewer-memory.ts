@@ -15,6 +15,8 @@ export interface ReviewerMemory {
   summary?: string;
   /** It has been told the rule of a later review: new findings only on changed lines (or what they break). */
   converging?: boolean;
+  /** It has been told that a finding may carry a reproducer the app runs. */
+  reproducers?: boolean;
   /** The maintainers' guidelines it has been given: key (file path, `path_instructions: <glob>`) → digest. */
   guidelines?: Record<string, string>;
 }
@@ -37,6 +39,7 @@ export function readReviewerMemory(value: unknown): ReviewerMemory | undefined {
     instructions: m.instructions,
     ...(typeof m.summary === "string" ? { summary: m.summary } : {}),
     ...(m.converging === true ? { converging: true } : {}),
+    ...(m.reproducers === true ? { reproducers: true } : {}),
     ...(readGuidelineDigests(m.guidelines) ? { guidelines: readGuidelineDigests(m.guidelines) } : {}),
   };
 }

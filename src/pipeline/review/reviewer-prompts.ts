@@ -6,6 +6,7 @@ import { buildReviewPrompt, reviewGuidelinesPrompt } from "./build-review-prompt
 import type { LedgerEntry, ReviewPromptInput } from "./review-prompt-input.js";
 import { fitReviewDiff } from "./fit-review-diff.js";
 import { readReviewerMemory } from "./reviewer-memory.js";
+import { reproducersAsked } from "./reproducers-asked.js";
 import type { ReviewHead, ReviewInput, ReviewTurn } from "./review-turn.js";
 
 /** The reviewer turn's prompts, and what they were built from (for the memory stored after the turn). */
@@ -38,7 +39,7 @@ export async function reviewerPrompts(
   const { run, job } = turn;
   const { config } = turn.ctx;
   const { workspace, ws } = head;
-  const common = commonPromptInput(turn, head, input, before);
+  const common = commonPromptInput(turn, head, input, before, deps.checks !== undefined);
   // A stored session that will be resumed is told what changed since it last spoke; any new session (the
   // first, a fallback, a rollover, a reset, cold, --full) gets a prompt that stands alone: the whole PR.
   const fresh = job.full === true || config.review.session === "cold";
@@ -77,6 +78,7 @@ function commonPromptInput(
   head: ReviewHead,
   input: ReviewInput,
   before: Finding[],
+  appRunsChecks: boolean,
 ): ReviewPromptInput {
   const { run } = turn;
   const { config } = turn.ctx;
@@ -104,6 +106,7 @@ function commonPromptInput(
     fixerCommits: input.fixerCommits,
     instructions: config.review.instructions,
     maxComments: config.review.max_comments,
+    reproducers: reproducersAsked(config, appRunsChecks),
     ...(input.guidelines.length > 0
       ? { guidelines: { list: input.guidelines, maxBytes: config.guidelines.max_bytes } }
       : {}),

@@ -1,8 +1,8 @@
 // The review room: the review job as a step list (this file) — checkOutHead, stopAtBudget,
-// gatherReviewInput, askReviewer, recordFindings, publishReview, resolveFindingThreads, finishReview —
+// gatherReviewInput, askReviewer, recordFindings, reproduceFindings, publishReview, resolveFindingThreads, finishReview —
 // each step in its own file sharing a ReviewTurn, and the reviewer's prompt (build-review-prompt and its
-// sections), memory and answer format. It imports the rooms below: publish, render, ledger, workspace,
-// job, sessions.
+// sections), memory and answer format. It imports the rooms below: publish, render, checks, ledger,
+// guidelines, workspace, job, sessions.
 
 import type { JobAttempt } from "../../domain/job-attempt.js";
 import type { RunJob } from "../../domain/run-job.js";
@@ -16,6 +16,7 @@ import { finishReview } from "./finish-review.js";
 import { gatherReviewInput } from "./gather-review-input.js";
 import { publishReview } from "./publish-review.js";
 import { recordFindings } from "./record-findings.js";
+import { reproduceFindings } from "./reproduce-findings.js";
 import { reportSkip } from "./report-skip.js";
 import type { ReviewTurn } from "./review-turn.js";
 import { skipReason } from "./skip-reason.js";
@@ -75,7 +76,8 @@ async function review(deps: PipelineDeps, turn: ReviewTurn): Promise<boolean> {
   const verdict = await askReviewer(deps, turn, head, input);
   if (!verdict) return false;
   const recorded = await recordFindings(deps, turn, head, input, verdict);
-  const posted = await publishReview(deps, turn, head, input, verdict, recorded);
+  const reproduced = await reproduceFindings(deps, turn, head, input, verdict, recorded);
+  const posted = await publishReview(deps, turn, head, input, verdict, reproduced);
   const { github, ref } = turn.ctx;
   await resolveFindingThreads(github, ref, turn.run.prNumber, head.ws.headSha, recorded.resolved, turn.log);
   await finishReview(deps, turn, head, input, posted);

@@ -220,3 +220,41 @@ describe("reviewerAnswerSchema", () => {
     expect(reviewerAnswerSchema.safeParse({ findings: [{ ...FINDING, title: undefined }] }).success).toBe(false);
   });
 });
+
+describe("parseReviewerAnswer: a finding's reproducer", () => {
+  const REPRODUCER = {
+    files: [{ path: "test/a.test.ts", content: "test('x', () => expect(a()).toBe(1));\n" }],
+    command: "npx vitest run test/a.test.ts",
+    expect: "expected 2 to be 1",
+  };
+
+  it("keeps a well-formed reproducer as given (null optional fields absent, files may be omitted)", () => {
+    expect(accepted(withFinding({ reproducer: REPRODUCER })).findings[0]!.reproducer).toEqual(REPRODUCER);
+    expect(accepted(withFinding({ reproducer: { command: " make repro ", expect: null } })).findings[0]).toMatchObject({
+      reproducer: { files: [], command: "make repro" },
+    });
+    expect(accepted(withFinding({ reproducer: null })).findings[0]).not.toHaveProperty("reproducer");
+  });
+
+  it.each([
+    ["a string", "npm test", "reproducer: expected an object"],
+    ["no command", { files: [] }, "reproducer.command: required"],
+    ["an empty command", { command: "  " }, "reproducer.command: must not be empty"],
+    ["files not a list", { files: "a.js", command: "node a.js" }, "reproducer.files: expected a list"],
+    [
+      "a file without a path",
+      { files: [{ content: "x" }], command: "node a.js" },
+      "reproducer.files[0].path: required",
+    ],
+    [
+      "a file's content not text",
+      { files: [{ path: "a.js", content: 3 }], command: "x" },
+      "reproducer.files[0].content: expected a string",
+    ],
+  ])("a malformed reproducer (%s) is left out with why; the finding and the answer are kept", (_, reproducer, why) => {
+    const answer = accepted(withFinding({ reproducer }));
+    expect(answer.findings).toHaveLength(1);
+    expect(answer.findings[0]).toMatchObject({ title: "Null deref", reproducer_problem: why });
+    expect(answer.findings[0]).not.toHaveProperty("reproducer");
+  });
+});
