@@ -3,6 +3,7 @@ import type { EnvConfig } from "../config/env-config.js";
 import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
 import { CodexAgent } from "./codex.js";
 import { FakeAgent } from "./fake.js";
+import { OpenCodeAgent } from "./opencode/index.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { UnconfinedSandbox } from "./sandbox/unconfined-sandbox.js";
@@ -46,6 +47,19 @@ export function createAgent(
         homeDir: resolve(config.agent.homeDir),
         apiKey: config.agent.openai.apiKey,
         baseUrl: config.agent.openai.baseUrl,
+        model: config.agent.model,
+        extraArgs: config.agent.extraArgs,
+        maxOutputTokens: config.agent.maxOutputTokens,
+        serverTools: config.agent.serverTools,
+        sandbox,
+      });
+    case "opencode":
+      return new OpenCodeAgent({
+        cli: config.agent.cli,
+        homeDir: resolve(config.agent.homeDir),
+        provider: config.agent.opencode.provider,
+        apiKey: config.agent.opencode.apiKey,
+        baseUrl: config.agent.opencode.baseUrl,
         model: config.agent.model,
         extraArgs: config.agent.extraArgs,
         maxOutputTokens: config.agent.maxOutputTokens,

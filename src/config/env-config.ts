@@ -7,7 +7,7 @@ import { readPrivateKey } from "./read-private-key.js";
 import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
 import { readRedeliverConfig, type RedeliverConfig } from "./redeliver-config.js";
 
-const AGENTS = ["fake", "claude", "codex"] as const;
+const AGENTS = ["fake", "claude", "codex", "opencode"] as const;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const LOG_FORMATS = ["auto", "pretty", "json"] as const;
 
@@ -124,6 +124,9 @@ const envSchema = z.object({
   ANTHROPIC_BASE_URL: optionalString,
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
+  OPENCODE_PROVIDER: optionalString.pipe(z.enum(["anthropic", "openai"]).optional()).transform((v) => v ?? "anthropic"),
+  OPENCODE_API_KEY: optionalString,
+  OPENCODE_BASE_URL: optionalString,
   WORKER_CONCURRENCY: positiveInt(2),
   ROLE: optionalString.pipe(z.enum(["all", "web", "worker"]).optional()).transform((v) => v ?? "all"),
   WORKERS: optionalString.pipe(z.enum(["process", "inline"]).optional()).transform((v) => v ?? "process"),
@@ -207,6 +210,8 @@ export type EnvConfig = {
     stateMaxBytes: number;
     anthropic: { apiKey?: string; baseUrl?: string };
     openai: { apiKey?: string; baseUrl?: string };
+    /** OpenCode's provider: its API (Anthropic Messages or OpenAI-compatible chat completions), key and upstream. */
+    opencode: { provider: "anthropic" | "openai"; apiKey?: string; baseUrl?: string };
   };
   workerConcurrency: number;
   /**
@@ -326,6 +331,16 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   if (app && e.AGENT === "codex" && !e.OPENAI_API_KEY) {
     problems.push("OPENAI_API_KEY: required with AGENT=codex (the key Codex uses; or set AGENT=claude or AGENT=fake)");
   }
+  if (
+    app &&
+    (e.AGENT === "opencode" || e.VERIFIER_AGENT === "opencode") &&
+    !e.OPENCODE_API_KEY &&
+    !e.OPENCODE_BASE_URL
+  ) {
+    problems.push(
+      "OPENCODE_API_KEY: required with AGENT=opencode or VERIFIER_AGENT=opencode (the key of OPENCODE_PROVIDER's API; a keyless server of your own needs OPENCODE_BASE_URL)",
+    );
+  }
   if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
     problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");
   }
@@ -344,6 +359,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     env.ANTHROPIC_API_KEY,
     env.OPENAI_API_KEY,
     env.CODEX_API_KEY,
+    env.OPENCODE_API_KEY,
     e.DATABASE_URL,
     e.GITHUB_CLIENT_SECRET,
     metrics!.token,
@@ -402,6 +418,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
           : 8 * 1024 * 1024,
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+      opencode: { provider: e.OPENCODE_PROVIDER, apiKey: e.OPENCODE_API_KEY, baseUrl: e.OPENCODE_BASE_URL },
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
     checks: {

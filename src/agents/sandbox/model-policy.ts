@@ -1,7 +1,10 @@
 import { modelSetting, type AgentModel } from "../agent-model.js";
 
-/** Which model API a proxy speaks: Anthropic Messages (Claude Code) or OpenAI Responses (Codex). */
-export type ModelApi = "anthropic" | "openai";
+/**
+ * Which model API a proxy speaks: Anthropic Messages (Claude Code), OpenAI Responses (Codex), or OpenAI chat
+ * completions (OpenCode's OpenAI-compatible provider: what a team's own model server speaks).
+ */
+export type ModelApi = "anthropic" | "openai" | "openai-chat";
 
 /** What the model proxy lets an agent ask its model API for. */
 export interface ModelPolicy {
@@ -61,6 +64,7 @@ export function modelPolicyFor(
 const PATHS: Record<ModelApi, RegExp[]> = {
   anthropic: [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/],
   openai: [/^\/responses$/, /^\/responses\/compact$/],
+  "openai-chat": [/^\/chat\/completions$/],
 };
 
 /**
@@ -85,6 +89,7 @@ const HEADERS: Record<ModelApi, { names: Set<string>; prefixes: string[] }> = {
     names: new Set(["content-type", "accept", "user-agent", "originator", "session_id", "conversation_id", "version"]),
     prefixes: ["x-codex-", "x-openai-subagent"],
   },
+  "openai-chat": { names: new Set(["content-type", "accept", "user-agent"]), prefixes: [] },
 };
 
 /**
@@ -106,9 +111,12 @@ const FEATURE_SWITCHES: Record<ModelApi, Record<string, ReadonlySet<string>>> = 
       "mid-conversation-system-2026-04-07",
       "effort-2025-11-24",
       "context-1m-2025-08-07",
+      // OpenCode 1.18.33 (@ai-sdk/anthropic) sends it on every request
+      "structured-outputs-2025-11-13",
     ]),
   },
   openai: { "x-codex-beta-features": new Set(["remote_compaction_v2"]) },
+  "openai-chat": {},
 };
 
 /** Tool entries the CLIs run themselves (client tools); any other `type` runs at the provider. */
@@ -117,6 +125,7 @@ function isClientTool(api: ModelApi, tool: unknown): boolean {
   const type = (tool as { type?: unknown }).type;
   if (api === "anthropic")
     return type === undefined || type === "custom" || (typeof type === "string" && /^(bash|text_editor)_/.test(type));
+  if (api === "openai-chat") return type === "function";
   return type === "function" || type === "custom" || type === "local_shell";
 }
 
@@ -124,12 +133,13 @@ function isClientTool(api: ModelApi, tool: unknown): boolean {
 const SERVER_FIELDS: Record<ModelApi, string[]> = {
   anthropic: ["mcp_servers", "container"],
   openai: ["background", "prompt", "conversation"],
+  "openai-chat": ["web_search_options"],
 };
 
 /** The methods and paths the proxy answers itself: Claude's connectivity probe, Codex's model list. */
 export function localAnswer(api: ModelApi, method: string, path: string): { status: number; body: string } | undefined {
   if ((method === "HEAD" || method === "GET") && path === "/") return { status: 200, body: "" };
-  if (api === "openai" && method === "GET" && path === "/models")
+  if (api !== "anthropic" && method === "GET" && path === "/models")
     return { status: 200, body: JSON.stringify({ object: "list", data: [], models: [] }) };
   return undefined;
 }
@@ -164,9 +174,10 @@ export function applyPolicy(
   const model = body.model;
   if (typeof model !== "string" || !allowsModel(policy, model)) return modelRefusal(policy, model);
 
-  const capField = policy.api === "anthropic" ? "max_tokens" : "max_output_tokens";
+  const capField = CAP_FIELDS[policy.api];
   const asked = body[capField];
   if (typeof asked !== "number" || !(asked <= policy.maxOutputTokens)) body[capField] = policy.maxOutputTokens;
+  if (policy.api === "openai-chat") chatMetered(body, policy.maxOutputTokens);
 
   const stripped: string[] = [];
   if (!policy.serverTools) {
@@ -192,6 +203,26 @@ export function applyPolicy(
   // The meter reads the response: it must come uncompressed.
   out["accept-encoding"] = "identity";
   return { headers: out, body: forwarded, model, stripped, droppedSwitches };
+}
+
+/** The field of a request that caps its output. */
+const CAP_FIELDS: Record<ModelApi, string> = {
+  anthropic: "max_tokens",
+  openai: "max_output_tokens",
+  "openai-chat": "max_tokens",
+};
+
+/**
+ * A chat completion as the meter needs it: a streamed one reports its usage (in a last chunk, only when
+ * asked), and the newer output cap field, when sent, is lowered too.
+ */
+function chatMetered(body: Record<string, unknown>, cap: number): void {
+  if (body.stream === true) {
+    const options = body.stream_options && typeof body.stream_options === "object" ? body.stream_options : {};
+    body.stream_options = { ...options, include_usage: true };
+  }
+  const newer = body.max_completion_tokens;
+  if (newer !== undefined && (typeof newer !== "number" || !(newer <= cap))) body.max_completion_tokens = cap;
 }
 
 /** The known headers, feature switches cut to their known values (a switch left with none is dropped). */
@@ -263,7 +294,7 @@ export function namesModel(allowed: string, model: string): boolean {
 /** An error body in the API's own shape, which the CLI prints. */
 export function errorBody(api: ModelApi, status: number, message: string): string {
   const text = `no-mistakes model proxy: ${message}`;
-  if (api === "openai")
+  if (api !== "anthropic")
     return JSON.stringify({ error: { message: text, type: "invalid_request_error", code: `no_mistakes_${status}` } });
   const type = status === 404 ? "not_found_error" : status === 403 ? "permission_error" : "invalid_request_error";
   return JSON.stringify({ type: "error", error: { type, message: text } });
