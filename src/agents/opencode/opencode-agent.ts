@@ -5,6 +5,7 @@ import type { AgentModel } from "../agent-model.js";
 import { extractJson } from "../extract-json.js";
 import { interpretMetered } from "../metered-usage.js";
 import { buildAgentEnv } from "../process/build-agent-env.js";
+import { runAgentProcess } from "../process/run-agent-process.js";
 import type { AgentSandbox, SandboxedResult } from "../sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "../sandbox/bubblewrap-sandbox.js";
 import { cliRuntimePaths } from "../sandbox/cli-runtime.js";
@@ -109,6 +110,28 @@ export class OpenCodeAgent implements Agent {
   resolveModel(): Promise<AgentModel> {
     const configured = this.#options.model ?? DEFAULT_OPENCODE_MODEL;
     return Promise.resolve({ configured, isDefault: this.#options.model === undefined, sent: configured });
+  }
+
+  /** The CLI's version (`opencode --version`), run outside any workspace; throws when it does not start. */
+  async version(): Promise<string> {
+    const cli = this.#options.cli ?? DEFAULT_OPENCODE_CLI;
+    const h = this.#home("doctor");
+    await resetOpenCodeHome(h);
+    const result = await runAgentProcess({
+      command: cli,
+      args: ["--version"],
+      cwd: h.home,
+      env: this.#env(h, undefined),
+      stdin: "",
+      timeoutMs: 30_000,
+    });
+    const version = result.stdout.trim();
+    if (result.exitCode !== 0 || !/^\d+\.\d+/.test(version))
+      throw new AgentError(
+        "spawn",
+        `${cli} --version: ${stderrTail(result.stderr, 300) || `exit ${result.exitCode ?? result.signal}`}`,
+      );
+    return version;
   }
 
   #home(scope: string | undefined): OpenCodeHome {

@@ -123,7 +123,6 @@ export function classifyOpenCodeFailure(message: string, resuming: boolean): Age
 
 /** The useful end of stderr: its last lines without terminal colours, capped. */
 export function stderrTail(stderr: string, maxChars = 2000): string {
-  // eslint-disable-next-line no-control-regex
   const plain = stderr.replace(/\u001b\[[0-9;]*m/g, "");
   const tail = plain
     .split("\n")
