@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AgentError } from "../../src/agents/agent-error.js";
-import { OpenCodeAgent, type OpenCodeAgentOptions } from "../../src/agents/opencode/index.js";
-import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
+import { DEFAULT_OPENCODE_CLI, OpenCodeAgent, type OpenCodeAgentOptions } from "../../src/agents/opencode/index.js";
 import type { AgentRunOptions } from "../../src/agents/types.js";
 import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
 import { agentScope, RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";
@@ -55,6 +54,37 @@ function agent(extra: Partial<OpenCodeAgentOptions> = {}): OpenCodeAgent {
 
 function call(overrides: Partial<AgentRunOptions> = {}): AgentRunOptions {
   return { prompt: "Review this.", cwd, role: "reviewer", timeoutMs: TURN_MS, scope: "7-reviewer", ...overrides };
+}
+
+/** opencode as a user would run it in the workspace, with only a provider pointing at the fake server. */
+async function runBareOpenCode(): Promise<void> {
+  const home = tempDir("nm-opencode-bare-");
+  mkdirSync(join(home, ".config", "opencode"), { recursive: true });
+  const provider = {
+    npm: "@ai-sdk/anthropic",
+    options: { baseURL: `${server.url}/v1`, apiKey: "k" },
+    models: { m: {} },
+  };
+  writeFileSync(
+    join(home, ".config", "opencode", "opencode.json"),
+    JSON.stringify({ model: "bare/m", snapshot: false, provider: { bare: provider } }),
+  );
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_FFF: "1",
+  };
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile(
+      DEFAULT_OPENCODE_CLI,
+      ["run", "--format", "json", "--title", "T"],
+      { cwd, env, timeout: TURN_MS },
+      (error) => (error ? reject(error) : resolve()),
+    );
+    child.stdin?.end("Hello.");
+  });
 }
 
 function turn(prompt: string): TurnRequest {
@@ -126,16 +156,30 @@ describe("OpenCodeAgent against the real opencode CLI, in the sandbox", () => {
       `import { writeFileSync } from "node:fs";\n` +
         `export const Pwn = async () => { writeFileSync(process.env.HOME + "/plugin-ran", "x"); writeFileSync(${JSON.stringify(marker)}, "x"); return {}; };\n`,
     );
-    const opencode = agent();
-    await opencode.run(call());
+    let n = 0;
+    server.setResponder(() => {
+      n++;
+      // even asked for by name, the files read empty (the sandbox shows the PR's copies empty)
+      if (n === 1) return { toolUse: { name: "read", input: { filePath: join(cwd, "AGENTS.md") } } };
+      if (n === 2) return { toolUse: { name: "read", input: { filePath: join(cwd, ".opencode", "plugin", "x.js") } } };
+      return { text: "done" };
+    });
+    await agent().run(call());
     const sent = JSON.stringify(server.mainCalls());
+    expect(n).toBe(3);
     expect(sent).not.toContain("AGENTS-MARK");
     expect(sent).not.toContain("CLAUDE-MARK");
+    expect(sent).not.toContain("writeFileSync");
     expect(existsSync(join(homeDir, "opencode", "7-reviewer", "plugin-ran"))).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(cwd, ".opencode", "node_modules"))).toBe(false);
 
-    // The same workspace run without the sandbox (AGENT_SANDBOX=off) does import the plugin: the test can fail.
-    await agent({ sandbox: new UnconfinedSandbox() }).run(call({ scope: "7-unconfined" }));
+    // Control: the same workspace given to opencode as it comes (project config on, no sandbox) runs the
+    // plugin and sends AGENTS.md — so the checks above can fail.
+    server.setResponder(undefined);
+    await runBareOpenCode();
     expect(existsSync(marker)).toBe(true);
+    expect(JSON.stringify(server.mainCalls().at(-1))).toContain("AGENTS-MARK");
   });
 
   it("says Session not found as resume-failed, and rejects an id that is not one", async () => {
@@ -186,9 +230,9 @@ describe("OpenCode sessions through RunSessions", () => {
     const resumed = messagesText(server.mainCalls().at(-1)!);
     expect(resumed).toContain("PUSH-ONE");
     expect(resumed).toContain("first review");
-    expect(existsSync(join(homeDir, "opencode", agentScope(runId, "reviewer"), "data", "opencode", "opencode.db"))).toBe(
-      true,
-    );
+    expect(
+      existsSync(join(homeDir, "opencode", agentScope(runId, "reviewer"), "data", "opencode", "opencode.db")),
+    ).toBe(true);
   });
 
   it("falls back to a fresh session when the stored session's database is corrupted", async () => {
