@@ -14,6 +14,7 @@ import {
   startFakeAnthropicServer,
   type FakeAnthropicServer,
 } from "../helpers/fake-anthropic-server.js";
+import { chatText, startFakeOpenAIChatServer, type FakeOpenAIChatServer } from "../helpers/fake-openai-chat-server.js";
 import { createRun } from "../helpers/run-fixture.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
@@ -268,5 +269,38 @@ describe("OpenCode sessions through RunSessions", () => {
     expect(outcome.result.sessionId).toMatch(SESSION);
     expect(outcome.result.sessionId).not.toBe(first.result.sessionId);
     expect((await loadRunAgentSession(db.handle.db, runId, "reviewer"))?.sessionId).toBe(outcome.result.sessionId);
+  });
+});
+
+describe("OpenCode against an OpenAI-compatible server (OPENCODE_PROVIDER=openai)", () => {
+  let chat: FakeOpenAIChatServer;
+  beforeEach(async () => {
+    chat = await startFakeOpenAIChatServer();
+  });
+  afterEach(async () => {
+    await chat.close();
+  });
+
+  it("reviews and resumes through /v1/chat/completions, metered by the proxy from the usage chunk", async () => {
+    const opencode = agent({ provider: "openai", baseUrl: chat.baseUrl, model: "gpt-5-mini" });
+    chat.enqueue({ text: "first chat answer", usage: { prompt: 2000, completion: 100, cached: 1500 } });
+    const first = await opencode.run(call({ prompt: "CHAT-ONE" }));
+    expect(first.text).toBe("first chat answer");
+    expect(first.sessionId).toMatch(SESSION);
+    const sent = chat.requests.filter((r) => r.method === "POST");
+    expect(sent[0]!.path).toBe("/v1/chat/completions");
+    expect(sent[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(sent[0]!.body?.model).toBe("gpt-5-mini");
+    expect(first.usage).toMatchObject({ tokensIn: 2000, tokensOut: 100, cacheReadTokens: 1500 });
+    // gpt-5-mini's list prices, the cached part at the cache price
+    expect(first.usage.costUsd).toBeCloseTo((500 * 0.25 + 1500 * 0.025 + 100 * 2) / 1e6, 12);
+
+    chat.enqueue({ text: "second chat answer" });
+    const second = await opencode.run(call({ prompt: "CHAT-TWO", sessionId: first.sessionId }));
+    expect(second.resumed).toBe(true);
+    const history = chatText(chat.chatBodies().at(-1)!);
+    expect(history).toContain("CHAT-ONE");
+    expect(history).toContain("first chat answer");
+    expect(history).toContain("CHAT-TWO");
   });
 });
