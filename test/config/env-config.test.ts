@@ -49,6 +49,7 @@ describe("readEnvConfig", () => {
       stateMaxBytes: 8 * 1024 * 1024,
       anthropic: {},
       openai: {},
+      opencode: { provider: "anthropic" },
     });
     expect(config.workerConcurrency).toBe(2);
     expect(config.databaseUrl).toBeUndefined();
@@ -223,10 +224,30 @@ describe("readEnvConfig", () => {
     [{}, /^ANTHROPIC_API_KEY: required with AGENT=claude/],
     [{ AGENT: "claude" }, /^ANTHROPIC_API_KEY: required with AGENT=claude/],
     [{ AGENT: "codex" }, /^OPENAI_API_KEY: required with AGENT=codex/],
+    [{ AGENT: "opencode" }, /^OPENCODE_API_KEY: required with AGENT=opencode/],
+    [{ AGENT: "claude", ANTHROPIC_API_KEY: "sk-ant-x", VERIFIER_AGENT: "opencode" }, /^OPENCODE_API_KEY: required/],
   ])("with an App, %j needs the agent's model key", (env, problem) => {
     expect(problemsOf({ APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, ...env })).toEqual([
       expect.stringMatching(problem),
     ]);
+  });
+
+  it("reads OpenCode's provider, key and upstream; a keyless server of the team's own needs only its URL", () => {
+    const config = readEnvConfig({
+      APP_ID: "1",
+      PRIVATE_KEY: KEY,
+      WEBHOOK_SECRET,
+      AGENT: "opencode",
+      OPENCODE_PROVIDER: "openai",
+      OPENCODE_BASE_URL: "http://vllm.internal:8000/v1",
+      AGENT_MODEL: "qwen3-coder",
+    });
+    expect(config.agent.opencode).toEqual({
+      provider: "openai",
+      apiKey: undefined,
+      baseUrl: "http://vllm.internal:8000/v1",
+    });
+    expect(problemsOf({ OPENCODE_PROVIDER: "gemini" })).toEqual([expect.stringMatching(/^OPENCODE_PROVIDER/)]);
   });
 
   it("needs no model key before the App is registered (setup mode)", () => {
@@ -343,6 +364,7 @@ describe("readEnvConfig", () => {
       stateMaxBytes: 1000,
       anthropic: { apiKey: "sk-ant-test-key-123", baseUrl: "http://127.0.0.1:9999" },
       openai: { apiKey: "sk-openai-test-key", baseUrl: undefined },
+      opencode: { provider: "anthropic", apiKey: undefined, baseUrl: undefined },
     });
   });
 
