@@ -13,7 +13,9 @@
  * requests replayed with the cache emptied before every push. Then a long RESUMED run (100 pushes,
  * 12 in smoke): largest request, 400 "prompt is too long" answers, the turns' session modes.
  * Then the 10-push comparison again with the real Codex CLI against an API-like OpenAI server
- * (test/helpers/api-like-openai.ts; BENCH_SESSIONS_CODEX=off leaves it out).
+ * (test/helpers/api-like-openai.ts; BENCH_SESSIONS_CODEX=off leaves it out), and with the real OpenCode CLI
+ * (its Anthropic provider) against the API-like Anthropic server (BENCH_SESSIONS_OPENCODE=off leaves it out;
+ * BENCH_SESSIONS_ONLY=opencode runs only its comparison).
  * BENCH_SESSIONS_DUMP=<dir> writes every model request's body there, to see what changes between pushes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { join } from "node:path";
 import nock from "nock";
 import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
 import { CodexAgent } from "../../src/agents/codex.js";
+import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
 import { DEFAULT_SESSION_BUDGET_TOKENS } from "../../src/agents/session-budget.js";
 import type { Agent } from "../../src/agents/types.js";
 import {
@@ -45,7 +48,11 @@ const cfg = SMOKE
   : { pushes: 10, longPushes: Number(process.env.BENCH_SESSIONS_LONG_PUSHES) || 100 };
 const SEED = 2512;
 /** $ per million input tokens: Sonnet-like for Claude, gpt-5-like for Codex (OpenAI charges nothing extra for a cache write). */
-const PRICES = { claude: { input: 3, write: 3.75, read: 0.3 }, codex: { input: 1.25, write: 1.25, read: 0.125 } };
+const PRICES = {
+  claude: { input: 3, write: 3.75, read: 0.3 },
+  codex: { input: 1.25, write: 1.25, read: 0.125 },
+  opencode: { input: 3, write: 3.75, read: 0.3 },
+};
 type Provider = keyof typeof PRICES;
 const ANSWER = JSON.stringify({ summary: "Reviewed the change; nothing to report.", findings: [], resolved: [] });
 
@@ -152,6 +159,16 @@ function responder(workspace: () => string) {
   };
 }
 
+/** The same script for OpenCode: its read tool is `read`, with `filePath`. */
+function openCodeResponder(workspace: () => string) {
+  const claude = responder(workspace);
+  return (call: { body: Parameters<typeof messagesText>[0] }): FakeReply => {
+    const reply = claude(call);
+    if (!("toolUse" in reply)) return reply;
+    return { ...reply, toolUse: { name: "read", input: { filePath: reply.toolUse.input.file_path } } };
+  };
+}
+
 /** The same script for Codex: a new prompt → `cat` one file of its diff (exec_command); its output → the answer. */
 function codexReply(body: ResponsesBody): OpenAIReply {
   const input = body.input ?? [];
@@ -201,6 +218,15 @@ async function runArm(
       });
       if (process.env.BENCH_SESSIONS_DUMP)
         dump = () => dumpRequests(claude, `${arm}${expired ? "-expired" : ""}-${pushes}`);
+    } else if (provider === "opencode") {
+      const server = await startApiLikeAnthropicServer({ responder: openCodeResponder(() => fixture.workspace) });
+      model = server;
+      agent = new OpenCodeAgent({
+        homeDir: join(fx.dataDir, "agents"),
+        apiKey: "sk-ant-bench",
+        baseUrl: server.url,
+        killGraceMs: 1000,
+      });
     } else {
       const codex = await startApiLikeOpenAIServer(codexReply);
       model = codex;
@@ -395,6 +421,15 @@ function armSummary(outcome: ArmOutcome, provider: Provider = "claude") {
 nock.disableNetConnect();
 nock.enableNetConnect("127.0.0.1");
 const scenario = buildScenario(SEED, cfg.pushes);
+const only = process.env.BENCH_SESSIONS_ONLY;
+// OpenCode (Sonnet-like prices, through its Anthropic provider), the 10-push comparison only.
+const withOpenCode = process.env.BENCH_SESSIONS_OPENCODE !== "off" && (only === undefined || only === "opencode");
+const openCode = withOpenCode ? await compareArms("opencode") : undefined;
+if (only === "opencode") {
+  removeTempDirs();
+  emitResult({ config: { ...cfg, seed: SEED, price: PRICES.opencode }, opencode: openCode });
+  process.exit(0);
+}
 const resumed = armSummary(await runArm("resumed", cfg.pushes));
 const resumedExpired = armSummary(await runArm("resumed", cfg.pushes, "claude", true));
 const cold = armSummary(await runArm("cold", cfg.pushes));
@@ -413,6 +448,31 @@ const brief = (a: ReturnType<typeof armSummary>) => ({
   turnModes: countBy(a.turns.map((t) => t.mode)),
 });
 removeTempDirs();
+
+/** One provider's 10-push comparison: resumed (warm and expired) against cold, with the ratios. */
+async function compareArms(provider: Provider) {
+  const r = armSummary(await runArm("resumed", cfg.pushes, provider), provider);
+  const rx = armSummary(await runArm("resumed", cfg.pushes, provider, true), provider);
+  const c = armSummary(await runArm("cold", cfg.pushes, provider), provider);
+  const brief = (a: ReturnType<typeof armSummary>) => ({
+    ...a,
+    turns: undefined,
+    turnModes: countBy(a.turns.map((t) => t.mode)),
+  });
+  return {
+    resumed: brief(r),
+    resumedExpired: brief(rx),
+    cold: brief(c),
+    ratios: {
+      newInput: round(r.warm.newBytes / c.warm.newBytes, 3),
+      totalInput: round(r.warm.totalBytes / c.warm.totalBytes, 3),
+      costWarm: round(r.warm.costUsd / c.warm.costUsd, 3),
+      costExpired: round(rx.expired.costUsd / c.expired.costUsd, 3),
+      floorNewInput: round(r.floor.newBytes / c.warm.newBytes, 3),
+      floorCostWarm: round(r.floor.costUsd / c.warm.costUsd, 3),
+    },
+  };
+}
 
 function countBy(xs: Array<string | null>) {
   return Object.fromEntries([...new Set(xs)].map((k) => [String(k), xs.filter((x) => x === k).length]));
@@ -447,6 +507,7 @@ emitResult({
           },
         }
       : undefined,
+  opencode: openCode,
   ratios: {
     newInput: round(resumed.warm.newBytes / cold.warm.newBytes, 3),
     totalInput: round(resumed.warm.totalBytes / cold.warm.totalBytes, 3),
