@@ -117,7 +117,7 @@ describe("OpenCodeAgent against the real opencode CLI, in the sandbox", () => {
     expect(resumed).toContain("FIRST-PROMPT");
     expect(resumed).toContain("first look");
     expect(resumed).toContain("SECOND-PROMPT");
-  });
+  }, 300_000);
 
   it("lets the fixer write in the workspace and refuses a write outside it", async () => {
     const outside = join(tempDir("nm-opencode-outside-"), "escaped.txt");
@@ -133,7 +133,7 @@ describe("OpenCodeAgent against the real opencode CLI, in the sandbox", () => {
     expect(readFileSync(join(cwd, "fixed.txt"), "utf8")).toBe("FIXED");
     expect(existsSync(outside)).toBe(false);
     expect(lastToolResult(server.mainCalls().at(-1)!)?.content ?? "").not.toBe("");
-  });
+  }, 300_000);
 
   it("keeps the reviewer from writing the workspace", async () => {
     let n = 0;
@@ -144,7 +144,7 @@ describe("OpenCodeAgent against the real opencode CLI, in the sandbox", () => {
     });
     await agent().run(call());
     expect(existsSync(join(cwd, "new.txt"))).toBe(false);
-  });
+  }, 300_000);
 
   it("never loads the PR's .opencode plugin nor puts its AGENTS.md in the prompt", async () => {
     const marker = join(tempDir("nm-opencode-marker-"), "plugin-ran");
@@ -181,7 +181,7 @@ describe("OpenCodeAgent against the real opencode CLI, in the sandbox", () => {
     await runBareOpenCode();
     expect(existsSync(marker)).toBe(true);
     expect(JSON.stringify(server.mainCalls().at(-1))).toContain("AGENTS-MARK");
-  });
+  }, 300_000);
 
   it("says Session not found as resume-failed, and rejects an id that is not one", async () => {
     const opencode = agent();
@@ -191,7 +191,7 @@ describe("OpenCodeAgent against the real opencode CLI, in the sandbox", () => {
     expect((error as AgentError).message).toMatch(/Session not found/);
     const bad = await opencode.run(call({ sessionId: "--dir=/" })).catch((e: unknown) => e);
     expect((bad as AgentError).kind).toBe("resume-failed");
-  });
+  }, 300_000);
 
   it("reports a model API error as a failed turn, without the key", async () => {
     server.enqueue({ status: 400, errorType: "invalid_request_error", message: "prompt is too long" });
@@ -202,7 +202,7 @@ describe("OpenCodeAgent against the real opencode CLI, in the sandbox", () => {
     expect((error as AgentError).kind).toBe("other");
     expect((error as AgentError).message).toMatch(/prompt is too long/);
     expect((error as AgentError).message).not.toContain(API_KEY);
-  });
+  }, 300_000);
 });
 
 describe("OpenCode sessions through RunSessions", () => {
@@ -234,7 +234,7 @@ describe("OpenCode sessions through RunSessions", () => {
     expect(
       existsSync(join(homeDir, "opencode", agentScope(runId, "reviewer"), "data", "opencode", "opencode.db")),
     ).toBe(true);
-  });
+  }, 300_000);
 
   it("falls back to a fresh session when the stored session's database is corrupted", async () => {
     const db = database!;
@@ -269,7 +269,7 @@ describe("OpenCode sessions through RunSessions", () => {
     expect(outcome.result.sessionId).toMatch(SESSION);
     expect(outcome.result.sessionId).not.toBe(first.result.sessionId);
     expect((await loadRunAgentSession(db.handle.db, runId, "reviewer"))?.sessionId).toBe(outcome.result.sessionId);
-  });
+  }, 300_000);
 });
 
 describe("OpenCode against an OpenAI-compatible server (OPENCODE_PROVIDER=openai)", () => {
@@ -279,7 +279,7 @@ describe("OpenCode against an OpenAI-compatible server (OPENCODE_PROVIDER=openai
   });
   afterEach(async () => {
     await chat.close();
-  });
+  }, 300_000);
 
   it("reviews and resumes through /v1/chat/completions, metered by the proxy from the usage chunk", async () => {
     const opencode = agent({ provider: "openai", baseUrl: chat.baseUrl, model: "gpt-5-mini" });
@@ -302,5 +302,5 @@ describe("OpenCode against an OpenAI-compatible server (OPENCODE_PROVIDER=openai
     expect(history).toContain("CHAT-ONE");
     expect(history).toContain("first chat answer");
     expect(history).toContain("CHAT-TWO");
-  });
+  }, 300_000);
 });
