@@ -13,9 +13,11 @@
  * requests replayed with the cache emptied before every push. Then a long RESUMED run (100 pushes,
  * 12 in smoke): largest request, 400 "prompt is too long" answers, the turns' session modes.
  * Then the 10-push comparison again with the real Codex CLI against an API-like OpenAI server
- * (test/helpers/api-like-openai.ts; BENCH_SESSIONS_CODEX=off leaves it out).
- * Then the same with the real Gemini CLI against an API-like Gemini server (test/helpers/api-like-gemini.ts;
- * BENCH_SESSIONS_GEMINI=off leaves it out, =only runs it alone).
+ * (test/helpers/api-like-openai.ts; BENCH_SESSIONS_CODEX=off leaves it out). Then the same with the real
+ * Gemini CLI against an API-like Gemini server (test/helpers/api-like-gemini.ts; BENCH_SESSIONS_GEMINI=off
+ * leaves it out) and with the real OpenCode CLI (its Anthropic provider) against the API-like Anthropic server
+ * (BENCH_SESSIONS_OPENCODE=off leaves it out). BENCH_SESSIONS_ONLY=gemini or =opencode runs only that one's
+ * comparison (BENCH_SESSIONS_GEMINI=only as well).
  * BENCH_SESSIONS_DUMP=<dir> writes every model request's body there, to see what changes between pushes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -24,6 +26,7 @@ import nock from "nock";
 import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
 import { CodexAgent } from "../../src/agents/codex.js";
 import { GeminiAgent } from "../../src/agents/gemini/index.js";
+import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
 import { DEFAULT_SESSION_BUDGET_TOKENS } from "../../src/agents/session-budget.js";
 import type { Agent } from "../../src/agents/types.js";
 import {
@@ -55,6 +58,7 @@ const PRICES = {
   codex: { input: 1.25, write: 1.25, read: 0.125 },
   // gemini-2.5-pro up to 200k tokens; the implicit cache charges nothing to write
   gemini: { input: 1.25, write: 1.25, read: 0.125 },
+  opencode: { input: 3, write: 3.75, read: 0.3 },
 };
 type Provider = keyof typeof PRICES;
 const ANSWER = JSON.stringify({ summary: "Reviewed the change; nothing to report.", findings: [], resolved: [] });
@@ -162,6 +166,16 @@ function responder(workspace: () => string) {
   };
 }
 
+/** The same script for OpenCode: its read tool is `read`, with `filePath`. */
+function openCodeResponder(workspace: () => string) {
+  const claude = responder(workspace);
+  return (call: { body: Parameters<typeof messagesText>[0] }): FakeReply => {
+    const reply = claude(call);
+    if (!("toolUse" in reply)) return reply;
+    return { ...reply, toolUse: { name: "read", input: { filePath: reply.toolUse.input.file_path } } };
+  };
+}
+
 /** The same script for Codex: a new prompt → `cat` one file of its diff (exec_command); its output → the answer. */
 function codexReply(body: ResponsesBody): OpenAIReply {
   const input = body.input ?? [];
@@ -231,6 +245,15 @@ async function runArm(
         homeDir: join(fx.dataDir, "agents"),
         apiKey: "AIza-bench",
         baseUrl: gemini.baseUrl,
+        killGraceMs: 1000,
+      });
+    } else if (provider === "opencode") {
+      const server = await startApiLikeAnthropicServer({ responder: openCodeResponder(() => fixture.workspace) });
+      model = server;
+      agent = new OpenCodeAgent({
+        homeDir: join(fx.dataDir, "agents"),
+        apiKey: "sk-ant-bench",
+        baseUrl: server.url,
         killGraceMs: 1000,
       });
     } else {
@@ -432,20 +455,19 @@ const brief = (a: ReturnType<typeof armSummary>) => ({
   turns: undefined,
   turnModes: countBy(a.turns.map((t) => t.mode)),
 });
-// Gemini CLI (gemini-2.5-pro prices), the 10-push comparison. BENCH_SESSIONS_GEMINI=off leaves it out, =only runs it alone.
-const geminiMode = process.env.BENCH_SESSIONS_GEMINI ?? "on";
-const gemini = geminiMode === "off" ? undefined : await geminiComparison();
-if (geminiMode === "only") {
+const only = process.env.BENCH_SESSIONS_ONLY ?? (process.env.BENCH_SESSIONS_GEMINI === "only" ? "gemini" : undefined);
+// Gemini CLI (gemini-2.5-pro prices) and OpenCode (Sonnet-like prices, through its Anthropic provider): the
+// 10-push comparison each.
+const withGemini = process.env.BENCH_SESSIONS_GEMINI !== "off" && (only === undefined || only === "gemini");
+const gemini = withGemini ? await compareArms("gemini") : undefined;
+const withOpenCode = process.env.BENCH_SESSIONS_OPENCODE !== "off" && (only === undefined || only === "opencode");
+const openCode = withOpenCode ? await compareArms("opencode") : undefined;
+if (only !== undefined) {
   removeTempDirs();
   emitResult({
-    config: {
-      ...cfg,
-      files: Object.keys(scenario.base).length,
-      lines: scenario.lines,
-      geminiPrice: PRICES.gemini,
-      seed: SEED,
-    },
+    config: { ...cfg, files: Object.keys(scenario.base).length, lines: scenario.lines, seed: SEED, prices: PRICES },
     gemini,
+    opencode: openCode,
   });
   process.exit(0);
 }
@@ -463,24 +485,22 @@ const codexResumedExpired = withCodex
 const codexCold = withCodex ? armSummary(await runArm("cold", cfg.pushes, "codex"), "codex") : undefined;
 removeTempDirs();
 
-/** RESUMED (warm and expired) and COLD with Gemini CLI, and their ratios. */
-async function geminiComparison() {
-  const arm = async (which: "resumed" | "cold", expired = false) =>
-    armSummary(await runArm(which, cfg.pushes, "gemini", expired), "gemini");
-  const r = await arm("resumed");
-  const e = await arm("resumed", true);
-  const k = await arm("cold");
+/** One provider's 10-push comparison: resumed (warm and expired) against cold, with the ratios. */
+async function compareArms(provider: Provider) {
+  const r = armSummary(await runArm("resumed", cfg.pushes, provider), provider);
+  const rx = armSummary(await runArm("resumed", cfg.pushes, provider, true), provider);
+  const c = armSummary(await runArm("cold", cfg.pushes, provider), provider);
   return {
     resumed: brief(r),
-    resumedExpired: brief(e),
-    cold: brief(k),
+    resumedExpired: brief(rx),
+    cold: brief(c),
     ratios: {
-      newInput: round(r.warm.newBytes / k.warm.newBytes, 3),
-      totalInput: round(r.warm.totalBytes / k.warm.totalBytes, 3),
-      costWarm: round(r.warm.costUsd / k.warm.costUsd, 3),
-      costExpired: round(e.expired.costUsd / k.expired.costUsd, 3),
-      floorNewInput: round(r.floor.newBytes / k.warm.newBytes, 3),
-      floorCostWarm: round(r.floor.costUsd / k.warm.costUsd, 3),
+      newInput: round(r.warm.newBytes / c.warm.newBytes, 3),
+      totalInput: round(r.warm.totalBytes / c.warm.totalBytes, 3),
+      costWarm: round(r.warm.costUsd / c.warm.costUsd, 3),
+      costExpired: round(rx.expired.costUsd / c.expired.costUsd, 3),
+      floorNewInput: round(r.floor.newBytes / c.warm.newBytes, 3),
+      floorCostWarm: round(r.floor.costUsd / c.warm.costUsd, 3),
     },
   };
 }
@@ -520,6 +540,7 @@ emitResult({
         }
       : undefined,
   gemini,
+  opencode: openCode,
   ratios: {
     newInput: round(resumed.warm.newBytes / cold.warm.newBytes, 3),
     totalInput: round(resumed.warm.totalBytes / cold.warm.totalBytes, 3),

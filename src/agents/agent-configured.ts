@@ -12,5 +12,7 @@ export function agentConfigured(config: EnvConfig, name: AgentName): boolean {
       return config.agent.openai.apiKey !== undefined;
     case "gemini":
       return config.agent.gemini.apiKey !== undefined;
+    case "opencode":
+      return config.agent.opencode.apiKey !== undefined || config.agent.opencode.baseUrl !== undefined;
   }
 }

@@ -5,6 +5,7 @@ import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
 import { CodexAgent } from "./codex.js";
 import { FakeAgent } from "./fake.js";
 import { GeminiAgent } from "./gemini/index.js";
+import { OpenCodeAgent } from "./opencode/index.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 import { UnconfinedSandbox } from "./sandbox/unconfined-sandbox.js";
@@ -67,6 +68,19 @@ export function createAgent(
         baseUrl: config.agent.gemini.baseUrl,
         model,
         extraArgs,
+        maxOutputTokens: config.agent.maxOutputTokens,
+        serverTools: config.agent.serverTools,
+        sandbox,
+      });
+    case "opencode":
+      return new OpenCodeAgent({
+        cli: config.agent.cli,
+        homeDir: resolve(config.agent.homeDir),
+        provider: config.agent.opencode.provider,
+        apiKey: config.agent.opencode.apiKey,
+        baseUrl: config.agent.opencode.baseUrl,
+        model: config.agent.model,
+        extraArgs: config.agent.extraArgs,
         maxOutputTokens: config.agent.maxOutputTokens,
         serverTools: config.agent.serverTools,
         sandbox,

@@ -1,7 +1,7 @@
 import type { Role } from "../domain/role.js";
 
 /** The agent CLIs an operator can name (AGENT, REVIEWER_AGENT, FIXER_AGENT, VERIFIER_AGENT). */
-export const AGENT_NAMES = ["fake", "claude", "codex", "gemini"] as const;
+export const AGENT_NAMES = ["fake", "claude", "codex", "gemini", "opencode"] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 /** Which agent and model one role's turns run. */
@@ -14,10 +14,16 @@ export interface AgentChoice {
 export type AgentRoles = Record<Role, AgentChoice>;
 
 /** The key each real CLI needs, and what it is (for the problem a missing one gives). */
-const AGENT_KEYS: Partial<Record<AgentName, { variable: string; cli: string }>> = {
+const AGENT_KEYS: Partial<Record<AgentName, { variable: string; cli: string; unlessSet?: string }>> = {
   claude: { variable: "ANTHROPIC_API_KEY", cli: "Claude Code" },
   codex: { variable: "OPENAI_API_KEY", cli: "Codex" },
   gemini: { variable: "GEMINI_API_KEY", cli: "Gemini CLI" },
+  // a keyless model server of the team's own needs only its URL
+  opencode: {
+    variable: "OPENCODE_API_KEY",
+    cli: "OpenCode (of OPENCODE_PROVIDER's API)",
+    unlessSet: "OPENCODE_BASE_URL",
+  },
 };
 
 interface RoleEnv {
@@ -59,13 +65,14 @@ export function missingAgentKeys(e: RoleEnv, roles: AgentRoles, env: NodeJS.Proc
   const needs = new Map<string, { cli: string; settings: Set<string> }>();
   for (const role of ["reviewer", "fixer", "verifier"] as const) {
     const key = AGENT_KEYS[roles[role].name];
-    if (!key || (env[key.variable] ?? "").trim() !== "") continue;
+    const set = (variable: string | undefined) => variable !== undefined && (env[variable] ?? "").trim() !== "";
+    if (!key || set(key.variable) || set(key.unlessSet)) continue;
     const entry = needs.get(key.variable) ?? { cli: key.cli, settings: new Set<string>() };
     entry.settings.add(`${settingOf(e, role)}=${roles[role].name}`);
     needs.set(key.variable, entry);
   }
   return [...needs].map(
     ([variable, { cli, settings }]) =>
-      `${variable}: required with ${[...settings].join(" and ")} (the key ${cli} uses; or choose another agent, or AGENT=fake)`,
+      `${variable}: required with ${[...settings].join(" and ")} (the key ${cli} uses; or choose another agent, or AGENT=fake)${variable === "OPENCODE_API_KEY" ? "; a keyless server of your own needs only OPENCODE_BASE_URL" : ""}`,
   );
 }

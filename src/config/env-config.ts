@@ -131,6 +131,9 @@ const envSchema = z.object({
   OPENAI_BASE_URL: optionalString,
   GEMINI_API_KEY: optionalString,
   GOOGLE_GEMINI_BASE_URL: optionalString,
+  OPENCODE_PROVIDER: optionalString.pipe(z.enum(["anthropic", "openai"]).optional()).transform((v) => v ?? "anthropic"),
+  OPENCODE_API_KEY: optionalString,
+  OPENCODE_BASE_URL: optionalString,
   WORKER_CONCURRENCY: positiveInt(2),
   ROLE: optionalString.pipe(z.enum(["all", "web", "worker"]).optional()).transform((v) => v ?? "all"),
   WORKERS: optionalString.pipe(z.enum(["process", "inline"]).optional()).transform((v) => v ?? "process"),
@@ -218,6 +221,8 @@ export type EnvConfig = {
     anthropic: { apiKey?: string; baseUrl?: string };
     openai: { apiKey?: string; baseUrl?: string };
     gemini: { apiKey?: string; baseUrl?: string };
+    /** OpenCode's provider: its API (Anthropic Messages or OpenAI-compatible chat completions), key and upstream. */
+    opencode: { provider: "anthropic" | "openai"; apiKey?: string; baseUrl?: string };
   };
   workerConcurrency: number;
   /**
@@ -344,6 +349,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     env.OPENAI_API_KEY,
     env.CODEX_API_KEY,
     env.GEMINI_API_KEY,
+    env.OPENCODE_API_KEY,
     e.DATABASE_URL,
     e.GITHUB_CLIENT_SECRET,
     metrics!.token,
@@ -404,6 +410,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
       gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GOOGLE_GEMINI_BASE_URL },
+      opencode: { provider: e.OPENCODE_PROVIDER, apiKey: e.OPENCODE_API_KEY, baseUrl: e.OPENCODE_BASE_URL },
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
     checks: {

@@ -43,7 +43,7 @@ export async function checkAgentModel(
 }
 
 /** The model API an agent's CLI speaks (and the provider whose key the doctor checks). */
-export function apiOf(agent: string): ModelApi {
+export function apiOf(agent: string): Exclude<ModelApi, "openai-chat"> {
   if (agent === "codex") return "openai";
   if (agent === "gemini") return "gemini";
   return "anthropic";

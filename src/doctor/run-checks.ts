@@ -11,6 +11,8 @@ import { apiOf, checkAgentModel } from "./check-agent-model.js";
 import { checkDatabase } from "./check-database.js";
 import { checkInstallations } from "./check-installations.js";
 import { checkModelKey } from "./check-model-key.js";
+import { checkOpenCodeBinary, checkOpenCodeKey } from "./check-opencode.js";
+import { OpenCodeAgent } from "../agents/opencode/index.js";
 import { checkWebhookConfig } from "./check-webhook-config.js";
 import { fail, pass, type DoctorCheck } from "./doctor-check.js";
 import { readWantedAccess } from "./read-wanted-access.js";
@@ -65,11 +67,15 @@ export async function runChecks(env: NodeJS.ProcessEnv, report: (check: DoctorCh
   // 8–9. the model each agent's CLI sends, then the keys (asked about that model)
   const sent: Partial<Record<"anthropic" | "openai" | "gemini", string>> = {};
   for (const agent of agentsOf(config)) {
+    if (agent instanceof OpenCodeAgent) add(await checkOpenCodeBinary(agent));
     const result = await checkAgentModel(agent, config.agent.sandbox);
     if (result) add(result.check);
-    if (result?.model) sent[apiOf(agent.name)] ??= result.model.sent;
+    // OpenCode's model goes to its own provider, checked with its key below
+    if (result?.model && agent.name !== "opencode") sent[apiOf(agent.name)] ??= result.model.sent;
   }
   for (const provider of providersOf(config)) add(await checkModelKey(provider, config.agent, sent[provider]));
+  if (Object.values(config.agent.roles).some((choice) => choice.name === "opencode"))
+    add(await checkOpenCodeKey(config.agent));
   // 10. the database
   add(await checkDatabase(config));
   return ok;

@@ -6,6 +6,7 @@ import { createAgent } from "../../src/agents/create-agent.js";
 import { createRoleAgents } from "../../src/agents/create-role-agents.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import { FakeAgent } from "../../src/agents/fake.js";
+import { DEFAULT_OPENCODE_CLI, OpenCodeAgent } from "../../src/agents/opencode/index.js";
 import { readEnvConfig } from "../../src/config/env-config.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
@@ -16,6 +17,7 @@ describe("createAgent picks the adapter AGENT names", () => {
     ["fake", {}, FakeAgent],
     ["claude", { ANTHROPIC_API_KEY: "sk-ant-k" }, ClaudeCodeAgent],
     ["codex", { OPENAI_API_KEY: "sk-openai-k" }, CodexAgent],
+    ["opencode", { OPENCODE_API_KEY: "sk-ant-k" }, OpenCodeAgent],
   ] as const)("AGENT=%s", (name, env, type) => {
     const agent = createAgent(readEnvConfig({ AGENT: name, DATA_DIR: tempDir(), ...env }));
     expect(agent).toBeInstanceOf(type);
@@ -26,6 +28,12 @@ describe("createAgent picks the adapter AGENT names", () => {
 
   it("ships the pinned Codex CLI", () => {
     expect(existsSync(DEFAULT_CODEX_CLI)).toBe(true);
+  });
+
+  it("ships the pinned OpenCode CLI, and says its version", async () => {
+    expect(existsSync(DEFAULT_OPENCODE_CLI)).toBe(true);
+    const agent = createAgent(readEnvConfig({ AGENT: "opencode", DATA_DIR: tempDir(), OPENCODE_API_KEY: "k" }));
+    expect(await (agent as OpenCodeAgent).version()).toMatch(/^1\.18\.\d+$/);
   });
 });
 

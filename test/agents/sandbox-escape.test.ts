@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLAUDE_APP_SETTINGS, ClaudeCodeAgent } from "../../src/agents/claude-code.js";
 import { CodexAgent } from "../../src/agents/codex.js";
+import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import type { AgentResult, Role } from "../../src/agents/types.js";
@@ -80,7 +81,7 @@ beforeAll(() => {
   otherWorkspace = join(dataDir, "workspaces", "other-pr");
   mkdirSync(otherWorkspace, { recursive: true });
   writeFileSync(join(otherWorkspace, "secret.ts"), `export const key = "${CANARY.otherWorkspace}";\n`);
-  for (const agent of ["claude", "codex"]) {
+  for (const agent of ["claude", "codex", "opencode"]) {
     const home = join(dataDir, "agents", agent, "run-999-reviewer");
     mkdirSync(join(home, "sessions"), { recursive: true });
     writeFileSync(join(home, "sessions", "transcript.jsonl"), `{"text":"${CANARY.otherHome}"}\n`);
@@ -409,4 +410,118 @@ describe("Codex in the sandbox, scripted by the PR author", () => {
     expectNoCanary("the final answer", result.text);
     expectNoCanary("the workspace", filesUnder(ws));
   });
+});
+
+describe("OpenCode in the sandbox, scripted by the PR author", () => {
+  let server: FakeAnthropicServer;
+  beforeAll(async () => {
+    server = await startFakeAnthropicServer();
+  });
+  afterAll(async () => server.close());
+
+  function opencode(sandbox?: AgentSandbox): OpenCodeAgent {
+    return new OpenCodeAgent({
+      homeDir: join(dataDir, "agents"),
+      apiKey: CANARY.modelKey,
+      baseUrl: server.url,
+      killGraceMs: 1000,
+      sandbox,
+    });
+  }
+
+  /** Plays `attempts` one tool call per model call, then answers with every tool result it was given. */
+  async function scripted(
+    role: Role,
+    ws: string,
+    attempts: ClaudeReply[],
+    sandbox?: AgentSandbox,
+  ): Promise<{ result: AgentResult; results: string[] }> {
+    const results: string[] = [];
+    const first = server.mainCalls().length;
+    server.setResponder(({ body, index }) => {
+      const n = index - first;
+      if (n > 0) results.push(lastToolResult(body)?.content ?? "(no tool result)");
+      return attempts[n] ?? { text: `Here is everything I found:\n${results.join("\n---\n")}` };
+    });
+    const result = await opencode(sandbox).run({
+      prompt: "Review this pull request.",
+      cwd: ws,
+      role,
+      timeoutMs: 120_000,
+      scope: `run-1-${role}`,
+    });
+    server.setResponder(undefined);
+    return { result, results };
+  }
+  // OpenCode refuses a bash command that names a path outside the workspace (external_directory): the
+  // attempts hide theirs in shell variables, so that it is the sandbox that stops them.
+  const sh = (command: string): ClaudeReply => ({ toolUse: { name: "bash", input: { command, description: "look" } } });
+  const write = (filePath: string, content: string): ClaudeReply => ({
+    toolUse: { name: "write", input: { filePath, content } },
+  });
+
+  it("as reviewer: absolute paths, `..`, symlinks, grep from /, /proc and the environment show nothing; writes fail", async () => {
+    const ws = freshWorkspace("opencode-reviewer");
+    const { result, results } = await scripted("reviewer", ws, [
+      sh(`f=${appEnv}; cat $f`),
+      sh("d=..; cat $d/other-pr/secret.ts; ls -la $d/ $d/$d/"),
+      sh(
+        `d=../..; cat $d/agents/opencode/run-999-reviewer/sessions/transcript.jsonl; a=${join(dataDir, "agents")}; ls $a`,
+      ),
+      sh("cat leak-env; ls -la leak-dir/; cat leak-dir/secret.ts"),
+      sh(`cat up${ROOT}/.nm-canary-${tag}.env; ls up/`),
+      sh("p=/proc; cat $p/*/cmdline | tr '\\0' ' '; cat $p/*/environ | tr '\\0' '\\n'; env"),
+      sh("r=/; grep -rs CANARY $r --exclude-dir=proc --exclude-dir=sys | head -20; echo grep-done"),
+      sh("echo pwned > app.ts; echo pwned > new.txt; cat app.ts"),
+      { toolUse: { name: "read", input: { filePath: appEnv } } },
+    ]);
+    const seen = results.join("\n");
+    expect(seen).toContain("grep-done");
+    expect(seen).toContain("greeting");
+    expect(seen).toMatch(/Read-only file system/);
+    expectNoCanary("what the model saw", seen);
+    expectNoCanary("the final answer", result.text);
+    for (const request of server.requests) expectNoCanary("a model request", JSON.stringify(request.body));
+    expect(readFileSync(join(ws, "app.ts"), "utf8")).toBe("export const greeting = 'hi';\n");
+    expect(existsSync(join(ws, "new.txt"))).toBe(false);
+    const state = await opencode().portable.exportSession(result.sessionId!, ws, "run-1-reviewer");
+    expect(state).toBeDefined();
+    expectNoCanary("the stored session", Buffer.from(state!).toString("latin1"));
+    // the API saw the real key (added by the proxy), never the sandbox
+    const posts = server.requests.filter((r) => r.method === "POST");
+    expect(posts.every((r) => r.headers["x-api-key"] === CANARY.modelKey)).toBe(true);
+  }, 300_000);
+
+  it("control: the same script without the sandbox does leak", async () => {
+    const ws = freshWorkspace("opencode-unconfined");
+    const { result } = await scripted(
+      "reviewer",
+      ws,
+      [sh(`f=${appEnv}; cat $f`), sh("cat leak-dir/secret.ts"), sh("p=/proc; cat $p/*/cmdline | tr '\\0' ' '")],
+      NOTHING_CONFINES,
+    );
+    expect(result.text).toContain(CANARY.app);
+    expect(result.text).toContain(CANARY.otherWorkspace);
+    expect(result.text).toContain(CANARY.token);
+  }, 300_000);
+
+  it("as fixer: writes outside the workspace fail, copying the .env in fails; its own edits land", async () => {
+    const ws = freshWorkspace("opencode-fixer");
+    const { result, results } = await scripted("fixer", ws, [
+      sh(`o=${outside}; echo pwned > $o/pwned.txt; echo pwned >> $o/tool.sh`),
+      sh("echo pwned > leak-dir/pwned.ts"),
+      sh(`f=${appEnv}; cp $f ./stolen.env; cp leak-env ./stolen2.env; d=..; cp $d/other-pr/secret.ts ./stolen.ts`),
+      write(join(outside, "written.txt"), "pwned"),
+      write(join(ws, "..", "..", "escaped.txt"), "pwned"),
+      write(join(ws, "app.ts"), "export const greeting = 'hello';\n"),
+      sh("echo 'shell edit' > notes.md"),
+    ]);
+    expectOutsideUntouched();
+    expect(existsSync(join(dataDir, "escaped.txt"))).toBe(false);
+    expect(readFileSync(join(ws, "app.ts"), "utf8")).toBe("export const greeting = 'hello';\n");
+    expect(readFileSync(join(ws, "notes.md"), "utf8")).toBe("shell edit\n");
+    expectNoCanary("what the model saw", results.join("\n"));
+    expectNoCanary("the final answer", result.text);
+    expectNoCanary("the workspace", filesUnder(ws));
+  }, 300_000);
 });

@@ -51,6 +51,7 @@ describe("readEnvConfig", () => {
       anthropic: {},
       openai: {},
       gemini: {},
+      opencode: { provider: "anthropic" },
     });
     expect(config.workerConcurrency).toBe(2);
     expect(config.databaseUrl).toBeUndefined();
@@ -225,6 +226,8 @@ describe("readEnvConfig", () => {
     [{}, /^ANTHROPIC_API_KEY: required with AGENT=claude/],
     [{ AGENT: "claude" }, /^ANTHROPIC_API_KEY: required with AGENT=claude/],
     [{ AGENT: "codex" }, /^OPENAI_API_KEY: required with AGENT=codex/],
+    [{ AGENT: "opencode" }, /^OPENCODE_API_KEY: required with AGENT=opencode/],
+    [{ AGENT: "claude", ANTHROPIC_API_KEY: "sk-ant-x", VERIFIER_AGENT: "opencode" }, /^OPENCODE_API_KEY: required/],
   ])("with an App, %j needs the agent's model key", (env, problem) => {
     expect(problemsOf({ APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, ...env })).toEqual([
       expect.stringMatching(problem),
@@ -272,6 +275,24 @@ describe("readEnvConfig", () => {
     expect(problemsOf({ APP_ID: "1", PRIVATE_KEY: KEY, WEBHOOK_SECRET, ...env })).toEqual(
       problems.map((p) => expect.stringMatching(p)),
     );
+  });
+
+  it("reads OpenCode's provider, key and upstream; a keyless server of the team's own needs only its URL", () => {
+    const config = readEnvConfig({
+      APP_ID: "1",
+      PRIVATE_KEY: KEY,
+      WEBHOOK_SECRET,
+      AGENT: "opencode",
+      OPENCODE_PROVIDER: "openai",
+      OPENCODE_BASE_URL: "http://vllm.internal:8000/v1",
+      AGENT_MODEL: "qwen3-coder",
+    });
+    expect(config.agent.opencode).toEqual({
+      provider: "openai",
+      apiKey: undefined,
+      baseUrl: "http://vllm.internal:8000/v1",
+    });
+    expect(problemsOf({ OPENCODE_PROVIDER: "gemini" })).toEqual([expect.stringMatching(/^OPENCODE_PROVIDER/)]);
   });
 
   it("needs no model key before the App is registered (setup mode)", () => {
@@ -395,6 +416,7 @@ describe("readEnvConfig", () => {
       anthropic: { apiKey: "sk-ant-test-key-123", baseUrl: "http://127.0.0.1:9999" },
       openai: { apiKey: "sk-openai-test-key", baseUrl: undefined },
       gemini: {},
+      opencode: { provider: "anthropic", apiKey: undefined, baseUrl: undefined },
     });
   });
 

@@ -162,6 +162,12 @@ export class UsageReader {
       if (usage && typeof usage === "object") this.#tokens = this.#read(usage as Record<string, unknown>, this.#tokens);
       return;
     }
+    if (this.#api === "openai-chat") {
+      // the last chunk of a chat completion stream carries the usage (stream_options.include_usage)
+      if (event.usage && typeof event.usage === "object")
+        this.#tokens = this.#read(event.usage as Record<string, unknown>, undefined);
+      return;
+    }
     if (typeof event.type === "string" && /^response\.(completed|incomplete|failed)$/.test(event.type)) {
       const usage = (event.response as Record<string, unknown> | undefined)?.usage;
       if (usage && typeof usage === "object") this.#tokens = this.#read(usage as Record<string, unknown>, undefined);
@@ -185,12 +191,13 @@ export class UsageReader {
         output: Math.max(before?.output ?? 0, count(usage.output_tokens)),
       };
     }
-    const input = count(usage.input_tokens);
-    const cached = Math.min(
-      input,
-      count((usage.input_tokens_details as Record<string, unknown> | undefined)?.cached_tokens),
-    );
-    return { input: input - cached, cacheRead: cached, cacheWrite: 0, output: count(usage.output_tokens) };
+    const chat = this.#api === "openai-chat";
+    const input = count(chat ? usage.prompt_tokens : usage.input_tokens);
+    const details = (chat ? usage.prompt_tokens_details : usage.input_tokens_details) as
+      Record<string, unknown> | undefined;
+    const cached = Math.min(input, count(details?.cached_tokens));
+    const output = count(chat ? usage.completion_tokens : usage.output_tokens);
+    return { input: input - cached, cacheRead: cached, cacheWrite: 0, output };
   }
 }
 

@@ -1,7 +1,11 @@
 import { modelSetting, type AgentModel } from "../agent-model.js";
 
-/** Which model API a proxy speaks: Anthropic Messages (Claude Code), OpenAI Responses (Codex), the Gemini API (Gemini CLI). */
-export type ModelApi = "anthropic" | "openai" | "gemini";
+/**
+ * Which model API a proxy speaks: Anthropic Messages (Claude Code), OpenAI Responses (Codex), the Gemini API
+ * (Gemini CLI), or OpenAI chat completions (OpenCode's OpenAI-compatible provider: what a team's own model
+ * server speaks).
+ */
+export type ModelApi = "anthropic" | "openai" | "gemini" | "openai-chat";
 
 /** What the model proxy lets an agent ask its model API for. */
 export interface ModelPolicy {
@@ -70,6 +74,7 @@ const PATHS: Record<ModelApi, RegExp[]> = {
   anthropic: [/^\/v1\/messages$/, /^\/v1\/messages\/count_tokens$/],
   openai: [/^\/responses$/, /^\/responses\/compact$/],
   gemini: [GEMINI_MODEL_PATH],
+  "openai-chat": [/^\/chat\/completions$/],
 };
 
 /**
@@ -95,6 +100,7 @@ const HEADERS: Record<ModelApi, { names: Set<string>; prefixes: string[] }> = {
     prefixes: ["x-codex-", "x-openai-subagent"],
   },
   gemini: { names: new Set(["content-type", "accept", "user-agent", "x-goog-api-client"]), prefixes: [] },
+  "openai-chat": { names: new Set(["content-type", "accept", "user-agent"]), prefixes: [] },
 };
 
 /**
@@ -116,10 +122,13 @@ const FEATURE_SWITCHES: Record<ModelApi, Record<string, ReadonlySet<string>>> = 
       "mid-conversation-system-2026-04-07",
       "effort-2025-11-24",
       "context-1m-2025-08-07",
+      // OpenCode 1.18.33 (@ai-sdk/anthropic) sends it on every request
+      "structured-outputs-2025-11-13",
     ]),
   },
   openai: { "x-codex-beta-features": new Set(["remote_compaction_v2"]) },
   gemini: {},
+  "openai-chat": {},
 };
 
 /** Tool entries the CLIs run themselves (client tools); any other `type` runs at the provider. */
@@ -129,6 +138,7 @@ function isClientTool(api: ModelApi, tool: unknown): boolean {
   if (api === "gemini") return Object.keys(tool).every((key) => key === "functionDeclarations");
   if (api === "anthropic")
     return type === undefined || type === "custom" || (typeof type === "string" && /^(bash|text_editor)_/.test(type));
+  if (api === "openai-chat") return type === "function";
   return type === "function" || type === "custom" || type === "local_shell";
 }
 
@@ -137,12 +147,13 @@ const SERVER_FIELDS: Record<ModelApi, string[]> = {
   anthropic: ["mcp_servers", "container"],
   openai: ["background", "prompt", "conversation"],
   gemini: ["cachedContent"],
+  "openai-chat": ["web_search_options"],
 };
 
 /** The methods and paths the proxy answers itself: Claude's connectivity probe, Codex's model list. */
 export function localAnswer(api: ModelApi, method: string, path: string): { status: number; body: string } | undefined {
   if ((method === "HEAD" || method === "GET") && path === "/") return { status: 200, body: "" };
-  if (api === "openai" && method === "GET" && path === "/models")
+  if (api !== "anthropic" && method === "GET" && path === "/models")
     return { status: 200, body: JSON.stringify({ object: "list", data: [], models: [] }) };
   return undefined;
 }
@@ -179,6 +190,7 @@ export function applyPolicy(
   if (typeof model !== "string" || !allowsModel(policy, model)) return modelRefusal(policy, model);
 
   capOutput(policy, body, path);
+  if (policy.api === "openai-chat") chatMetered(body, policy.maxOutputTokens);
 
   const stripped: string[] = [];
   if (!policy.serverTools) {
@@ -216,9 +228,29 @@ function capOutput(policy: ModelPolicy, body: Record<string, unknown>, path: str
     body.generationConfig = { ...config, maxOutputTokens: capped };
     return;
   }
-  const capField = policy.api === "anthropic" ? "max_tokens" : "max_output_tokens";
+  const capField = CAP_FIELDS[policy.api];
   const asked = body[capField];
   if (typeof asked !== "number" || !(asked <= policy.maxOutputTokens)) body[capField] = policy.maxOutputTokens;
+}
+
+/** The field of a request that caps its output. */
+const CAP_FIELDS: Record<Exclude<ModelApi, "gemini">, string> = {
+  anthropic: "max_tokens",
+  openai: "max_output_tokens",
+  "openai-chat": "max_tokens",
+};
+
+/**
+ * A chat completion as the meter needs it: a streamed one reports its usage (in a last chunk, only when
+ * asked), and the newer output cap field, when sent, is lowered too.
+ */
+function chatMetered(body: Record<string, unknown>, cap: number): void {
+  if (body.stream === true) {
+    const options = body.stream_options && typeof body.stream_options === "object" ? body.stream_options : {};
+    body.stream_options = { ...options, include_usage: true };
+  }
+  const newer = body.max_completion_tokens;
+  if (newer !== undefined && (typeof newer !== "number" || !(newer <= cap))) body.max_completion_tokens = cap;
 }
 
 /** The known headers, feature switches cut to their known values (a switch left with none is dropped). */
@@ -291,7 +323,7 @@ export function namesModel(allowed: string, model: string): boolean {
 export function errorBody(api: ModelApi, status: number, message: string): string {
   const text = `no-mistakes model proxy: ${message}`;
   if (api === "gemini") return JSON.stringify({ error: { code: status, message: text, status: geminiStatus(status) } });
-  if (api === "openai")
+  if (api !== "anthropic")
     return JSON.stringify({ error: { message: text, type: "invalid_request_error", code: `no_mistakes_${status}` } });
   const type = status === 404 ? "not_found_error" : status === 403 ? "permission_error" : "invalid_request_error";
   return JSON.stringify({ type: "error", error: { type, message: text } });

@@ -43,7 +43,7 @@ const openai = (input: number, output: number, cached: number): ModelPrice => ({
  * List prices by model id prefix (the longest matching prefix wins). A model that matches none is
  * priced as the dearest of its API, so an unknown model can only make the meter stop a turn early.
  */
-const PRICES: Record<ModelApi, Array<[string, ModelPrice]>> = {
+const PRICES: Record<Exclude<ModelApi, "openai-chat">, Array<[string, ModelPrice]>> = {
   anthropic: [
     ["claude-opus-4-5", anthropic(5, 25)],
     ["claude-opus-4-6", anthropic(5, 25)],
@@ -75,7 +75,7 @@ const PRICES: Record<ModelApi, Array<[string, ModelPrice]>> = {
   ],
 };
 
-const DEAREST: Record<ModelApi, ModelPrice> = {
+const DEAREST: Record<Exclude<ModelApi, "openai-chat">, ModelPrice> = {
   anthropic: anthropic(15, 75),
   openai: openai(15, 60, 7.5),
   // the dearest tier of the dearest Gemini model (prompts over 200k tokens)
@@ -84,10 +84,12 @@ const DEAREST: Record<ModelApi, ModelPrice> = {
 
 /** The price of a model: the longest known prefix, else the dearest of its API. */
 export function modelPrice(api: ModelApi, model: string): ModelPrice {
+  // an OpenAI-compatible server is priced as OpenAI's own models (a model of the team's own: the dearest)
+  const list = api === "openai-chat" ? "openai" : api;
   let best: [string, ModelPrice] | undefined;
-  for (const entry of PRICES[api])
+  for (const entry of PRICES[list])
     if (model.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
-  return best?.[1] ?? DEAREST[api];
+  return best?.[1] ?? DEAREST[list];
 }
 
 /** What tokens cost, in dollars. */
