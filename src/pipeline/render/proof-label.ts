@@ -7,6 +7,7 @@ import type { Finding } from "../../db/schema.js";
  */
 export function proofLabel(f: Finding): string | undefined {
   if (f.reproduction === "reproduced") return "reproduced";
+  if (f.secondOpinion === "confirmed") return `confirmed by ${f.secondOpinionBy ?? "a second opinion"}`;
   if (f.demotedFrom !== null) return `unverified, raised as ${f.demotedFrom}`;
   if (f.reproduction === "broken") return "unverified, its reproducer did not run as a test";
   return undefined;

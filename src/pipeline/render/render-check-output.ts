@@ -30,10 +30,14 @@ function annotations(f: Finding): string {
 function keptNotes(notes: Finding[]): string[] {
   const plural = (n: number) => `${n} note${n === 1 ? "" : "s"}`;
   const notReproduced = notes.filter((f) => f.reproduction === "not-reproduced").length;
-  const dropped = notes.filter((f) => f.reproduction !== "not-reproduced" && f.demotedFrom !== null).length;
-  const unchanged = notes.length - notReproduced - dropped;
+  const refuted = notes.filter((f) => f.reproduction !== "not-reproduced" && f.secondOpinion === "refuted").length;
+  const dropped = notes.filter(
+    (f) => f.reproduction !== "not-reproduced" && f.secondOpinion !== "refuted" && f.demotedFrom !== null,
+  ).length;
+  const unchanged = notes.length - notReproduced - refuted - dropped;
   const parts = [
     ...(notReproduced ? [`${plural(notReproduced)} whose reproducer passed (not reproduced)`] : []),
+    ...(refuted ? [`${plural(refuted)} a second opinion refuted`] : []),
     ...(dropped ? [`${plural(dropped)} from errors nothing reproduced (\`verify.blocking: drop\`)`] : []),
     ...(unchanged ? [`${plural(unchanged)} on code unchanged since an earlier review`] : []),
   ];

@@ -30,6 +30,10 @@ export function renderReproduction(finding: Finding, shown: ShownReproduction | 
     const why = shown?.why ? ` (${sanitizeMarkdown(shown.why)})` : "";
     lines.push(`_Unverified: its reproducer ${inlineCode(command)} did not run as a test${why}._`);
   }
+  if (finding.secondOpinion === "confirmed" && finding.status === "open")
+    lines.push(
+      `**☑️ Confirmed by a second opinion** (${sanitizeMarkdown(finding.secondOpinionBy ?? "another agent")}, in a session of its own): ${sanitizeMarkdown(finding.secondOpinionReason ?? "")}`,
+    );
   if (finding.demotedFrom !== null && finding.status === "open")
     lines.push(
       `_Unverified: raised as ${sanitizeMarkdown(finding.demotedFrom)}, posted as ${sanitizeMarkdown(finding.severity)} because no reproducer showed it failing (\`verify.blocking\`)._`,

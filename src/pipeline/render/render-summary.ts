@@ -136,8 +136,9 @@ function statusLabel(f: Finding): string {
 }
 
 /** Why a note is one: its reproducer passed, an error nothing reproduced (`verify.blocking: drop`), or unchanged code. */
-function noteKind(f: Finding): "not-reproduced" | "dropped" | "unchanged" {
+function noteKind(f: Finding): "not-reproduced" | "refuted" | "dropped" | "unchanged" {
   if (f.reproduction === "not-reproduced") return "not-reproduced";
+  if (f.secondOpinion === "refuted") return "refuted";
   return f.demotedFrom !== null ? "dropped" : "unchanged";
 }
 
@@ -145,6 +146,10 @@ const NOTE_HEADINGS: [ReturnType<typeof noteKind>, string][] = [
   [
     "not-reproduced",
     "**Not reproduced** — the reviewer's reproducer passed on the head the app ran it on: kept here, not raised, not counted",
+  ],
+  [
+    "refuted",
+    "**Refuted by a second opinion** — another agent, in a session of its own, judged these not to be defects: kept here with both views, not raised, not counted",
   ],
   [
     "dropped",
@@ -166,11 +171,18 @@ function noteList(notes: Finding[], heading: string): string[] {
         ? ` · its reproducer ${inlineCode(f.reproducer.command)} ${REPRODUCTION_WORDS[f.reproduction] ?? f.reproduction}`
         : "";
     lines.push(
-      `- ${where(f.path, f.line, f.endLine)} ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} — ${tableCell(f.title)} (${findingId(f.number)})${reproducer}`,
+      `- ${where(f.path, f.line, f.endLine)} ${SEVERITY_ICON[f.severity] ?? ""} ${f.severity} — ${tableCell(f.title)} (${findingId(f.number)})${reproducer}${secondView(f)}`,
     );
   }
   if (notes.length > NOTES_SHOWN) lines.push(`- … and ${notes.length - NOTES_SHOWN} more`);
   return lines;
+}
+
+/** A refuted finding's two views: the reviewer's (its body, shortened) and the second opinion's reason. */
+function secondView(f: Finding): string {
+  if (f.secondOpinion !== "refuted") return "";
+  const reviewer = tableCell(f.body.length > 300 ? `${f.body.slice(0, 300)}…` : f.body);
+  return `\n  - the reviewer: ${reviewer}\n  - ${tableCell(f.secondOpinionBy ?? "the second opinion")}: ${tableCell(f.secondOpinionReason ?? "")}`;
 }
 
 const REPRODUCTION_WORDS: Record<string, string> = {

@@ -1,5 +1,6 @@
 // The review room: the review job as a step list (this file) — checkOutHead, stopAtBudget,
-// gatherReviewInput, askReviewer, recordFindings, reproduceFindings, publishReview, resolveFindingThreads, finishReview —
+// gatherReviewInput, askReviewer, recordFindings, reproduceFindings, askSecondOpinion, publishReview,
+// resolveFindingThreads, finishReview —
 // each step in its own file sharing a ReviewTurn, and the reviewer's prompt (build-review-prompt and its
 // sections), memory and answer format. It imports the rooms below: publish, render, checks, ledger,
 // guidelines, workspace, job, sessions.
@@ -11,6 +12,7 @@ import { ensureCheckRun } from "../publish/ensure-check-run.js";
 import { codeBlock } from "../render/code-block.js";
 import { resolveFindingThreads } from "../publish/resolve-finding-threads.js";
 import { askReviewer } from "./ask-reviewer.js";
+import { askSecondOpinion } from "./ask-second-opinion.js";
 import { checkOutHead } from "./check-out-head.js";
 import { finishReview } from "./finish-review.js";
 import { gatherReviewInput } from "./gather-review-input.js";
@@ -77,7 +79,8 @@ async function review(deps: PipelineDeps, turn: ReviewTurn): Promise<boolean> {
   if (!verdict) return false;
   const recorded = await recordFindings(deps, turn, head, input, verdict);
   const reproduced = await reproduceFindings(deps, turn, head, input, verdict, recorded);
-  const posted = await publishReview(deps, turn, head, input, verdict, reproduced);
+  const checked = await askSecondOpinion(deps, turn, head, input, reproduced);
+  const posted = await publishReview(deps, turn, head, input, verdict, checked);
   const { github, ref } = turn.ctx;
   await resolveFindingThreads(github, ref, turn.run.prNumber, head.ws.headSha, recorded.resolved, turn.log);
   await finishReview(deps, turn, head, input, posted);
