@@ -102,7 +102,7 @@ describe("a second opinion on blocking findings", () => {
     await fx.stop();
 
     fx = await FlowFixture.start(database.handle, { configYaml: "review:\n  second_opinion: codex\n" });
-    const head = await fx.open(PROJECT, [reviewer([REAL])]);
+    await fx.open(PROJECT, [reviewer([REAL])]);
     expect(fx.app.agentCalls().filter((c) => c.role === "verifier")).toHaveLength(0);
     expect(fx.github.reviews[0]!.body).toContain(
       "`review.second_opinion` names codex, which this app has no key for: the findings are posted as the reviewer gave them.",
