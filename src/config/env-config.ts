@@ -91,6 +91,7 @@ const envSchema = z.object({
   REVIEWER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
   FIXER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
   VERIFIER_AGENT: optionalString.pipe(z.enum(AGENTS).optional()),
+  AGENTS_FROM_REPO: optionalString.pipe(z.enum(["on", "off"]).optional()).transform((v) => v === "on"),
   REVIEWER_MODEL: optionalString,
   FIXER_MODEL: optionalString,
   VERIFIER_MODEL: optionalString,
@@ -196,6 +197,8 @@ export type EnvConfig = {
     verifier: (typeof AGENTS)[number];
     /** Each role's agent and model (REVIEWER_/FIXER_/VERIFIER_AGENT and _MODEL; default AGENT and AGENT_MODEL). */
     roles: AgentRoles;
+    /** Repositories may choose their roles' agents in `.github/no-mistakes.yml` (`agents:`; AGENTS_FROM_REPO=on). */
+    fromRepo: boolean;
     timeoutMs: number;
     model?: string;
     extraArgs: string[];
@@ -386,6 +389,7 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       name: e.AGENT,
       verifier: roles.verifier.name,
       roles,
+      fromRepo: e.AGENTS_FROM_REPO,
       timeoutMs: e.AGENT_TIMEOUT,
       model: e.AGENT_MODEL,
       extraArgs: e.AGENT_ARGS,

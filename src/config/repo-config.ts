@@ -89,6 +89,9 @@ const command = (defaultTimeout: number) =>
       return { name: spec.name ?? spec.run.slice(0, 100), run: spec.run, timeout: spec.timeout ?? defaultTimeout };
     });
 
+/** A role's agent in the repository's config: `{ agent: codex, model: gpt-5.5 }`. */
+const agentChoice = z.object({ agent: z.enum(AGENT_NAMES), model: z.string().min(1).max(200).optional() }).strict();
+
 const repoConfigSchema = z
   .object({
     review: z
@@ -154,6 +157,16 @@ const repoConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * An agent (and model) per role for this repository: applied only where the operator allows it
+     * (AGENTS_FROM_REPO=on) and to agents the app has a key for; otherwise the operator's agents run, and the
+     * review body says why.
+     */
+    agents: z
+      .object({ reviewer: agentChoice, fixer: agentChoice, verifier: agentChoice })
+      .partial()
+      .strict()
+      .optional(),
     /** The maintainers' rule files, from the default branch only, given to the reviewer and the fixer. */
     guidelines: z
       .object({

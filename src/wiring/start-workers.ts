@@ -13,8 +13,8 @@ import { OctokitGitHubClient } from "../github/octokit-github-client.js";
 import { processRun } from "../pipeline/process-run.js";
 import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
 import { RunSessions, type RunSessionsOptions } from "../pipeline/sessions/run-sessions.js";
-import { agentConfigured } from "../agents/agent-configured.js";
-import { createAgent } from "../agents/create-agent.js";
+import { AgentPool } from "./agent-pool.js";
+import { repoAgentProblem } from "./repo-agent-problem.js";
 import type { AgentName } from "../config/agent-roles.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { Refusals } from "../refusals/refusals.js";
@@ -61,21 +61,20 @@ export async function startWorkers(
       sessionBudgetTokens: deps.config.agent.sessionMaxTokens,
       cacheTtlMs: deps.config.agent.cacheTtlMs,
     });
+  const pool = new AgentPool(deps.config, deps.agents, deps.sandbox);
   const secondOpinions = new Map<AgentName, RunSessions>();
   const reviewDeps: PipelineDeps = {
     db: deps.database.db,
-    sessions: sessionsOf((role) => deps.agents[role]),
-    verifier: sessionsOf(deps.agents.verifier),
+    sessions: sessionsOf((role, choice) => pool.forRole(role, choice)),
+    verifier: sessionsOf((_role, choice) => pool.forRole("verifier", choice)),
     secondOpinion: (name) => {
-      if (!agentConfigured(deps.config, name)) return undefined;
+      const agent = pool.secondOpinion(name);
+      if (!agent) return undefined;
       let sessions = secondOpinions.get(name);
-      if (!sessions) {
-        const same = Object.values(deps.agents).find((a) => a.name === name);
-        const agent = same ?? createAgent(deps.config, deps.sandbox, { name });
-        secondOpinions.set(name, (sessions = sessionsOf(agent)));
-      }
+      if (!sessions) secondOpinions.set(name, (sessions = sessionsOf(agent)));
       return sessions;
     },
+    repoAgentProblem: (choice) => repoAgentProblem(deps.config, choice),
     log: deps.log,
     metrics: deps.metrics,
     refusals: deps.refusals,

@@ -34,7 +34,7 @@ export async function fixerGuidelines(
   const paths = [...new Set(findings.chosen.flatMap((f) => (f.path ? [f.path] : [])))];
   const list = await applicableGuidelines(tip.workspace, baseSha, paths, config);
   if (list.length === 0) return undefined;
-  const peek = await deps.sessions.peek(turn.run.id, "fixer");
+  const peek = await deps.sessions.peek(turn.run.id, "fixer", config);
   const memory = peek.memory as { guidelines?: unknown } | undefined;
   const seen = readGuidelineDigests(memory?.guidelines) ?? {};
   const maxBytes = config.guidelines.max_bytes;

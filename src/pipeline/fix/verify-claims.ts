@@ -26,6 +26,7 @@ export async function verifyClaims(
     sha: commit.sha,
     passing: commit.proof?.passing.map((p) => ({ number: p.finding.number, command: p.command })) ?? [],
     timeoutMs: deps.agentTimeoutMs,
+    agentChoice: turn.ctx.config.agents?.verifier,
     signal: turn.signal,
     log: turn.log,
   });

@@ -10,7 +10,7 @@ import { shortSha } from "../render/labels.js";
 import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
 import { replyOnce } from "../publish/reply-once.js";
 import { resolveFindingThreads } from "../publish/resolve-finding-threads.js";
-import type { RunSessions, TurnOutcome } from "../sessions/run-sessions.js";
+import type { RepoAgentChoice, RunSessions, TurnOutcome } from "../sessions/run-sessions.js";
 import { buildVerifyPrompt } from "./build-verify-prompt.js";
 import { parseVerifierAnswer, type Verdict } from "./parse-verifier-answer.js";
 
@@ -28,6 +28,8 @@ export interface VerifyFixInput {
   /** The claimed findings whose reproducer the app ran on the fix and saw pass, with its command. */
   passing?: { number: number; command: string }[];
   timeoutMs: number;
+  /** The verifier's agent when the repository chose one (`agents.verifier`); its turn is not under the PR's limits. */
+  agentChoice?: RepoAgentChoice;
   signal: AbortSignal;
   log: Logger;
 }
@@ -91,6 +93,7 @@ async function askVerifier(input: VerifyFixInput): Promise<TurnOutcome | undefin
       timeoutMs: input.timeoutMs,
       signal: input.signal,
       fresh: true,
+      ...(input.agentChoice ? { agentChoice: input.agentChoice } : {}),
     });
   } catch (error) {
     if (input.signal.aborted) throw error;

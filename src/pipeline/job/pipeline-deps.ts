@@ -11,7 +11,7 @@ import type { GitWorkspace } from "../../git/git-workspace.js";
 import type { GitHubClient } from "../../github/github-client.js";
 import type { Metrics } from "../../metrics/metrics.js";
 import type { Refusals } from "../../refusals/refusals.js";
-import type { RunSessions } from "../sessions/run-sessions.js";
+import type { RepoAgentChoice, RunSessions } from "../sessions/run-sessions.js";
 
 /**
  * What every pipeline job is handed by the wiring: the database, the agent sessions, GitHub clients,
@@ -27,6 +27,8 @@ export interface PipelineDeps {
    * role `verifier`, trigger `second-opinion`); undefined for an agent the operator did not configure.
    */
   secondOpinion?: (agent: AgentName) => RunSessions | undefined;
+  /** Why a repository's choice of a role's agent (`agents:`) does not apply; undefined when it does. */
+  repoAgentProblem?: (choice: RepoAgentChoice) => string | undefined;
   log: Logger;
   github: (installationId: number) => Promise<GitHubClient>;
   workspace: (run: Run) => GitWorkspace;

@@ -2,6 +2,7 @@ import { configProblemNote } from "../render/config-problem-note.js";
 import { ensureCheckRun } from "../publish/ensure-check-run.js";
 import { ignoredPathsNote } from "./ignored-paths-note.js";
 import { leftOutNote } from "./left-out-note.js";
+import { repoAgentsNote } from "./repo-agents-note.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { changedSince } from "./changed-since.js";
 import { fitReviewDiff } from "./fit-review-diff.js";
@@ -36,6 +37,8 @@ export async function gatherReviewInput(deps: PipelineDeps, turn: ReviewTurn, he
   ]);
   turn.checkRunId = checkRunId;
   if (ignored) notes.push(ignored);
+  const agents = repoAgentsNote(deps, config);
+  if (agents) notes.push(agents);
   if (read.leftOut.length > 0) notes.push(leftOutNote(read.leftOut));
   const { overBudget, ...diff } = fitReviewDiff(read, config.review.max_diff_bytes);
   if (overBudget.length > 0) {

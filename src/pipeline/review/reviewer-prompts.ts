@@ -43,7 +43,7 @@ export async function reviewerPrompts(
   // A stored session that will be resumed is told what changed since it last spoke; any new session (the
   // first, a fallback, a rollover, a reset, cold, --full) gets a prompt that stands alone: the whole PR.
   const fresh = job.full === true || config.review.session === "cold";
-  const peek = await deps.sessions.peek(run.id, "reviewer");
+  const peek = await deps.sessions.peek(run.id, "reviewer", config);
   const memory = readReviewerMemory(peek.memory);
   const ledger = before.map(ledgerEntry);
   const resumedInput: ReviewPromptInput = { ...common, session: { kind: "resumed", seen: memory, ledger } };

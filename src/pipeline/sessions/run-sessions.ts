@@ -9,6 +9,7 @@
 // record-turn-end, record-failed-turn) and its metrics (record-usage).
 import type { Logger } from "pino";
 import type { Agent, Role } from "../../agents/types.js";
+import type { RepoConfig } from "../../config/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { deleteRunAgentSession, loadRunAgentSession, rememberRunAgentSession } from "../../db/run-agent-sessions.js";
 import type { RunAgentSession } from "../../db/schema.js";
@@ -30,6 +31,9 @@ import type { TurnOutcome } from "./turn-outcome.js";
 import type { TurnRequest } from "./turn-request.js";
 import type { TurnState } from "./turn-state.js";
 
+/** What a repository's config chose for a role (`agents:`), as RunSessions hands it to the agent function. */
+export type RepoAgentChoice = NonNullable<NonNullable<RepoConfig["agents"]>[Role]>;
+
 export { agentScope } from "./agent-scope.js";
 export type { TurnOutcome } from "./turn-outcome.js";
 export type { TurnRequest } from "./turn-request.js";
@@ -46,8 +50,11 @@ export interface SessionPeek {
 
 export interface RunSessionsOptions {
   db: Database;
-  /** The agent every role's turns run, or each role's own (REVIEWER_AGENT, FIXER_AGENT…). */
-  agent: Agent | ((role: Role) => Agent);
+  /**
+   * The agent every role's turns run, or each role's own (REVIEWER_AGENT, FIXER_AGENT…), given what the
+   * repository's config chose for the role (`agents:`; the function decides whether that applies).
+   */
+  agent: Agent | ((role: Role, choice?: RepoAgentChoice) => Agent);
   log: Logger;
   /** Exported session state larger than this (compressed) is not stored. Default 8 MiB. */
   maxStateBytes?: number;
@@ -79,7 +86,7 @@ export interface RunSessionsOptions {
  */
 export class RunSessions {
   readonly #deps: Omit<SessionDeps, "agent">;
-  readonly #agentOf: (role: Role) => Agent;
+  readonly #agentOf: (role: Role, choice?: RepoAgentChoice) => Agent;
   readonly #log: Logger;
 
   constructor(options: RunSessionsOptions) {
@@ -99,9 +106,9 @@ export class RunSessions {
   }
 
   /** What the next turn of (run, role) will find; a store that cannot be read finds nothing. */
-  async peek(runId: number, role: Role): Promise<SessionPeek> {
+  async peek(runId: number, role: Role, config?: RepoConfig): Promise<SessionPeek> {
     const { db, sessionBudget } = this.#deps;
-    const agent = this.#agentOf(role);
+    const agent = this.#agentOf(role, config?.agents?.[role]);
     if (!agent.supportsResume) return { resumable: false, contextTokens: 0 };
     let stored: RunAgentSession | undefined;
     try {
@@ -133,7 +140,10 @@ export class RunSessions {
    * row and metrics. A turn that throws is recorded with the mode it had reached (recordFailedTurn).
    */
   async run(runId: number, role: Role, turn: TurnRequest): Promise<TurnOutcome> {
-    const deps: SessionDeps = { ...this.#deps, agent: this.#agentOf(role) };
+    const deps: SessionDeps = {
+      ...this.#deps,
+      agent: this.#agentOf(role, turn.agentChoice ?? turn.limits?.agents?.[role]),
+    };
     const log = this.#log.child({ runId, role });
     const fresh = { ...turn, prompt: turn.freshPrompt ?? turn.prompt };
     const t: SessionTurn = { runId, role, turn, fresh, scope: agentScope(runId, role), log };

@@ -12,6 +12,8 @@ export interface TurnRequest {
   fresh?: boolean;
   /** The PR's limits: the model proxy stops the turn once the run's spend reaches them; absent = unbounded. */
   limits?: RepoConfig;
+  /** The role's agent as the repository's config chose it, when the turn has no `limits` to read it from. */
+  agentChoice?: NonNullable<NonNullable<RepoConfig["agents"]>["verifier"]>;
   /**
    * The prompt for a new session (first turn, `fresh`, cold, a fallback, a rollover): it must stand alone.
    * `prompt` is then what a resumed session is told. Absent: `prompt` serves both.

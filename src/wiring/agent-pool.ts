@@ -1,0 +1,47 @@
+import { agentConfigured } from "../agents/agent-configured.js";
+import { createAgent } from "../agents/create-agent.js";
+import type { AgentsByRole } from "../agents/create-role-agents.js";
+import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
+import type { Agent, Role } from "../agents/types.js";
+import type { AgentChoice, AgentName } from "../config/agent-roles.js";
+import type { EnvConfig } from "../config/env-config.js";
+import type { RepoAgentChoice } from "../pipeline/sessions/run-sessions.js";
+
+/**
+ * The agents turns may run: each role's (the operator's), a repository's choice where AGENTS_FROM_REPO=on
+ * lets it choose (of agents the app has a key for), and a second opinion's. One adapter per agent and model.
+ */
+export class AgentPool {
+  readonly #made = new Map<string, Agent>();
+
+  constructor(
+    private readonly config: EnvConfig,
+    private readonly roles: AgentsByRole,
+    private readonly sandbox: AgentSandbox | undefined,
+  ) {
+    for (const role of ["reviewer", "fixer", "verifier"] as const)
+      this.#made.set(key(config.agent.roles[role]), roles[role]);
+  }
+
+  /** A role's agent: the repository's choice when it may choose and the app can run it, else the operator's. */
+  forRole(role: Role, choice?: RepoAgentChoice): Agent {
+    if (!choice || !this.config.agent.fromRepo || !agentConfigured(this.config, choice.agent)) return this.roles[role];
+    return this.of({ name: choice.agent, ...(choice.model ? { model: choice.model } : {}) });
+  }
+
+  /** A second opinion's agent: a role's when one runs it, else its default model; undefined without its key. */
+  secondOpinion(name: AgentName): Agent | undefined {
+    if (!agentConfigured(this.config, name)) return undefined;
+    return Object.values(this.roles).find((agent) => agent.name === name) ?? this.of({ name });
+  }
+
+  of(choice: AgentChoice): Agent {
+    let agent = this.#made.get(key(choice));
+    if (!agent) this.#made.set(key(choice), (agent = createAgent(this.config, this.sandbox, choice)));
+    return agent;
+  }
+}
+
+function key(choice: AgentChoice): string {
+  return JSON.stringify([choice.name, choice.model ?? null]);
+}
