@@ -88,6 +88,8 @@ export const turns = pgTable(
     trigger: text("trigger").notNull(),
     headSha: text("head_sha").notNull(),
     agent: text("agent").notNull(),
+    /** The model id the agent's CLI sends (Agent.resolveModel's `sent`), learnt at the turn's start; null when it has none or could not say. */
+    model: text("model"),
     /** cold | started | resumed | fallback | rollover; null while the turn is still starting */
     sessionMode: text("session_mode"),
     sessionId: text("session_id"),
@@ -212,6 +214,14 @@ export const findings = pgTable(
     /** The agent that gave it, and its reason (its text: shown inert). */
     secondOpinionBy: text("second_opinion_by"),
     secondOpinionReason: text("second_opinion_reason"),
+    /**
+     * What finally became of it (src/db/finding-outcomes.ts): fixed | dismissed | withdrawn | open-at-merge |
+     * abandoned (its PR closed unmerged); null while its PR is open and it is not fixed, dismissed or withdrawn,
+     * and for notes (never posted). Recomputed with every change of its status or its run's state.
+     */
+    outcome: text("outcome"),
+    /** When the event that decided the outcome happened (the time it took: outcome_at − created_at). */
+    outcomeAt: timestamp("outcome_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -9,7 +9,7 @@ export type TurnStatus = "running" | "succeeded" | "failed" | "cancelled" | "int
 
 export async function startTurn(
   db: Database,
-  row: { runId: number; role: Role; trigger: string; headSha: string; agent: string },
+  row: { runId: number; role: Role; trigger: string; headSha: string; agent: string; model?: string | null },
 ): Promise<number> {
   const [inserted] = await db.insert(turns).values(row).returning({ id: turns.id });
   return inserted!.id;

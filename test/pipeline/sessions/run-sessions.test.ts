@@ -144,6 +144,35 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     expect((await loadRunAgentSession(database.handle.db, runId, "fixer"))?.agent).toBe("fixer-cli");
   });
 
+  it("records the model id each turn's agent sends; none when the agent has no model or cannot say", async () => {
+    const { opts, turn } = setup();
+    const runId = await createRun(database.handle.db);
+    const withModel = (name: string, resolveModel?: Agent["resolveModel"]): Agent => {
+      const inner = new FakeAgent(opts);
+      return { name, supportsResume: true, run: (o: AgentRunOptions) => inner.run(o), resolveModel };
+    };
+    const byRole = {
+      reviewer: withModel("claude-code", () =>
+        Promise.resolve({ configured: "claude-opus-4-1", isDefault: false, sent: "claude-opus-4-8" }),
+      ),
+      fixer: withModel("codex", () => Promise.reject(new AgentError("spawn", "codex: not installed"))),
+      verifier: new FakeAgent(opts),
+    };
+    const { log, lines } = captureLogger();
+    const sessions = new RunSessions({ db: database.handle.db, agent: (role) => byRole[role], log });
+    await sessions.run(runId, "reviewer", turn());
+    await sessions.run(runId, "fixer", turn());
+    await sessions.run(runId, "verifier", turn());
+
+    const rows = await listTurns(database.handle.db, runId);
+    expect(rows.map((r) => [r.role, r.agent, r.model, r.status])).toEqual([
+      ["reviewer", "claude-code", "claude-opus-4-8", "succeeded"],
+      ["fixer", "codex", null, "succeeded"],
+      ["verifier", "fake", null, "succeeded"],
+    ]);
+    expect(lines().some((l) => l.msg === "turn's model unknown; recorded without it")).toBe(true);
+  });
+
   it("sends the fresh prompt to every new session and the short one only to a resume; stores the session's size and memory", async () => {
     const { make, turn, calls } = setup();
     const runId = await createRun(database.handle.db);
