@@ -97,6 +97,11 @@ export const turns = pgTable(
     /** running | succeeded | failed | cancelled | interrupted (its process died or stopped mid-turn) */
     status: text("status").notNull().default("running"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The run's `pr_updated_at` when the turn started (GitHub's time of the newest PR event applied): for a
+     * review of a push, when it was pushed — the scorecard's time from push to review starts there.
+     */
+    prUpdatedAt: timestamp("pr_updated_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),

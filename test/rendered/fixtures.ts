@@ -90,6 +90,7 @@ export function turn(overrides: Partial<Turn> & Pick<Turn, "id" | "role">): Turn
     headSha: HEAD_SHA,
     agent: "claude-code",
     model: null,
+    prUpdatedAt: null,
     sessionMode: "started",
     sessionId: `session-${overrides.id}`,
     fallbackReason: null,

@@ -5,6 +5,7 @@ import { AgentError } from "../../../src/agents/agent-error.js";
 import { FakeAgent } from "../../../src/agents/fake.js";
 import type { Agent, AgentResult, AgentRunOptions } from "../../../src/agents/types.js";
 import { listRunAgentSessions, loadRunAgentSession, saveRunAgentSession } from "../../../src/db/run-agent-sessions.js";
+import { updateRun } from "../../../src/db/runs.js";
 import { listTurns } from "../../../src/db/turns.js";
 import { RunSessions, type TurnRequest } from "../../../src/pipeline/sessions/run-sessions.js";
 import { captureLogger } from "../../helpers/capture-logger.js";
@@ -144,9 +145,11 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     expect((await loadRunAgentSession(database.handle.db, runId, "fixer"))?.agent).toBe("fixer-cli");
   });
 
-  it("records the model id each turn's agent sends; none when the agent has no model or cannot say", async () => {
+  it("records the model id each turn's agent sends (none when the agent has no model or cannot say) and when the PR last changed", async () => {
     const { opts, turn } = setup();
     const runId = await createRun(database.handle.db);
+    const pushedAt = new Date("2031-02-03T04:05:06.000Z");
+    await updateRun(database.handle.db, runId, { prUpdatedAt: pushedAt });
     const withModel = (name: string, resolveModel?: Agent["resolveModel"]): Agent => {
       const inner = new FakeAgent(opts);
       return { name, supportsResume: true, run: (o: AgentRunOptions) => inner.run(o), resolveModel };
@@ -165,6 +168,7 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
     await sessions.run(runId, "verifier", turn());
 
     const rows = await listTurns(database.handle.db, runId);
+    expect(rows.map((r) => r.prUpdatedAt)).toEqual([pushedAt, pushedAt, pushedAt]);
     expect(rows.map((r) => [r.role, r.agent, r.model, r.status])).toEqual([
       ["reviewer", "claude-code", "claude-opus-4-8", "succeeded"],
       ["fixer", "codex", null, "succeeded"],
