@@ -2,6 +2,7 @@ ALTER TABLE "findings" ADD COLUMN "outcome" text;--> statement-breakpoint
 ALTER TABLE "findings" ADD COLUMN "outcome_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "turns" ADD COLUMN "model" text;--> statement-breakpoint
 ALTER TABLE "turns" ADD COLUMN "pr_updated_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "findings_created_idx" ON "findings" USING btree ("created_at");--> statement-breakpoint
 -- Back-fill: the outcome of every finding already in the ledger (src/db/finding-outcomes.ts, refreshOutcomesSql("TRUE")).
 UPDATE findings AS t SET outcome = d.outcome, outcome_at = d.outcome_at
 FROM (

@@ -233,6 +233,8 @@ export const findings = pgTable(
   (t) => [
     uniqueIndex("findings_run_number_unique").on(t.runId, t.number),
     uniqueIndex("findings_run_fingerprint_unique").on(t.runId, t.fingerprint),
+    // The operator's scorecard: every repository's findings raised over a period.
+    index("findings_created_idx").on(t.createdAt),
   ],
 );
 
