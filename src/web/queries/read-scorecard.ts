@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { findings, runs, turns } from "../../db/schema.js";
+import { SCORECARD_WEEKS, scorecardSince } from "../../domain/scorecard-period.js";
 import {
   emptyCounts,
   type AgentModelRow,
@@ -13,18 +14,9 @@ import {
 /** Which repositories a scorecard counts: some (a repository's page) or all of them (the operator's). */
 export type ScorecardScope = { repositoryIds: number[] } | "all";
 
-/** Weeks a scorecard covers, the current one included. */
-export const SCORECARD_WEEKS = 12;
 const DAY_MS = 86_400_000;
 /** The triggers of a review that a push asked for (the PR's update GitHub reported is that push). */
 const PUSH_TRIGGERS = ["opened", "synchronize"];
-
-/** Monday 00:00 UTC of the week `weeks - 1` weeks before the one `now` is in. */
-export function scorecardSince(now: Date, weeks = SCORECARD_WEEKS): Date {
-  const day = Math.floor(now.getTime() / DAY_MS);
-  const monday = day - ((day + 3) % 7); // 1970-01-01 was a Thursday
-  return new Date((monday - 7 * (weeks - 1)) * DAY_MS);
-}
 
 /**
  * The scorecard of the findings raised and the turns started since `scorecardSince(now)` in `scope`:

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readScorecard, scorecardSince } from "../../../src/web/queries/read-scorecard.js";
+import { scorecardSince } from "../../../src/domain/scorecard-period.js";
+import { readRepositoryOutcomeRates } from "../../../src/db/repository-outcome-rates.js";
+import { readScorecard } from "../../../src/web/queries/read-scorecard.js";
 import { addressedRate, costPerAddressed, emptyCounts, noiseRate } from "../../../src/web/views/scorecard-view.js";
 import { SCORECARD_NOW, seedScorecardLedger } from "../../helpers/scorecard-seed.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../helpers/test-database.js";
@@ -97,5 +99,13 @@ describe.each(kinds)("readScorecard on %s", (kind) => {
       expect([addressedRate(none.total), noiseRate(none.total), costPerAddressed(0, 0)]).toEqual([null, null, null]);
       expect(none.weeks.every((w) => w.posted === 0)).toBe(true);
     }
+  });
+
+  it("the status line's rates: the scorecard's posted, fixed and noise for one repository", async () => {
+    const db = database.handle.db;
+    const since = scorecardSince(SCORECARD_NOW);
+    expect(await readRepositoryOutcomeRates(db, 1, since)).toEqual({ posted: 6, fixed: 2, noise: 2 });
+    expect(await readRepositoryOutcomeRates(db, 2, since)).toEqual({ posted: 1, fixed: 1, noise: 0 });
+    expect(await readRepositoryOutcomeRates(db, 3, since)).toEqual({ posted: 0, fixed: 0, noise: 0 });
   });
 });
