@@ -16,7 +16,13 @@ import type { HtmlSafe } from "./html-safe.js";
 import { postedTrendChart, rateTrendChart } from "./trend-chart.js";
 import { untrustedText } from "./untrusted-text.js";
 
-const seconds = (s: number | null) => (s === null ? "–" : formatDuration(new Date(0), new Date(s * 1000)));
+/** A median time: `42 s`, `3 m 05 s`, `1 h 02 m`, `3 d 04 h`; `–` without one. */
+function seconds(s: number | null): string {
+  if (s === null) return "–";
+  if (s < 86_400) return formatDuration(new Date(0), new Date(s * 1000));
+  const hours = Math.round(s / 3600);
+  return `${Math.floor(hours / 24)} d ${String(hours % 24).padStart(2, "0")} h`;
+}
 const usdOrDash = (usd: number | null) => (usd === null ? "–" : formatUsd(usd));
 
 /**

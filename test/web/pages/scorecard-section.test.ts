@@ -37,7 +37,7 @@ function card(change: Partial<Scorecard> = {}): Scorecard {
         turns: 0,
         resumedTurns: 0,
         spendUsd: 0,
-        pushToReviewSeconds: null,
+        pushToReviewSeconds: 3 * 86_400 + 4 * 3600,
       },
     ],
     bySeverity: [{ label: "error", ...total }],
@@ -47,7 +47,10 @@ function card(change: Partial<Scorecard> = {}): Scorecard {
     resumedTurns: 2,
     spendUsd: 1.5,
     pushToReviewSeconds: 95,
-    secondsToOutcome: [{ outcome: "fixed", seconds: 3720 }],
+    secondsToOutcome: [
+      { outcome: "fixed", seconds: 3720 },
+      { outcome: "open-at-merge", seconds: 3 * 86_400 + 4 * 3600 },
+    ],
     weeks,
     ...change,
   };
@@ -67,7 +70,7 @@ describe("scorecardSection", () => {
     expect(facts).toContain("Resumed turns 25% of 8");
     const agents = page.byClass("scorecard-agents")[0]!;
     const rows = page.byTag("tr").filter((r) => page.text(r).includes("codex"));
-    expect(page.text(rows[0]).replace(/\s+/g, " ")).toContain("codex unknown 0 0 –");
+    expect(page.text(rows[0]).replace(/\s+/g, " ")).toContain("codex unknown 0 0 – – 0 – $0.0000 – 3 d 04 h");
     // the model id is the CLI's: shown inert, as text
     expect(page.text(agents)).toContain('onerror="alert(1)"');
     expect(page.byTag("img")).toHaveLength(0);
