@@ -197,7 +197,15 @@ async function readHistory(
     throw new Error("--from-history: name the repository (--repo-name owner/repo): the clone has no GitHub remote");
   const history = await openDatabase(from);
   try {
-    const golden = await goldenFromHistory(history.db, repository, limit);
+    const golden = await goldenFromHistory(history.db, repository, limit).catch((error: unknown) => {
+      // a database the app has not migrated since findings got their outcomes
+      if (/outcome/.test((error as Error).message))
+        throw new Error(
+          `--from-history: the app's database has no finding outcomes yet; start this version of the app on it once (it migrates): ${(error as Error).message}`,
+          { cause: error },
+        );
+      throw error;
+    });
     const issues = golden.reduce((n, pr) => n + pr.issues.length, 0);
     io.progress(
       `golden file from history: ${golden.length} merged PR${golden.length === 1 ? "" : "s"} of ${repository} with decided findings, ${issues} fixed (real issues)`,

@@ -12,6 +12,7 @@ import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
 import {
   baseEnv,
+  calls,
   F1,
   F2,
   F3,
@@ -98,6 +99,7 @@ describe.each(kinds)("goldenFromHistory on %s", (kind) => {
 
 describe("backtest --from-history: the team's own outcomes as the golden file", () => {
   const root = tempDir("nm-history-");
+  const repoDir = join(root, "clone");
   let report: Awaited<ReturnType<typeof runBacktest>>;
   const progressed: string[] = [];
 
@@ -106,7 +108,6 @@ describe("backtest --from-history: the team's own outcomes as the golden file", 
     const history = await createTestDatabase("pglite", historyDir);
     await seedHistory(history.handle.db);
     await history.dispose();
-    const repoDir = join(root, "clone");
     makeRepo(repoDir);
     const io: BacktestIo = { env: baseEnv(), print: () => {}, progress: (l) => progressed.push(l) };
     const parsed = parseBacktestArgs(["--repo", repoDir, "--from-history", "--history-pglite-dir", historyDir], {});
@@ -142,6 +143,24 @@ describe("backtest --from-history: the team's own outcomes as the golden file", 
     expect(a!.recall).toBeCloseTo(2 / 3, 10);
     // B raises exactly what the team fixed
     expect([b!.raised, b!.matchedFindings, b!.golden, b!.matchedGolden]).toEqual([3, 3, 3, 3]);
+  });
+  it("says so when the app's database predates finding outcomes, before any review", async () => {
+    const oldDir = join(root, "old-app-data");
+    const old = await createTestDatabase("pglite", oldDir);
+    await old.handle.executeSql("alter table findings drop column outcome");
+    await old.dispose();
+    const io: BacktestIo = { env: baseEnv(), print: () => {}, progress: () => {} };
+    await expect(
+      runBacktest(
+        options(repoDir, join(root, "out-old"), [{ label: "A", env: fakeEnv(root, "old", REVIEWER_A) }], {
+          golden: undefined,
+          fromHistory: { pgliteDir: oldDir },
+          matching: "location",
+        }),
+        io,
+      ),
+    ).rejects.toThrow("--from-history: the app's database has no finding outcomes yet");
+    expect(calls(root, "old")).toEqual([]);
   });
 });
 
