@@ -20,28 +20,31 @@ const PUSH_TRIGGERS = ["opened", "synchronize"];
 
 /**
  * The scorecard of the findings raised and the turns started since `scorecardSince(now)` in `scope`:
- * four statements whatever the repository's size, each grouped down to a few rows in the database.
+ * three statements whatever the repository's size, each grouped down to a few rows in the database (the
+ * outcomes by every dimension and week at once: one pass over the findings serves the tables and the trends).
  */
 export async function readScorecard(db: Database, scope: ScorecardScope, now = new Date()): Promise<Scorecard> {
   const since = scorecardSince(now);
-  if (scope !== "all" && scope.repositoryIds.length === 0) return assemble(since, [], [], [], []);
+  if (scope !== "all" && scope.repositoryIds.length === 0) return assemble(since, [], [], []);
   const inScope = scope === "all" ? undefined : inArray(runs.repositoryId, scope.repositoryIds);
   const posted = and(ne(findings.status, "note"), gte(findings.createdAt, since), inScope);
-  const [outcomes, turnRows, weeks, seconds] = await Promise.all([
+  const [outcomes, turnRows, seconds] = await Promise.all([
     outcomeRows(db, posted),
     turnStats(db, and(gte(turns.startedAt, since), inScope)),
-    weekRows(db, posted),
     secondsToOutcome(db, and(posted, sql`${findings.outcome} is not null`)),
   ]);
-  return assemble(since, outcomes, turnRows, weeks, seconds);
+  return assemble(since, outcomes, turnRows, seconds);
 }
 
 type OutcomeRow = Awaited<ReturnType<typeof outcomeRows>>[number];
 type TurnRow = Awaited<ReturnType<typeof turnStats>>[number];
 
+const WEEK = sql<string>`to_char(date_trunc('week', ${findings.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
+
 function outcomeRows(db: Database, where: SQL | undefined) {
   return db
     .select({
+      week: WEEK,
       repository: sql<string>`max(${runs.repositoryFullName})`,
       agent: sql<string>`coalesce(${turns.agent}, 'unknown')`,
       model: turns.model,
@@ -54,7 +57,15 @@ function outcomeRows(db: Database, where: SQL | undefined) {
     .innerJoin(runs, eq(runs.id, findings.runId))
     .leftJoin(turns, eq(turns.id, findings.introducedTurnId))
     .where(where)
-    .groupBy(runs.repositoryId, turns.agent, turns.model, findings.severity, findings.reproduction, findings.outcome);
+    .groupBy(
+      runs.repositoryId,
+      turns.agent,
+      turns.model,
+      findings.severity,
+      findings.reproduction,
+      findings.outcome,
+      WEEK,
+    );
 }
 
 /** Turns, resumed turns, spend and the median push-to-review per agent and model, and over all of them (`all`). */
@@ -78,21 +89,6 @@ function turnStats(db: Database, where: SQL | undefined) {
     .innerJoin(runs, eq(runs.id, turns.runId))
     .where(where)
     .groupBy(sql`grouping sets ((${turns.agent}, ${turns.model}), ())`);
-}
-
-function weekRows(db: Database, where: SQL | undefined) {
-  const week = sql<string>`to_char(date_trunc('week', ${findings.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  return db
-    .select({
-      week,
-      posted: sql<number>`count(*)::int`,
-      fixed: sql<number>`(count(*) filter (where ${findings.outcome} = 'fixed'))::int`,
-      noise: sql<number>`(count(*) filter (where ${findings.outcome} in ('dismissed', 'withdrawn')))::int`,
-    })
-    .from(findings)
-    .innerJoin(runs, eq(runs.id, findings.runId))
-    .where(where)
-    .groupBy(week);
 }
 
 function secondsToOutcome(db: Database, where: SQL | undefined) {
@@ -137,7 +133,6 @@ function assemble(
   since: Date,
   outcomes: OutcomeRow[],
   turnRows: TurnRow[],
-  weekList: { week: string; posted: number; fixed: number; noise: number }[],
   seconds: { outcome: string; seconds: number }[],
 ): Scorecard {
   const total = emptyCounts();
@@ -155,7 +150,7 @@ function assemble(
     spendUsd: overall?.spendUsd ?? 0,
     pushToReviewSeconds: overall?.pushToReviewSeconds ?? null,
     secondsToOutcome: seconds.map((s) => ({ outcome: s.outcome, seconds: Number(s.seconds) })),
-    weeks: everyWeek(since, weekList),
+    weeks: everyWeek(since, outcomes),
   };
 }
 
@@ -183,14 +178,17 @@ function byAgentModel(outcomes: OutcomeRow[], turnRows: TurnRow[]): AgentModelRo
   );
 }
 
-function everyWeek(
-  since: Date,
-  found: { week: string; posted: number; fixed: number; noise: number }[],
-): ScorecardWeek[] {
-  const byWeek = new Map(found.map((w) => [w.week, w]));
+function everyWeek(since: Date, outcomes: OutcomeRow[]): ScorecardWeek[] {
+  const byWeek = new Map<string, Omit<ScorecardWeek, "weekStart">>();
+  for (const o of outcomes) {
+    const w = byWeek.get(o.week) ?? { posted: 0, fixed: 0, noise: 0 };
+    w.posted += o.count;
+    if (o.outcome === "fixed") w.fixed += o.count;
+    if (o.outcome === "dismissed" || o.outcome === "withdrawn") w.noise += o.count;
+    byWeek.set(o.week, w);
+  }
   return Array.from({ length: SCORECARD_WEEKS }, (_, i) => {
     const weekStart = new Date(since.getTime() + i * 7 * DAY_MS);
-    const w = byWeek.get(weekStart.toISOString().slice(0, 10));
-    return { weekStart, posted: w?.posted ?? 0, fixed: w?.fixed ?? 0, noise: w?.noise ?? 0 };
+    return { weekStart, ...(byWeek.get(weekStart.toISOString().slice(0, 10)) ?? { posted: 0, fixed: 0, noise: 0 }) };
   });
 }
