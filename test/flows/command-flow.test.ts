@@ -550,6 +550,10 @@ describe("other commands", () => {
     );
     expect(status).toContain("fixer: none stored");
     expect(status).toContain("fix rounds 0/3 · turns 1/30 · spend $0.00/$5.00"); // bounded by default
+    // the repository's scorecard: two findings posted on this open PR, neither decided yet
+    expect(status.split("\n").at(-1)).toBe(
+      "**Scorecard** · this repository, last 12 weeks: 0% addressed (0 of 2 posted findings fixed) · 0% noise (0 dismissed or withdrawn)",
+    );
   });
 
   it("dismiss → the finding is never raised again by a later review", async () => {
