@@ -405,10 +405,13 @@ if (web) {
       kind: "perf",
     });
     rows.push({
-      figure: `repository page server time (server-timing), ${c.prs} PRs, first page, ${db}, same load; p95 vs a ${c.small.prs}-PR repository`,
+      figure: `repository page server time (server-timing), ${c.prs} PRs, first page, with its scorecard over ${d.checks.repositoryPosted} findings, ${db}, same load; p95 vs a ${c.small.prs}-PR repository`,
       value: `${d.repositoryPage.p95} ms (p50 ${d.repositoryPage.p50}; ${wall(d.repositoryPage)}) vs ${d.repositoryPageBaseline.p95} ms = ${d.repositoryPageRatio}×`,
       target: `< ${c.targetsMs.repositoryPage} ms`,
-      holds: d.repositoryPage.p95 < c.targetsMs.repositoryPage && d.checks.repositoryTotal === c.prs,
+      holds:
+        d.repositoryPage.p95 < c.targetsMs.repositoryPage &&
+        d.checks.repositoryTotal === c.prs &&
+        d.checks.repositoryPosted === c.prs * 5,
       kind: "perf",
     });
     rows.push({

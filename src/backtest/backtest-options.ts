@@ -5,6 +5,12 @@ export interface BacktestOptions {
   /** The local clone. */
   repo: string;
   golden?: string;
+  /**
+   * The golden file is the app's own history of the repository (`--repo-name`, else the clone's origin): its
+   * merged PRs' findings, fixed = a real issue. Read from this database (the app's DATABASE_URL, or a PGlite
+   * data directory).
+   */
+  fromHistory?: { databaseUrl?: string; pgliteDir?: string };
   pairs?: string;
   /** The PRs are the merge commits of `branch` (at most `limit`). */
   merges: boolean;

@@ -8,8 +8,13 @@ Which pull requests:
   --golden <file>        real issues per PR (the public benchmark's JSON as is, or your own in that shape);
                          without --merges or --pairs, its PRs are looked up in the clone; PRs it flags
                          (the benchmark's az_comment) are skipped, each listed with its flag
+  --from-history         the golden file is the app's own record of this repository (--repo-name, else
+                         the clone's origin): its merged PRs with findings the team decided on, the fixed
+                         ones the real issues (dismissed or withdrawn: not issues); --limit: the newest n
+  --history-database-url <url>  the app's database (default DATABASE_URL); or
+  --history-pglite-dir <dir>    its embedded database's data directory (the app stopped)
   --merges               the merge commits of --branch (base = first parent, head = second parent)
-  --limit <n>            with --merges: the newest n
+  --limit <n>            with --merges or --from-history: the newest n
   --pairs <file>         [{ "base": "<rev>", "head": "<rev>", "pr": "<url or number>", "title": "…" }]
   --branch <ref>         history and config branch (default HEAD)
   --replay               review each PR's commits as pushes, one after another

@@ -12,6 +12,9 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
       help: { type: "boolean", short: "h" },
       repo: { type: "string" },
       golden: { type: "string" },
+      "from-history": { type: "boolean" },
+      "history-database-url": { type: "string" },
+      "history-pglite-dir": { type: "string" },
       pairs: { type: "string" },
       merges: { type: "boolean" },
       limit: { type: "string" },
@@ -64,8 +67,9 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
     return out;
   };
   if (!values.repo) problems.push("--repo: the local clone to backtest is required");
-  if (!values.golden && !values.pairs && !values.merges)
-    problems.push("name the pull requests: --golden <file>, --pairs <file> or --merges");
+  if (!values.golden && !values.pairs && !values.merges && !values["from-history"])
+    problems.push("name the pull requests: --golden <file>, --from-history, --pairs <file> or --merges");
+  const history = fromHistory(values, env, problems);
   if (values.pairs && values.merges) problems.push("--pairs and --merges: give one of them");
   const match = values.match ?? "judge";
   if (match !== "judge" && match !== "location") problems.push(`--match: "${match}" is neither judge nor location`);
@@ -110,6 +114,7 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
   const options: BacktestOptions = {
     repo: values.repo ?? "",
     ...(values.golden ? { golden: values.golden } : {}),
+    ...(history ? { fromHistory: history } : {}),
     ...(values.pairs ? { pairs: values.pairs } : {}),
     merges: values.merges ?? false,
     branch: values.branch ?? "HEAD",
@@ -133,4 +138,27 @@ export function parseBacktestArgs(argv: string[], env: NodeJS.ProcessEnv = proce
   };
   if (problems.length > 0) throw new Error(`backtest: ${problems.join("\n  ")}`);
   return options;
+}
+
+/** `--from-history`'s database: --history-database-url, --history-pglite-dir, else the app's DATABASE_URL. */
+function fromHistory(
+  values: { golden?: string; "from-history"?: boolean; "history-database-url"?: string; "history-pglite-dir"?: string },
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): BacktestOptions["fromHistory"] {
+  const url = values["history-database-url"];
+  const dir = values["history-pglite-dir"];
+  if (!values["from-history"]) {
+    if (url || dir) problems.push("--history-database-url, --history-pglite-dir: only with --from-history");
+    return undefined;
+  }
+  if (values.golden) problems.push("--golden and --from-history: give one of them");
+  if (url && dir) problems.push("--history-database-url and --history-pglite-dir: give one of them");
+  if (dir) return { pgliteDir: dir };
+  const databaseUrl = url ?? env.DATABASE_URL;
+  if (!databaseUrl)
+    problems.push(
+      "--from-history: the app's database is needed (--history-database-url, --history-pglite-dir or DATABASE_URL)",
+    );
+  return { databaseUrl };
 }

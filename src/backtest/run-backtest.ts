@@ -12,6 +12,8 @@ import { BacktestState } from "./backtest-state.js";
 import { cloneGit } from "./clone-git.js";
 import { cloneRepositories } from "./clone-repositories.js";
 import { findBacktestPrs } from "./find-backtest-prs.js";
+import { goldenFromHistory } from "./golden-from-history.js";
+import type { GoldenPr } from "./golden-pr.js";
 import { goldenRepositoriesLine } from "./golden-repositories-line.js";
 import { JudgeCache } from "./judge-cache.js";
 import type { Matcher } from "./match-pr.js";
@@ -48,10 +50,14 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
   });
 
   // 1. The PRs.
-  const golden = options.golden ? parseGoldenFile(await readJsonFile(options.golden), options.golden) : undefined;
   const pairs = options.pairs ? parsePairsFile(await readJsonFile(options.pairs), options.pairs) : undefined;
   const git = cloneGit(repo);
   const cloneRepos = await cloneRepositories(git);
+  const golden = options.golden
+    ? parseGoldenFile(await readJsonFile(options.golden), options.golden)
+    : options.fromHistory
+      ? await readHistory(options.fromHistory, options.repoName ?? cloneRepos[0], options.limit, io)
+      : undefined;
   const warnings: string[] = [];
   const warn = (line: string | undefined) => {
     if (!line) return;
@@ -177,6 +183,36 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
     return report;
   } finally {
     await database.close();
+  }
+}
+
+/** The app's own outcomes of `repository`'s merged PRs as the golden file (`--from-history`). */
+async function readHistory(
+  from: NonNullable<BacktestOptions["fromHistory"]>,
+  repository: string | undefined,
+  limit: number | undefined,
+  io: BacktestIo,
+): Promise<GoldenPr[]> {
+  if (!repository)
+    throw new Error("--from-history: name the repository (--repo-name owner/repo): the clone has no GitHub remote");
+  const history = await openDatabase(from);
+  try {
+    const golden = await goldenFromHistory(history.db, repository, limit).catch((error: unknown) => {
+      // a database the app has not migrated since findings got their outcomes
+      if (/outcome/.test((error as Error).message))
+        throw new Error(
+          `--from-history: the app's database has no finding outcomes yet; start this version of the app on it once (it migrates): ${(error as Error).message}`,
+          { cause: error },
+        );
+      throw error;
+    });
+    const issues = golden.reduce((n, pr) => n + pr.issues.length, 0);
+    io.progress(
+      `golden file from history: ${golden.length} merged PR${golden.length === 1 ? "" : "s"} of ${repository} with decided findings, ${issues} fixed (real issues)`,
+    );
+    return golden;
+  } finally {
+    await history.close();
   }
 }
 

@@ -18,6 +18,8 @@ import { handleConfigCommand } from "./handle-config-command.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
+import { readRepositoryOutcomeRates } from "../db/repository-outcome-rates.js";
+import { scorecardSince } from "../domain/scorecard-period.js";
 import { standing, WRITERS } from "../pipeline/ledger/standing.js";
 import { runFields } from "../domain/pull-request.js";
 import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
@@ -38,12 +40,13 @@ export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise
   const run = await ensureRun(deps.db, github, ref, job);
   if (command.kind === "status") {
     const { config } = await readRepoConfig(github, ref);
-    const [findings, sessions, turns] = await Promise.all([
+    const [findings, sessions, turns, rates] = await Promise.all([
       listFindings(deps.db, run.id),
       listRunAgentSessions(deps.db, run.id),
       listTurns(deps.db, run.id),
+      readRepositoryOutcomeRates(deps.db, run.repositoryId, scorecardSince(new Date())),
     ]);
-    return reply(renderStatus(run, findings, sessions, turns, config));
+    return reply(renderStatus(run, findings, sessions, turns, config, rates));
   }
 
   if (command.kind === "ask") {

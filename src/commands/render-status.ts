@@ -1,17 +1,20 @@
 import type { RepoConfig } from "../config/repo-config.js";
+import type { OutcomeRates } from "../db/repository-outcome-rates.js";
 import type { Finding, Run, RunAgentSession, Turn } from "../db/schema.js";
+import { SCORECARD_WEEKS } from "../domain/scorecard-period.js";
 import { spendOf } from "../pipeline/sessions/check-budget.js";
 import { findingId } from "../domain/finding-id.js";
 import { SEVERITY_ICON, shortSha, where } from "../pipeline/render/labels.js";
 import { tableCell } from "../pipeline/render/sanitize-markdown.js";
 
-/** The answer to `/no-mistakes status`: what the run knows. */
+/** The answer to `/no-mistakes status`: what the run knows, and the repository's scorecard line when given. */
 export function renderStatus(
   run: Run,
   findings: Finding[],
   sessions: RunAgentSession[],
   turns: Turn[],
   config: RepoConfig,
+  rates?: OutcomeRates,
 ): string {
   const open = findings.filter((f) => f.status === "open" || f.status === "fix-pushed");
   const spend = spendOf(turns);
@@ -46,5 +49,14 @@ export function renderStatus(
   if (config.limits.max_cost_usd !== undefined)
     limits.push(`spend $${spend.costUsd.toFixed(2)}/$${config.limits.max_cost_usd.toFixed(2)}`);
   lines.push("", `**Spend** · ${spend.turns} turns · $${spend.costUsd.toFixed(2)} · ${limits.join(" · ")}`);
+  if (rates) lines.push("", scorecardLine(rates));
   return lines.join("\n");
+}
+
+/** This repository's addressed and noise rates over the scorecard's weeks. */
+function scorecardLine({ posted, fixed, noise }: OutcomeRates): string {
+  const head = `**Scorecard** · this repository, last ${SCORECARD_WEEKS} weeks`;
+  if (posted === 0) return `${head}: nothing posted yet`;
+  const percent = (n: number) => `${Math.round((n * 100) / posted)}%`;
+  return `${head}: ${percent(fixed)} addressed (${fixed} of ${posted} posted findings fixed) · ${percent(noise)} noise (${noise} dismissed or withdrawn)`;
 }

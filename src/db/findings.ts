@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "./database.js";
 import type { FindingChange } from "./finding-events.js";
+import { refreshFindingOutcomes } from "./finding-outcomes.js";
 import { findingEvents, findings, type Finding } from "./schema.js";
 
 export type NewFinding = Omit<typeof findings.$inferInsert, "id" | "runId" | "number" | "createdAt" | "updatedAt">;
@@ -38,6 +39,7 @@ export async function insertFindings(
         turnId: f.introducedTurnId,
       })),
     );
+    await refreshFindingOutcomes(tx, runId);
     return inserted;
   });
 }
@@ -46,7 +48,8 @@ export async function insertFindings(
  * Changes a finding. A change that names an event (`change.kind`) or moves the status is recorded in
  * finding_events by the same statement: the old row is read and locked in the UPDATE's FROM, so the
  * event's kind (the new status, `reopened` for back to open; nothing when the status did not move)
- * is decided against the status it really replaced.
+ * is decided against the status it really replaced. The finding's outcome is recomputed in the same
+ * transaction.
  */
 export async function updateFinding(
   db: Database,
@@ -76,7 +79,7 @@ export async function updateFinding(
     .where(eq(findings.id, old.id))
     .returning({ before: sql`${old.status}`.as("before"), after: sql`${findings.status}`.as("after") });
   const explicit = change.kind ?? null;
-  await db.execute(sql`
+  const recorded = sql`
     with changed as (${update.getSQL()}),
     event as (
       select coalesce(${explicit}::text,
@@ -85,5 +88,9 @@ export async function updateFinding(
     )
     insert into ${findingEvents} (run_id, finding_number, kind, actor, turn_id, detail, url)
     select ${runId}, ${number}, kind, ${change.actor ?? null}, ${change.turnId ?? null}::int, ${change.detail ?? null}, ${change.url ?? null}
-    from event where kind is not null`);
+    from event where kind is not null`;
+  await db.transaction(async (tx) => {
+    await tx.execute(recorded);
+    await refreshFindingOutcomes(tx, runId, number);
+  });
 }

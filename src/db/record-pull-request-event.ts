@@ -38,7 +38,8 @@ export type PullRequestEventOutcome = { runId: number; jobId: string | null } | 
 //    so does a replay — a body applied under another id within the window — whose row is kept naming the first);
 // 2. each event's run created or refreshed — never by an event older than the newest one applied (GitHub
 //    does not promise delivery order); an older event leaves the run as it is but still queues a look at it;
-// 3. the review jobs of the events that ask for one (not `queue: false`), written by SQL the queue module
+// 3. a reopened PR's abandoned findings are open again (no outcome: src/db/finding-outcomes.ts);
+// 4. the review jobs of the events that ask for one (not `queue: false`), written by SQL the queue module
 //    supplies (see RunJobInsert).
 // Events of one call name distinct deliveries and distinct pull requests (recordPullRequestEvents checks):
 // they touch distinct rows, so applying them together is applying them one after the other.
@@ -83,7 +84,11 @@ WITH e AS (
       ELSE run.state END,
     updated_at = now()
   WHERE run.pr_updated_at IS NULL OR excluded.pr_updated_at IS NULL OR excluded.pr_updated_at >= run.pr_updated_at
-  RETURNING id, repository_id, pr_number
+  RETURNING id, repository_id, pr_number, (SELECT state FROM runs WHERE runs.id = run.id) = 'closed' AND run.state = 'open' AS reopened
+), unabandoned AS (
+  UPDATE findings SET outcome = NULL, outcome_at = NULL
+  FROM upserted JOIN fresh USING (repository_id, pr_number)
+  WHERE findings.run_id = upserted.id AND upserted.reopened AND findings.outcome = 'abandoned'
 ), touched AS (
   SELECT upserted.id, fresh.j FROM upserted JOIN fresh USING (repository_id, pr_number)
   UNION ALL

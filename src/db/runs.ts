@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "./database.js";
+import { refreshFindingOutcomes } from "./finding-outcomes.js";
 import { runs, type Run } from "./schema.js";
 
 export type RunIdentity = Pick<
@@ -70,15 +71,25 @@ export async function getRun(db: Database, id: number): Promise<Run | undefined>
   return rows[0];
 }
 
+/** Changes a run; a change of its state or merge recomputes its findings' outcomes in the same transaction. */
 export async function updateRun(
   db: Database,
   id: number,
   patch: Partial<Omit<Run, "id" | "createdAt">>,
 ): Promise<void> {
-  await db
-    .update(runs)
-    .set({ ...patch, updatedAt: sql`now()` })
-    .where(eq(runs.id, id));
+  const change = (d: Database) =>
+    d
+      .update(runs)
+      .set({ ...patch, updatedAt: sql`now()` })
+      .where(eq(runs.id, id));
+  if (patch.state === undefined && patch.mergedAt === undefined) {
+    await change(db);
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await change(tx);
+    await refreshFindingOutcomes(tx, id);
+  });
 }
 
 export async function findRun(db: Database, repositoryId: number, prNumber: number): Promise<Run | undefined> {

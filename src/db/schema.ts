@@ -88,6 +88,8 @@ export const turns = pgTable(
     trigger: text("trigger").notNull(),
     headSha: text("head_sha").notNull(),
     agent: text("agent").notNull(),
+    /** The model id the agent's CLI sends (Agent.resolveModel's `sent`), learnt at the turn's start; null when it has none or could not say. */
+    model: text("model"),
     /** cold | started | resumed | fallback | rollover; null while the turn is still starting */
     sessionMode: text("session_mode"),
     sessionId: text("session_id"),
@@ -95,6 +97,11 @@ export const turns = pgTable(
     /** running | succeeded | failed | cancelled | interrupted (its process died or stopped mid-turn) */
     status: text("status").notNull().default("running"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The run's `pr_updated_at` when the turn started (GitHub's time of the newest PR event applied): for a
+     * review of a push, when it was pushed — the scorecard's time from push to review starts there.
+     */
+    prUpdatedAt: timestamp("pr_updated_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),
@@ -212,12 +219,22 @@ export const findings = pgTable(
     /** The agent that gave it, and its reason (its text: shown inert). */
     secondOpinionBy: text("second_opinion_by"),
     secondOpinionReason: text("second_opinion_reason"),
+    /**
+     * What finally became of it (src/db/finding-outcomes.ts): fixed | dismissed | withdrawn | open-at-merge |
+     * abandoned (its PR closed unmerged); null while its PR is open and it is not fixed, dismissed or withdrawn,
+     * and for notes (never posted). Recomputed with every change of its status or its run's state.
+     */
+    outcome: text("outcome"),
+    /** When the event that decided the outcome happened (the time it took: outcome_at − created_at). */
+    outcomeAt: timestamp("outcome_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("findings_run_number_unique").on(t.runId, t.number),
     uniqueIndex("findings_run_fingerprint_unique").on(t.runId, t.fingerprint),
+    // The operator's scorecard: every repository's findings raised over a period.
+    index("findings_created_idx").on(t.createdAt),
   ],
 );
 

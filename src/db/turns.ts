@@ -1,17 +1,21 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Role } from "../domain/role.js";
 import type { Database } from "./database.js";
-import { turns, type Turn } from "./schema.js";
+import { runs, turns, type Turn } from "./schema.js";
 
 /** How a turn's session began: no resume (cold), new (started), continued (resumed), new after a failed resume (fallback), new because the stored one passed its budget (rollover). */
 export type SessionMode = "cold" | "started" | "resumed" | "fallback" | "rollover";
 export type TurnStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
 
+/** Opens a turn's row, with its run's `pr_updated_at` as it is now (for a review of a push: when it was pushed). */
 export async function startTurn(
   db: Database,
-  row: { runId: number; role: Role; trigger: string; headSha: string; agent: string },
+  row: { runId: number; role: Role; trigger: string; headSha: string; agent: string; model?: string | null },
 ): Promise<number> {
-  const [inserted] = await db.insert(turns).values(row).returning({ id: turns.id });
+  const [inserted] = await db
+    .insert(turns)
+    .values({ ...row, prUpdatedAt: sql`(select ${runs.prUpdatedAt} from ${runs} where ${runs.id} = ${row.runId})` })
+    .returning({ id: turns.id });
   return inserted!.id;
 }
 

@@ -10,6 +10,7 @@ import {
   type MetricValue,
 } from "prom-client";
 import { InFlightDeliveries } from "./in-flight-deliveries.js";
+import type { FindingOutcomeStat } from "./finding-outcome-stats.js";
 import type { QueueStat } from "./queue-stats.js";
 
 export interface MetricsOptions {
@@ -17,7 +18,9 @@ export interface MetricsOptions {
   intakeBacklog?: () => number | undefined;
   /** Read at every scrape: pg-boss jobs per queue and state (see queueStats). */
   queueStats?: () => Promise<QueueStat[]>;
-  /** Where a failed `queueStats` is reported (the scrape still answers, without the queue gauges). */
+  /** Read at every scrape: posted findings by repository, agent, model and outcome (see findingOutcomeStats). */
+  findingOutcomes?: () => Promise<FindingOutcomeStat[]>;
+  /** Where a failed `queueStats` or `findingOutcomes` is reported (the scrape still answers, without those gauges). */
   log?: Logger;
   /** Node's process metrics (CPU, memory, event loop lag, GC). Default true. */
   processMetrics?: boolean;
@@ -56,6 +59,12 @@ export class Metrics {
   readonly setupCache: Counter<"result">;
   /** Connections a setup's egress proxy refused (a host that is not an allowed registry). */
   readonly egressRefusals: Counter;
+  /**
+   * Posted findings by what became of them, read from the database at each scrape: an outcome can be undone
+   * (a finding raised again, a PR reopened) and several replicas share the database, so only the database
+   * knows the count; a counter per process would add up wrongly. Labels: repositories × agents × models × 6.
+   */
+  readonly findingOutcomes: Gauge<"repository" | "agent" | "model" | "outcome">;
   /** Webhook requests being answered: the intake marks the ones it accepted. */
   readonly deliveries = new InFlightDeliveries();
 
@@ -179,6 +188,24 @@ export class Metrics {
       name: "egress_refusals_total",
       help: "Connections from a sandboxed setup that its egress proxy refused: the host is not an allowed registry.",
       registers,
+    });
+    const log = options.log;
+    const readOutcomes = options.findingOutcomes;
+    this.findingOutcomes = new Gauge({
+      name: "findings_outcomes",
+      help: "Posted findings by repository, the agent and model whose review raised them, and outcome: fixed, dismissed, withdrawn, open-at-merge, abandoned, or open (none yet).",
+      labelNames: ["repository", "agent", "model", "outcome"],
+      registers,
+      async collect() {
+        this.reset();
+        if (!readOutcomes) return;
+        try {
+          for (const s of await readOutcomes())
+            this.set({ repository: s.repository, agent: s.agent, model: s.model, outcome: s.outcome }, s.count);
+        } catch (error) {
+          log?.warn({ err: error }, "finding outcome metrics could not be read");
+        }
+      },
     });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }

@@ -6,6 +6,7 @@ import type { DatabaseHandle } from "../db/database.js";
 import { createMetricsHandler } from "./create-metrics-handler.js";
 import { Metrics } from "./metrics.js";
 import { observeWebhookRequests } from "./observe-webhook-requests.js";
+import { findingOutcomeStats } from "./finding-outcome-stats.js";
 import { queueStats } from "./queue-stats.js";
 import { serveMetrics } from "./serve-metrics.js";
 
@@ -48,6 +49,10 @@ export async function startMetrics(options: {
     more: options.more,
     queueStats: async () =>
       options.queue?.() === undefined ? [] : queueStats((text, values) => database.executeSql(text, values)),
+    // Only where someone can read them: the statement groups every posted finding.
+    ...(served
+      ? { findingOutcomes: () => findingOutcomeStats((text, values) => database.executeSql(text, values)) }
+      : {}),
   });
   const listener = config.server
     ? await serveMetrics(createMetricsHandler(metrics, { token: undefined }), { ...config.server, log })

@@ -15,6 +15,7 @@ import { findRepository } from "./queries/find-repository.js";
 import { readOperatorView } from "./queries/read-operator-view.js";
 import { readRepositoriesView } from "./queries/read-repositories-view.js";
 import { readRepositoryView } from "./queries/read-repository-view.js";
+import { readScorecard } from "./queries/read-scorecard.js";
 import { readRunView } from "./queries/read-run-view.js";
 import { parseRepositoryFilter } from "./parse-repository-filter.js";
 import { webRoute, type WebRoute } from "./web-route.js";
@@ -137,8 +138,11 @@ async function renderRoute(
   const operator = await deps.auth.isOperator(user);
   const context = { user, operator, github: { webOrigin: deps.webOrigin } };
   if (route.kind === "unknown") return undefined;
-  if (route.kind === "operator")
-    return operator ? renderOperatorPage(await readOperatorView(deps.db), context, redact) : undefined;
+  if (route.kind === "operator") {
+    if (!operator) return undefined;
+    const [view, scorecard] = await Promise.all([readOperatorView(deps.db), readScorecard(deps.db, "all")]);
+    return renderOperatorPage(view, context, redact, scorecard);
+  }
   const readable = await deps.auth.readableRepositories(user);
   if (!readable) return SIGNED_OUT;
   if (route.kind === "repositories")
@@ -147,7 +151,11 @@ async function renderRoute(
   if (!repository || !readable.has(repository.repositoryId)) return undefined;
   if (route.kind === "repository") {
     const filter = parseRepositoryFilter(url.searchParams);
-    return renderRepositoryPage(await readRepositoryView(deps.db, repository.repositoryId, filter), context);
+    const [view, scorecard] = await Promise.all([
+      readRepositoryView(deps.db, repository.repositoryId, filter),
+      readScorecard(deps.db, { repositoryIds: [repository.repositoryId] }),
+    ]);
+    return renderRepositoryPage(view, context, scorecard);
   }
   const view = await readRunView(deps.db, repository.repositoryId, route.prNumber);
   return view && renderRunPage(view, context);

@@ -24,6 +24,7 @@ describe.each(kinds)("migrations on %s", (kind) => {
       "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual([
+      "executions",
       "finding_events",
       "findings",
       "refusals",

@@ -550,6 +550,16 @@ describe("other commands", () => {
     );
     expect(status).toContain("fixer: none stored");
     expect(status).toContain("fix rounds 0/3 · turns 1/30 · spend $0.00/$5.00"); // bounded by default
+    // the repository's scorecard (this file's earlier tests reviewed PRs of the same repository): this PR's
+    // two findings are among those posted
+    const scorecard =
+      /^\*\*Scorecard\*\* · this repository, last 12 weeks: (\d+)% addressed \((\d+) of (\d+) posted findings fixed\) · \d+% noise \(\d+ dismissed or withdrawn\)$/.exec(
+        status.split("\n").at(-1)!,
+      );
+    expect(scorecard).not.toBeNull();
+    const [, percent, fixed, posted] = scorecard!.map(Number);
+    expect(posted).toBeGreaterThanOrEqual(2);
+    expect(percent).toBe(Math.round((100 * fixed!) / posted!));
   });
 
   it("dismiss → the finding is never raised again by a later review", async () => {

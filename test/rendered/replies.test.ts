@@ -146,9 +146,13 @@ describe("status", () => {
       ],
       turns,
       config,
+      { posted: 30, fixed: 12, noise: 3 },
     );
 
     await expect(visible(body)).toMatchFileSnapshot(snap("reply-command-status"));
+    expect(body.split("\n").at(-1)).toBe(
+      "**Scorecard** · this repository, last 12 weeks: 40% addressed (12 of 30 posted findings fixed) · 10% noise (3 dismissed or withdrawn)",
+    );
     expect(body.split("\n")[0]).toBe("**no-mistakes status** · run open · last reviewed 4f1c2d3");
     expect(body).toContain("**Open findings (2)**");
     expect(body).toContain("- reviewer: claude-code session `0197f1c2-aaa` · last turn resumed (failed)");
@@ -157,7 +161,11 @@ describe("status", () => {
   });
 
   it("a paused run never reviewed, nothing stored", async () => {
-    const body = renderStatus(run({ state: "paused", lastReviewedSha: null }), [], [], [], config);
+    const body = renderStatus(run({ state: "paused", lastReviewedSha: null }), [], [], [], config, {
+      posted: 0,
+      fixed: 0,
+      noise: 0,
+    });
 
     await expect(visible(body)).toMatchFileSnapshot(snap("reply-command-status-paused"));
     expect(body.split("\n")[0]).toBe("**no-mistakes status** · automatic reviews paused · last reviewed never");

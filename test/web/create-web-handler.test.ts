@@ -8,7 +8,7 @@ import { createWebAuth } from "../../src/web/auth/web-auth.js";
 import { createWebHandler } from "../../src/web/create-web-handler.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { GitHubStandIn, OAUTH_CLIENT, type StandInFailure } from "../helpers/github-stand-in.js";
-import { seedRuns } from "../helpers/run-view-seed.js";
+import { seedFindings, seedRuns, seedTurns } from "../helpers/run-view-seed.js";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../helpers/test-database.js";
 import { CookieBrowser } from "./auth/cookie-browser.js";
 
@@ -56,7 +56,7 @@ describe.each(kinds)("the run view's router (%s)", (kind) => {
   });
 
   /** The router as start-server mounts it, in a server whose other paths answer 418 (the next handler). */
-  async function serve(options: { oauth?: boolean; failOnce?: StandInFailure[] } = {}) {
+  async function serve(options: { oauth?: boolean; failOnce?: StandInFailure[]; admins?: number[] } = {}) {
     const standIn = new GitHubStandIn({
       owner: "octo-org",
       repo: "widgets",
@@ -67,7 +67,10 @@ describe.each(kinds)("the run view's router (%s)", (kind) => {
     });
     standIn.install();
     const logs = captureLogger();
-    const config = { web: { oauth: options.oauth === false ? undefined : OAUTH_CLIENT, admins: [] }, github: GITHUB };
+    const config = {
+      web: { oauth: options.oauth === false ? undefined : OAUTH_CLIENT, admins: options.admins ?? [] },
+      github: GITHUB,
+    };
     const clock = { now: Date.now() };
     const auth = createWebAuth({ database: database.handle.db, config, log: logs.log, now: () => clock.now });
     const handler = createWebHandler({
@@ -155,6 +158,50 @@ describe.each(kinds)("the run view's router (%s)", (kind) => {
     const list = await w.browser.open("/repos");
     expect(list.body).toContain("octo-org/widgets");
     expect(list.body).not.toContain("octo-org/secret");
+  });
+
+  it("shows a repository's scorecard to who can read it; another repository's figures only to the operator", async () => {
+    const db = database.handle.db;
+    const [mine, theirs] = await seedRuns(db, [
+      { ...MINE, prNumber: 2, title: "Scored" },
+      { ...THEIRS, prNumber: 2, title: "Scored secretly" },
+    ]);
+    const now = new Date();
+    const [mineTurn] = await seedTurns(db, mine!, [{ startedAt: now, agent: "claude-code", model: "mine-model" }]);
+    const [theirTurn] = await seedTurns(db, theirs!, [{ startedAt: now, agent: "codex", model: "secret-model" }]);
+    await seedFindings(db, mine!, [
+      { number: 1, introducedTurnId: mineTurn, status: "fixed", outcome: "fixed", outcomeAt: now },
+      { number: 2, introducedTurnId: mineTurn, status: "open" },
+      { number: 3, introducedTurnId: mineTurn, status: "dismissed", outcome: "dismissed", outcomeAt: now },
+    ]);
+    await seedFindings(db, theirs!, [{ number: 1, introducedTurnId: theirTurn, status: "fixed", outcome: "fixed" }]);
+
+    const w = await serve({ admins: [601] });
+    await signIn(w);
+    const page = await w.browser.open("/repos/octo-org/widgets");
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("Scorecard");
+    expect(page.body).toContain("mine-model");
+    expect(page.body).toMatch(/<dd class="addressed">33% \(1 fixed\)<\/dd>/);
+    expect(page.body).toContain("<svg");
+    expect(page.body).not.toContain("secret-model");
+    for (const path of ["/repos/octo-org/secret", "/operator"]) {
+      const refused = await w.browser.open(path);
+      expect(refused.status).toBe(404);
+      expect(refused.body).not.toContain("secret-model");
+      expect(refused.body).not.toContain("Scorecard");
+    }
+
+    // carol, an operator (WEB_ADMINS), reads no repository of her own
+    w.standIn.signInAs({ login: "carol", id: 601, repositories: [] });
+    const carol = new CookieBrowser(w.origin);
+    const login = await carol.open("/login");
+    expect((await carol.open((await carol.open(login.location!)).location!)).status).toBe(302);
+    const operatorPage = await carol.open("/operator");
+    expect(operatorPage.status).toBe(200);
+    expect(operatorPage.body).toContain("secret-model");
+    expect(operatorPage.body).toContain("mine-model");
+    expect(operatorPage.body).toContain("octo-org/secret");
   });
 
   it("refuses a method other than GET with 405, naming what it answers", async () => {

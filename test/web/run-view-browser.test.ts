@@ -52,6 +52,8 @@ beforeAll(async () => {
   // NM-2's thread (withdrawn), `/no-mistakes fix` for NM-1 (pushed, confirmed by the verifier), the re-review.
   fx = await FlowFixture.start(database.handle, { permissions: { maintainer: "write", Codertocat: "read" } });
   fx.pull.title = HOSTILE_TITLE;
+  // GitHub's updated_at of the PR, as a push now would set it (the scorecard's push-to-review starts there)
+  fx.pull.updatedAt = new Date().toISOString();
   await fx.openReviewed({
     role: "reviewer",
     costUsd: 0.0421,
@@ -192,7 +194,7 @@ describe("the run view in Chromium", () => {
     await screenshot(page, "repositories");
     await page.click(`a[href="/repos/${OWNER}/${REPO}"]`);
     await page.waitForURL(`${origin}/repos/${OWNER}/${REPO}`);
-    const prs = await rows(page, "table");
+    const prs = await rows(page, "table.pull-requests");
     expect(prs).toHaveLength(1);
     expect(prs[0]).toContain(`#${fx.pr}`);
     await screenshot(page, "repository");
@@ -340,6 +342,48 @@ describe("the run view in Chromium", () => {
     expect(ran).toContain("reproduced reproducer of NM-1 review · exit 1 · 1 s");
     await screenshot(page, "run-executions");
     await context.close();
+  });
+
+  it("shows the repository's scorecard with its weekly charts, under the CSP, light and dark, at 375 px wide", async () => {
+    const violations: string[] = [];
+    const shots: [string, number, "light" | "dark"][] = [
+      ["scorecard", 1280, "light"],
+      ["scorecard-dark", 1280, "dark"],
+      ["scorecard-375", 375, "light"],
+    ];
+    const fills: string[] = [];
+    for (const [name, width, colorScheme] of shots) {
+      const { context, page } = await signedIn(MAINTAINER, `/repos/${OWNER}/${REPO}`);
+      page.on("console", (m) => {
+        if (/content security policy/i.test(m.text())) violations.push(m.text());
+      });
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      await page.reload();
+      const card = page.locator("section.scorecard");
+      // this run: NM-1 fixed (pushed by the fixer, confirmed), NM-2 withdrawn on a writer's argument
+      expect((await card.locator("dd.addressed").textContent())!.trim()).toBe("50% (1 fixed)");
+      expect((await card.locator("dd.noise").textContent())!.replace(/\s+/g, " ").trim()).toBe(
+        "50% (0 dismissed, 1 withdrawn)",
+      );
+      expect(await card.locator("svg.chart").count()).toBe(2);
+      const box = (await card.locator("svg.chart").first().boundingBox())!;
+      expect(box.width).toBeGreaterThan(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      // the page itself never scrolls sideways (wide tables scroll in their own box)
+      const scrollWidth = () =>
+        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+          .scrollWidth;
+      expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(width);
+      const fillOf = (e: unknown) =>
+        (globalThis as unknown as { getComputedStyle: (e: unknown) => { fill: string } }).getComputedStyle(e).fill;
+      fills.push(await card.locator("svg.chart .axis").first().evaluate(fillOf));
+      await card.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+      await context.close();
+    }
+    expect(violations).toEqual([]);
+    // the axis text follows the colour scheme
+    expect(fills[0]).not.toBe(fills[1]);
   });
 
   it("shows the operator page to an admin: queues, workers, failed jobs and refusals", async () => {

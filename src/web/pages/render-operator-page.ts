@@ -1,10 +1,12 @@
 import type { FailedJobRow, OperatorView, RefusalRow } from "../views/operator-view.js";
+import type { Scorecard } from "../views/scorecard-view.js";
 import { formatCount } from "./format-count.js";
 import { html } from "./html.js";
 import type { HtmlSafe } from "./html-safe.js";
 import { layout } from "./layout.js";
 import { link } from "./link.js";
 import type { PageContext } from "./page-context.js";
+import { scorecardSection } from "./scorecard-section.js";
 import { sitePath } from "./site-path.js";
 import { timeElement } from "./time-element.js";
 import { truncateText } from "./truncate-text.js";
@@ -18,12 +20,18 @@ export type Redact = (text: string) => string;
 
 /**
  * The operator's page: the queues, the workers and their heartbeats, failed jobs with their reasons, recent
- * refusals. A failed job's reason is whatever the job threw (a git or GitHub error can quote a URL or a
+ * refusals, and every repository's scorecard when given. A failed job's reason is whatever the job threw (a git or GitHub error can quote a URL or a
  * header), and a refusal's was written by an older version or another process: both pass `redact` here,
  * before they are cut and escaped, whatever was done when they were stored.
  */
-export function renderOperatorPage(view: OperatorView, ctx: PageContext, redact: Redact): string {
+export function renderOperatorPage(
+  view: OperatorView,
+  ctx: PageContext,
+  redact: Redact,
+  scorecard?: Scorecard,
+): string {
   const body = html`<h1>Operator</h1>
+    ${scorecard && scorecardSection(scorecard, { byRepository: true })}
     <h2>Queues</h2>
     ${
       view.queues.length

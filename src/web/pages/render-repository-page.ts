@@ -1,5 +1,6 @@
 import { shortSha } from "../../pipeline/render/labels.js";
 import type { PullRequestRow, RepositoryFilter, RepositoryView } from "../views/repository-view.js";
+import type { Scorecard } from "../views/scorecard-view.js";
 import { formatCount } from "./format-count.js";
 import { formatUsd } from "./format-usd.js";
 import { html } from "./html.js";
@@ -9,6 +10,7 @@ import { layout } from "./layout.js";
 import { link } from "./link.js";
 import type { PageContext } from "./page-context.js";
 import { safeUrl } from "./safe-url.js";
+import { scorecardSection } from "./scorecard-section.js";
 import { sitePath } from "./site-path.js";
 import { timeElement } from "./time-element.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -17,9 +19,10 @@ const STATES: RepositoryFilter["state"][] = ["all", "open", "paused", "closed"];
 
 /**
  * A repository's PRs, a page at a time, with a filter form (state, author) that is a plain GET form
- * and page links that keep the filter: both work without script.
+ * and page links that keep the filter: both work without script. Below them, the repository's scorecard
+ * when given.
  */
-export function renderRepositoryPage(view: RepositoryView, ctx: PageContext): string {
+export function renderRepositoryPage(view: RepositoryView, ctx: PageContext, scorecard?: Scorecard): string {
   const base = sitePath(view.fullName);
   const pages = Math.max(1, Math.ceil(view.total / Math.max(1, view.pageSize)));
   const body = html`<h1>${untrustedText(view.fullName)}</h1>
@@ -52,7 +55,7 @@ export function renderRepositoryPage(view: RepositoryView, ctx: PageContext): st
           </div>`
         : html`<p class="empty">No pull requests match.</p>`
     }
-    ${pagination(base, view.filter, pages)}`;
+    ${pagination(base, view.filter, pages)} ${scorecard && scorecardSection(scorecard)}`;
   return layout({
     title: view.fullName,
     user: ctx.user,

@@ -106,4 +106,18 @@ h3.reproducer-runs { font-size: 1em; margin: 0.6em 0 0.2em; }
 .status-passed, .status-not-reproduced { color: var(--ok); }
 .cached { color: var(--info); }
 a.button { display: inline-block; padding: 0.4em 1em; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); text-decoration: none; }
+.scorecard .charts { display: flex; flex-wrap: wrap; gap: 1em 2em; }
+.scorecard figure { margin: 0.5em 0; flex: 1 1 16em; max-width: 30em; }
+.scorecard figcaption { font-size: 12px; color: var(--muted); }
+svg.chart { display: block; width: 100%; height: auto; color: var(--fg); }
+svg.chart .grid { stroke: var(--line); stroke-width: 1; }
+svg.chart .axis { fill: var(--muted); font-size: 9px; }
+svg.chart .line { fill: none; stroke-width: 2; }
+svg.chart .bar { fill: var(--info); }
+svg.chart .addressed { stroke: var(--ok); }
+svg.chart .noise { stroke: var(--warning); }
+svg.chart .dot.addressed { fill: var(--ok); stroke: none; }
+svg.chart .dot.noise { fill: var(--warning); stroke: none; }
+.key.addressed, dd.addressed { color: var(--ok); font-weight: 600; }
+.key.noise, dd.noise { color: var(--warning); font-weight: 600; }
 `;

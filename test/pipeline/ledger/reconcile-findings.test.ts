@@ -43,6 +43,8 @@ function known(number: number, status: string, path = "src/a.ts", title = `Known
     secondOpinion: null,
     secondOpinionBy: null,
     secondOpinionReason: null,
+    outcome: null,
+    outcomeAt: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   };

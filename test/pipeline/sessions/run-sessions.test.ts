@@ -5,6 +5,7 @@ import { AgentError } from "../../../src/agents/agent-error.js";
 import { FakeAgent } from "../../../src/agents/fake.js";
 import type { Agent, AgentResult, AgentRunOptions } from "../../../src/agents/types.js";
 import { listRunAgentSessions, loadRunAgentSession, saveRunAgentSession } from "../../../src/db/run-agent-sessions.js";
+import { updateRun } from "../../../src/db/runs.js";
 import { listTurns } from "../../../src/db/turns.js";
 import { RunSessions, type TurnRequest } from "../../../src/pipeline/sessions/run-sessions.js";
 import { captureLogger } from "../../helpers/capture-logger.js";
@@ -142,6 +143,38 @@ describe.each(kinds)("RunSessions on %s", (kind) => {
       ["reviewer", "reviewer-cli"],
     ]);
     expect((await loadRunAgentSession(database.handle.db, runId, "fixer"))?.agent).toBe("fixer-cli");
+  });
+
+  it("records the model id each turn's agent sends (none when the agent has no model or cannot say) and when the PR last changed", async () => {
+    const { opts, turn } = setup();
+    const runId = await createRun(database.handle.db);
+    const pushedAt = new Date("2031-02-03T04:05:06.000Z");
+    await updateRun(database.handle.db, runId, { prUpdatedAt: pushedAt });
+    const withModel = (name: string, resolveModel?: Agent["resolveModel"]): Agent => {
+      const inner = new FakeAgent(opts);
+      return { name, supportsResume: true, run: (o: AgentRunOptions) => inner.run(o), resolveModel };
+    };
+    const byRole = {
+      reviewer: withModel("claude-code", () =>
+        Promise.resolve({ configured: "claude-opus-4-1", isDefault: false, sent: "claude-opus-4-8" }),
+      ),
+      fixer: withModel("codex", () => Promise.reject(new AgentError("spawn", "codex: not installed"))),
+      verifier: new FakeAgent(opts),
+    };
+    const { log, lines } = captureLogger();
+    const sessions = new RunSessions({ db: database.handle.db, agent: (role) => byRole[role], log });
+    await sessions.run(runId, "reviewer", turn());
+    await sessions.run(runId, "fixer", turn());
+    await sessions.run(runId, "verifier", turn());
+
+    const rows = await listTurns(database.handle.db, runId);
+    expect(rows.map((r) => r.prUpdatedAt)).toEqual([pushedAt, pushedAt, pushedAt]);
+    expect(rows.map((r) => [r.role, r.agent, r.model, r.status])).toEqual([
+      ["reviewer", "claude-code", "claude-opus-4-8", "succeeded"],
+      ["fixer", "codex", null, "succeeded"],
+      ["verifier", "fake", null, "succeeded"],
+    ]);
+    expect(lines().some((l) => l.msg === "turn's model unknown; recorded without it")).toBe(true);
   });
 
   it("sends the fresh prompt to every new session and the short one only to a resume; stores the session's size and memory", async () => {

@@ -8,6 +8,7 @@ import { findRepository } from "../../../src/web/queries/find-repository.js";
 import { readRepositoriesView } from "../../../src/web/queries/read-repositories-view.js";
 import { readRepositoryView } from "../../../src/web/queries/read-repository-view.js";
 import { readRunView } from "../../../src/web/queries/read-run-view.js";
+import { readScorecard } from "../../../src/web/queries/read-scorecard.js";
 import {
   seedCommands,
   seedEvents,
@@ -122,6 +123,8 @@ describe.skipIf(!kinds.includes("postgres"))("the run view's statements on Postg
       () => readRepositoryView(db, 1, { state: "open", author: "ALICE", page: 2 }),
     ],
     ["a PR's run page", () => readRunView(db, 1, 7)],
+    ["a repository's scorecard", () => readScorecard(db, { repositoryIds: [1] }, new Date(Date.UTC(2026, 10, 10)))],
+    ["the operator's scorecard (every repository)", () => readScorecard(db, "all", new Date(Date.UTC(2026, 10, 10)))],
   ])("%s: every statement reads the app's tables through an index", async (_, read) => {
     const plans = await plansOf(read);
     for (const { query, plan } of plans) {
@@ -141,6 +144,9 @@ describe.skipIf(!kinds.includes("postgres"))("the run view's statements on Postg
       await count(() => readRepositoryView(db, 2, { state: "all", page: 1 })),
     );
     expect(await count(() => readRepositoriesView(db, [1, 2]))).toBe(await count(() => readRepositoriesView(db, [2])));
+    expect(await count(() => readScorecard(db, { repositoryIds: [1] }))).toBe(
+      await count(() => readScorecard(db, { repositoryIds: [2] })),
+    );
   });
 
   it("notices a statement no index serves (the check can fail)", async () => {
