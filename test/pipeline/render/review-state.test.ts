@@ -44,6 +44,9 @@ function finding(number: number, over: Partial<Finding>): Finding {
     introducedTurnId: 1,
     claimedResolvedSha: null,
     verification: null,
+    reproduction: null,
+    demotedFrom: null,
+    secondOpinion: null,
     ...over,
   } as Finding;
 }
