@@ -50,14 +50,16 @@ export async function runBacktest(options: BacktestOptions, io: BacktestIo): Pro
   });
 
   // 1. The PRs.
+  // a golden or pairs file that is not JSON is said before anything else runs
+  const goldenFile = options.golden ? parseGoldenFile(await readJsonFile(options.golden), options.golden) : undefined;
   const pairs = options.pairs ? parsePairsFile(await readJsonFile(options.pairs), options.pairs) : undefined;
   const git = cloneGit(repo);
   const cloneRepos = await cloneRepositories(git);
-  const golden = options.golden
-    ? parseGoldenFile(await readJsonFile(options.golden), options.golden)
-    : options.fromHistory
+  const golden =
+    goldenFile ??
+    (options.fromHistory
       ? await readHistory(options.fromHistory, options.repoName ?? cloneRepos[0], options.limit, io)
-      : undefined;
+      : undefined);
   const warnings: string[] = [];
   const warn = (line: string | undefined) => {
     if (!line) return;
