@@ -134,13 +134,13 @@ module.exports = {
     {
       name: "web-shows-never-acts",
       comment:
-        "src/web (the run view) reads the database and asks GitHub, with the person's own token, what they may read: it never runs a job, an agent or git, and shares with the pipeline only the renderer's rules for untrusted text and its labels (the same words as on GitHub).",
+        "src/web (the run view) reads the database and asks GitHub, with the person's own token, what they may read: it never runs a job, an agent or git, and shares with the pipeline only src/text (the rules for untrusted text and the labels, the same words as on GitHub).",
       severity: "error",
       from: { path: "^src/web/" },
       to: {
         path: [
           "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands|agents|git|backtest)(/|$)",
-          "^src/pipeline/(?!render/(sanitize-markdown|labels)\\.ts$)",
+          "^src/pipeline/",
           "(^|/)node_modules/(pg-boss|@octokit|probot)/",
         ],
       },

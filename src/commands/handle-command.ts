@@ -22,7 +22,7 @@ import { readRepositoryOutcomeRates } from "../db/repository-outcome-rates.js";
 import { scorecardSince } from "../domain/scorecard-period.js";
 import { standing, WRITERS } from "../pipeline/ledger/standing.js";
 import { runFields } from "../domain/pull-request.js";
-import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
+import { inlineCode } from "../text/sanitize-markdown.js";
 
 /** Answers a `/no-mistakes` comment: help, status and config for anyone; everything else for writers only. */
 export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise<void> {

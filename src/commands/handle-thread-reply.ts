@@ -5,7 +5,7 @@ import { findRun } from "../db/runs.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { findingId, parseFindingId } from "../domain/finding-id.js";
 import { ours } from "../pipeline/publish/ours.js";
-import { answerMarker, findingMarkerPattern } from "../pipeline/render/labels.js";
+import { answerMarker, findingMarkerPattern } from "../text/labels.js";
 import { replyOnce } from "../pipeline/publish/reply-once.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { ConversationCommand } from "../domain/command.js";

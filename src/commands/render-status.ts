@@ -4,8 +4,8 @@ import type { Finding, Run, RunAgentSession, Turn } from "../db/schema.js";
 import { SCORECARD_WEEKS } from "../domain/scorecard-period.js";
 import { spendOf } from "../pipeline/sessions/check-budget.js";
 import { findingId } from "../domain/finding-id.js";
-import { SEVERITY_ICON, shortSha, where } from "../pipeline/render/labels.js";
-import { tableCell } from "../pipeline/render/sanitize-markdown.js";
+import { SEVERITY_ICON, shortSha, where } from "../text/labels.js";
+import { tableCell } from "../text/sanitize-markdown.js";
 
 /** The answer to `/no-mistakes status`: what the run knows, and the repository's scorecard line when given. */
 export function renderStatus(

@@ -11,7 +11,7 @@ import type { Run } from "../../src/db/schema.js";
 import { GitError } from "../../src/git/git-error.js";
 import type { GitWorkspace } from "../../src/git/git-workspace.js";
 import { runConversation } from "../../src/pipeline/conversation/run-conversation.js";
-import { answerMarker, findingMarker, SUMMARY_MARKER } from "../../src/pipeline/render/labels.js";
+import { answerMarker, findingMarker, SUMMARY_MARKER } from "../../src/text/labels.js";
 import { runContext, type RunContext } from "../../src/pipeline/job/run-context.js";
 import { runFix } from "../../src/pipeline/fix/run-fix.js";
 import type { PipelineDeps } from "../../src/pipeline/job/pipeline-deps.js";
