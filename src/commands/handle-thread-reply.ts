@@ -9,12 +9,12 @@ import { answerMarker, findingMarkerPattern } from "../text/labels.js";
 import { replyOnce } from "../pipeline/publish/reply-once.js";
 import type { CommandJob } from "../domain/command-job.js";
 import type { ConversationCommand } from "../domain/command.js";
-import { isConfirmation } from "./is-confirmation.js";
+import { isConfirmation } from "../domain/is-confirmation.js";
 import type { CommandDeps } from "./command-deps.js";
-import { parseCommand } from "./parse-command.js";
+import { parseCommand } from "../domain/parse-command.js";
 import { standing } from "../pipeline/ledger/standing.js";
 import type { ThreadReply } from "../domain/thread-reply.js";
-import { mentionsBot } from "./thread-reply.js";
+import { mentionsBot } from "../domain/bot-mentions.js";
 
 /**
  * A person's comment in a review thread. In the thread of one of the bot's findings (its first comment

@@ -1,6 +1,6 @@
 import type { Role } from "./role.js";
 
-/** A `/no-mistakes …` command as parsed from a PR comment (see src/commands/parse-command.ts). */
+/** A `/no-mistakes …` command as parsed from a PR comment (see src/domain/parse-command.ts). */
 export type Command =
   | { kind: "fix"; findings: "default" | "all" | number[]; note?: string; invalid?: string[] }
   | { kind: "review"; full: boolean }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { handleCommand } from "../../src/commands/handle-command.js";
-import { parseCommand } from "../../src/commands/parse-command.js";
+import { parseCommand } from "../../src/domain/parse-command.js";
 import { renderStatus } from "../../src/commands/render-status.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import type { Database } from "../../src/db/database.js";
