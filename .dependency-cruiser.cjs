@@ -16,6 +16,7 @@ const ROOMS = {
   review: ["job", "sessions", "workspace", "guidelines", "ledger", "checks", "render", "publish"],
   fix: ["job", "sessions", "workspace", "guidelines", "ledger", "checks", "render", "publish"],
   conversation: ["job", "sessions", "workspace", "ledger", "render", "publish"],
+  command: ["job", "sessions", "workspace", "ledger", "render", "publish"],
 };
 const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
   name: `pipeline-room-${room}`,

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
 import type { AgentsByRole } from "./create-agents.js";
 import { createChecks } from "./create-checks.js";
-import { answerCommand } from "../commands/answer-command.js";
+import { answerCommand } from "../pipeline/command/answer-command.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { GitWorkspace } from "../git/git-workspace.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentResult } from "../../src/agents/types.js";
-import type { CommandDeps } from "../../src/commands/command-deps.js";
-import { handleCommand } from "../../src/commands/handle-command.js";
+import type { CommandDeps } from "../../src/pipeline/command/command-deps.js";
+import { handleCommand } from "../../src/pipeline/command/handle-command.js";
 import { parseCommand } from "../../src/domain/parse-command.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import { insertFindings, listFindings, type NewFinding } from "../../src/db/findings.js";

@@ -1,4 +1,4 @@
-import { inlineCode } from "../text/sanitize-markdown.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 
 /** The command list, sent for `help` and for anything unknown. */
 export function helpText(unknown?: string): string {

@@ -1,20 +1,20 @@
 import type { Logger } from "pino";
-import { listFindings } from "../db/findings.js";
-import { addRunCommand } from "../db/run-commands.js";
-import { findRun } from "../db/runs.js";
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { findingId, parseFindingId } from "../domain/finding-id.js";
-import { ours } from "../pipeline/publish/ours.js";
-import { answerMarker, findingMarkerPattern } from "../text/labels.js";
-import { replyOnce } from "../pipeline/publish/reply-once.js";
-import type { CommandJob } from "../domain/command-job.js";
-import type { ConversationCommand } from "../domain/command.js";
-import { isConfirmation } from "../domain/is-confirmation.js";
+import { listFindings } from "../../db/findings.js";
+import { addRunCommand } from "../../db/run-commands.js";
+import { findRun } from "../../db/runs.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { findingId, parseFindingId } from "../../domain/finding-id.js";
+import { ours } from "../publish/ours.js";
+import { answerMarker, findingMarkerPattern } from "../../text/labels.js";
+import { replyOnce } from "../publish/reply-once.js";
+import type { CommandJob } from "../../domain/command-job.js";
+import type { ConversationCommand } from "../../domain/command.js";
+import { isConfirmation } from "../../domain/is-confirmation.js";
 import type { CommandDeps } from "./command-deps.js";
-import { parseCommand } from "../domain/parse-command.js";
-import { standing } from "../pipeline/ledger/standing.js";
-import type { ThreadReply } from "../domain/thread-reply.js";
-import { mentionsBot } from "../domain/bot-mentions.js";
+import { parseCommand } from "../../domain/parse-command.js";
+import { standing } from "../ledger/standing.js";
+import type { ThreadReply } from "../../domain/thread-reply.js";
+import { mentionsBot } from "../../domain/bot-mentions.js";
 
 /**
  * A person's comment in a review thread. In the thread of one of the bot's findings (its first comment

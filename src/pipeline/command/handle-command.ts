@@ -1,28 +1,28 @@
-import { readRepoConfig } from "../pipeline/job/read-repo-config.js";
-import { repoRef } from "../pipeline/job/repo-ref.js";
-import type { Database } from "../db/database.js";
-import { listFindings, updateFinding } from "../db/findings.js";
-import { deleteRunAgentSession, listRunAgentSessions } from "../db/run-agent-sessions.js";
-import { addRunCommand } from "../db/run-commands.js";
-import { findRun, updateRun, upsertRun } from "../db/runs.js";
-import type { Run } from "../db/schema.js";
-import { listTurns } from "../db/turns.js";
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { findingId } from "../domain/finding-id.js";
-import { pullRequestAnchor } from "../domain/pull-request-anchor.js";
-import { refreshVerdict } from "../pipeline/publish/refresh-verdict.js";
-import type { CommandJob } from "../domain/command-job.js";
+import { readRepoConfig } from "../job/read-repo-config.js";
+import { repoRef } from "../job/repo-ref.js";
+import type { Database } from "../../db/database.js";
+import { listFindings, updateFinding } from "../../db/findings.js";
+import { deleteRunAgentSession, listRunAgentSessions } from "../../db/run-agent-sessions.js";
+import { addRunCommand } from "../../db/run-commands.js";
+import { findRun, updateRun, upsertRun } from "../../db/runs.js";
+import type { Run } from "../../db/schema.js";
+import { listTurns } from "../../db/turns.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { findingId } from "../../domain/finding-id.js";
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
+import { refreshVerdict } from "../publish/refresh-verdict.js";
+import type { CommandJob } from "../../domain/command-job.js";
 import type { CommandDeps } from "./command-deps.js";
 import { handleLearnCommand } from "./handle-learn-command.js";
 import { handleConfigCommand } from "./handle-config-command.js";
 import { handleThreadReply } from "./handle-thread-reply.js";
 import { helpText } from "./help-text.js";
 import { renderStatus } from "./render-status.js";
-import { readRepositoryOutcomeRates } from "../db/repository-outcome-rates.js";
-import { scorecardSince } from "../domain/scorecard-period.js";
-import { standing, WRITERS } from "../pipeline/ledger/standing.js";
-import { runFields } from "../domain/pull-request.js";
-import { inlineCode } from "../text/sanitize-markdown.js";
+import { readRepositoryOutcomeRates } from "../../db/repository-outcome-rates.js";
+import { scorecardSince } from "../../domain/scorecard-period.js";
+import { standing, WRITERS } from "../ledger/standing.js";
+import { runFields } from "../../domain/pull-request.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 
 /** Answers a `/no-mistakes` comment: help, status and config for anyone; everything else for writers only. */
 export async function handleCommand(deps: CommandDeps, job: CommandJob): Promise<void> {
