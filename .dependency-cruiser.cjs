@@ -1,23 +1,27 @@
-// The allowed direction of imports (docs/architecture.md, "Folders"), checked by `npm test`.
-// Work flows webhook → intake → queue → pipeline → edges; nothing below points back up.
-const FLOW = "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands|pipeline)(/|$)";
+// The allowed direction of imports, checked by `npm test` (`npm run deps`). The folders' floors and what each
+// may import come from scripts/architecture-map.cjs, the same table docs/architecture.md shows ("Folders");
+// the pipeline's rooms are below (docs/architecture.md, "The pipeline's rooms").
+const { ROOMS: FOLDERS, PIPELINE_ROOMS } = require("./scripts/architecture-map.cjs");
 
-// The pipeline's rooms, lowest first (docs/architecture.md, "The pipeline's rooms"): a room imports only
-// the rooms below it in the flow. The job entry (src/pipeline/*.ts) sits above them all.
-const ROOMS = {
-  sessions: [],
-  job: ["sessions"],
-  workspace: ["job", "sessions"],
-  guidelines: ["job", "sessions", "workspace"],
-  ledger: ["job", "sessions", "workspace"],
-  checks: ["job", "sessions", "workspace"],
-  render: ["job", "sessions", "workspace", "ledger"],
-  publish: ["job", "sessions", "workspace", "ledger", "render"],
-  review: ["job", "sessions", "workspace", "guidelines", "ledger", "checks", "render", "publish"],
-  fix: ["job", "sessions", "workspace", "guidelines", "ledger", "checks", "render", "publish"],
-  conversation: ["job", "sessions", "workspace", "ledger", "render", "publish"],
-};
-const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
+const pathPattern = (path) => (path.endsWith("/") ? `^${path}` : `^${path.replace(/\./g, "\\.")}$`);
+
+// One rule per row of the map: a folder imports only itself and what its row allows.
+const folderRules = FOLDERS.filter(({ imports }) => !imports.includes("*")).map(({ path, imports, floor }) => ({
+  name: `map-${path
+    .replace(/^src\//, "")
+    .replace(/\/$/, "")
+    .replace(/\./g, "-")}`,
+  comment: imports.length
+    ? `${path} (floor ${floor}) imports only ${imports.join(", ")}.`
+    : `${path} (floor ${floor}) is a leaf: it imports nothing of the app.`,
+  severity: "error",
+  from: { path: pathPattern(path) },
+  to: { path: "^src/", pathNot: [path, ...imports].map(pathPattern) },
+}));
+
+// The pipeline's rooms: a room imports only the rooms below it. The job entry (src/pipeline/*.ts) sits above
+// them all.
+const roomRules = PIPELINE_ROOMS.map(({ room, imports: below }) => ({
   name: `pipeline-room-${room}`,
   comment: below.length
     ? `src/pipeline/${room} imports only the rooms below it: ${below.join(", ")}.`
@@ -29,6 +33,7 @@ const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
 
 module.exports = {
   forbidden: [
+    ...folderRules,
     ...roomRules,
     {
       name: "no-circular",
@@ -39,48 +44,12 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: "domain-stands-alone",
-      comment: "src/domain holds the words every layer shares; it imports nothing of the app.",
-      severity: "error",
-      from: { path: "^src/domain/" },
-      to: { path: "^src/", pathNot: "^src/domain/" },
-    },
-    {
-      name: "system-stands-alone",
-      comment: "src/system wraps the operating system (process identity); it imports nothing of the app.",
-      severity: "error",
-      from: { path: "^src/system/" },
-      to: { path: "^src/", pathNot: "^src/system/" },
-    },
-    {
-      name: "db-imports-no-flow",
-      comment: "src/db is the data layer: it knows tables and queries, not who uses them.",
-      severity: "error",
-      from: { path: "^src/db/" },
-      to: { path: [FLOW, "^src/agents/"] },
-    },
-    {
-      name: "refusals-below-the-flow",
+      name: "pipeline-has-one-face",
       comment:
-        "src/refusals records what the app refused (refusals_total and the refusals row, in one call): every part of the flow calls it; it calls none of them.",
+        "Outside the pipeline (the wiring, the backtest, the benchmarks) only src/pipeline/index.ts is imported: the rooms are the pipeline's own business.",
       severity: "error",
-      from: { path: "^src/refusals/" },
-      to: { path: [FLOW, "^src/(agents|github|git|web|backtest)(/|$)"] },
-    },
-    {
-      name: "refusals-written-in-one-place",
-      comment:
-        "Only src/refusals writes the refusals table (with the metric, redacted): nothing else imports its queries.",
-      severity: "error",
-      from: { path: "^src/", pathNot: "^src/(refusals|db)/" },
-      to: { path: "^src/db/refusals\\.ts$" },
-    },
-    {
-      name: "edges-import-no-flow",
-      comment: "agents, github, git and checks are edges: the pipeline calls them, never the other way round.",
-      severity: "error",
-      from: { path: "^src/(agents|github|git|checks)/" },
-      to: { path: FLOW },
+      from: { path: "^(src|bench)/", pathNot: "^src/pipeline/" },
+      to: { path: "^src/pipeline/", pathNot: "^src/pipeline/index\\.ts$" },
     },
     {
       name: "pipeline-uses-edges-not-drivers",
@@ -91,37 +60,20 @@ module.exports = {
       to: { path: ["(^|/)node_modules/(octokit|@octokit|probot|postgres|pg-boss|@electric-sql)/", "^child_process$"] },
     },
     {
-      name: "pipeline-not-above-itself",
+      name: "web-shows-never-acts",
       comment:
-        "The pipeline does not reach up into the wiring, server, webhooks, intake, queue or commands: what it shares with them lives in src/domain.",
+        "src/web (the run view) reads the database and asks GitHub, with the person's own token, what they may read: it never queues a job or builds an Octokit client itself.",
       severity: "error",
-      from: { path: "^src/pipeline/" },
-      to: { path: "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands)(/|$)" },
+      from: { path: "^src/web/" },
+      to: { path: "(^|/)node_modules/(pg-boss|@octokit|probot)/" },
     },
     {
-      name: "queue-knows-jobs-not-work",
-      comment: "src/queue knows pg-boss and the job shapes (src/domain), nothing of what a job does.",
-      severity: "error",
-      from: { path: "^src/queue/" },
-      to: {
-        path: ["^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|commands|pipeline|agents|github|git)(/|$)"],
-      },
-    },
-    {
-      name: "commands-below-the-edges-of-the-server",
+      name: "refusals-written-in-one-place",
       comment:
-        "Command handling is called by the workers and the webhooks; it never reaches up to them or to the queue's internals.",
+        "Only src/refusals writes the refusals table (with the metric, redacted): nothing else imports its queries.",
       severity: "error",
-      from: { path: "^src/commands/" },
-      to: { path: "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue)(/|$)" },
-    },
-    {
-      name: "one-composition-root",
-      comment:
-        "Only src/wiring builds the app (clients, workspaces, agents, queues, workers); index.ts starts it. Nothing else imports the wiring.",
-      severity: "error",
-      from: { path: "^src/", pathNot: "^src/(wiring/|index\\.ts$)" },
-      to: { path: "^src/wiring/" },
+      from: { path: "^src/", pathNot: "^src/(refusals|db)/" },
+      to: { path: "^src/db/refusals\\.ts$" },
     },
     {
       name: "concrete-clients-only-in-the-wiring",
@@ -130,27 +82,6 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(wiring|github)/" },
       to: { path: "^src/github/octokit-github-client\\.ts$" },
-    },
-    {
-      name: "web-shows-never-acts",
-      comment:
-        "src/web (the run view) reads the database and asks GitHub, with the person's own token, what they may read: it never runs a job, an agent or git, and shares with the pipeline only the renderer's rules for untrusted text and its labels (the same words as on GitHub).",
-      severity: "error",
-      from: { path: "^src/web/" },
-      to: {
-        path: [
-          "^src/(app\\.ts|index\\.ts|wiring|server|webhooks|intake|queue|commands|agents|git|backtest)(/|$)",
-          "^src/pipeline/(?!render/(sanitize-markdown|labels)\\.ts$)",
-          "(^|/)node_modules/(pg-boss|@octokit|probot)/",
-        ],
-      },
-    },
-    {
-      name: "web-only-from-the-wiring",
-      comment: "The run view is mounted by the wiring; nothing else imports it.",
-      severity: "error",
-      from: { path: "^src/", pathNot: "^src/(wiring|web)/" },
-      to: { path: "^src/web/" },
     },
   ],
   options: {

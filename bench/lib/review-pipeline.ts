@@ -1,3 +1,4 @@
+import { RunSessions, type PipelineDeps } from "../../src/pipeline/index.js";
 import { join } from "node:path";
 import pino from "pino";
 import { Probot, ProbotOctokit } from "probot";
@@ -8,8 +9,6 @@ import { openDatabase } from "../../src/db/open-database.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
 import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
 import { createLogger } from "../../src/logging/create-logger.js";
-import type { PipelineDeps } from "../../src/pipeline/job/pipeline-deps.js";
-import { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";
 import { Refusals } from "../../src/refusals/refusals.js";
 import { WEBHOOK_SECRET, createDatabase, privateKey } from "./common.js";
 import { GitHubHttpStandIn } from "./github-server.js";

@@ -9,14 +9,17 @@
  *   the one the agent got, so the two are comparable.
  * - PR 2: the merge plus one commit of the PR's own: its prompt must hold that change and no base file.
  */
+import {
+  limitDiff,
+  buildReviewPrompt,
+  loadRunContext,
+  runReview,
+  type ReviewPromptInput,
+} from "../../src/pipeline/index.js";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";
-import { limitDiff } from "../../src/pipeline/workspace/limit-diff.js";
-import { buildReviewPrompt, type ReviewPromptInput } from "../../src/pipeline/review/build-review-prompt.js";
-import { loadRunContext } from "../../src/pipeline/job/run-context.js";
-import { runReview } from "../../src/pipeline/review/run-review.js";
 import { startReviewPipeline } from "../lib/review-pipeline.js";
 import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, emitResult, git, round, tempRoot } from "../lib/common.js";
 

@@ -15,6 +15,14 @@
  *   reproducers run (one reproduces, one passes, one cannot run). The fake agent answers at once, so
  *   the added time is the figure: a real model's turn takes tens of seconds.
  */
+import {
+  prepareHead,
+  runReproducer,
+  runContext,
+  type PreparedHead,
+  type PipelineDeps,
+  type RunContext,
+} from "../../src/pipeline/index.js";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,11 +36,6 @@ import type { Reproducer } from "../../src/db/schema.js";
 import { parseEgressRule } from "../../src/domain/egress-rule.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { prepareHead } from "../../src/pipeline/checks/prepare-head.js";
-import type { PreparedHead } from "../../src/pipeline/checks/prepared-head.js";
-import { runReproducer } from "../../src/pipeline/checks/run-reproducer.js";
-import type { PipelineDeps } from "../../src/pipeline/job/pipeline-deps.js";
-import { runContext, type RunContext } from "../../src/pipeline/job/run-context.js";
 import { createOrigin, git } from "../../test/git/git-fixture.js";
 import { startNpmRegistryStandIn, type StandInPackage } from "../../test/helpers/npm-registry-stand-in.js";
 import { createTestDatabase } from "../../test/helpers/test-database.js";

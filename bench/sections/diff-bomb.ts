@@ -5,13 +5,13 @@
  * what it held before the read. Three reads: a normal PR, the bomb with the shipped limits, and the bomb
  * with the diff limits lifted (the app before blob sizes were checked; git's 64 MiB output cap still holds).
  */
+import { limitDiff } from "../../src/pipeline/index.js";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_DIFF_LIMITS } from "../../src/git/bounded-diff.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
-import { limitDiff } from "../../src/pipeline/workspace/limit-diff.js";
 import { emitResult, ROOT, SMOKE, tempRoot } from "../lib/common.js";
 
 const MB = 1024 * 1024;

@@ -8,16 +8,14 @@
  * Floor, in the same process and interleaved: fresh `git init` + `git fetch` of base and head +
  * `git checkout` of the head + the full `git diff base...head` read into memory.
  */
+import { loadRunContext, runReview, RunSessions } from "../../src/pipeline/index.js";
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { getRun, upsertRun } from "../../src/db/runs.js";
-import { loadRunContext } from "../../src/pipeline/job/run-context.js";
-import { runReview } from "../../src/pipeline/review/run-review.js";
 import { GitWorkspace } from "../../src/git/git-workspace.js";
 import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
-import { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";
 import { startReviewPipeline } from "../lib/review-pipeline.js";
 import { applyGitHubPacingSetting } from "../lib/github-pacing.js";
 import { buildRepo, movePullHeads, type PrSpec } from "../lib/repo.js";

@@ -298,7 +298,7 @@ export const runCommands = pgTable(
     /** Where the comment is: issue_comment (the PR's conversation) or review_comment (a review thread); their ids are separate sequences. */
     source: text("source").notNull().default("issue_comment"),
     author: text("author").notNull(),
-    /** The parsed command (see src/commands/parse-command.ts). */
+    /** The parsed command (see src/domain/parse-command.ts). */
     command: jsonb("command").notNull(),
     /** pending | done | failed */
     status: text("status").notNull().default("pending"),

@@ -1,6 +1,6 @@
 import type { Role } from "./role.js";
 
-/** A `/no-mistakes …` command as parsed from a PR comment (see src/commands/parse-command.ts). */
+/** A `/no-mistakes …` command as parsed from a PR comment (see src/domain/parse-command.ts). */
 export type Command =
   | { kind: "fix"; findings: "default" | "all" | number[]; note?: string; invalid?: string[] }
   | { kind: "review"; full: boolean }
@@ -11,7 +11,7 @@ export type Command =
   | { kind: "status" }
   /** The repository's effective `.github/no-mistakes.yml`, each setting with where it came from. */
   | { kind: "config" }
-  /** Propose the team's recent decisions (dismissals, withdrawals, upheld rulings) as a learnings pull request. */
+  /** Propose the team's recent decisions (dismissals with a reason, withdrawals, fixes in merged pull requests) as a learnings pull request. */
   | { kind: "learn" }
   /** A question for the reviewer (read-only); `question` is empty when none was written. */
   | { kind: "ask"; question: string }

@@ -23,7 +23,7 @@ import { ensureCheckRun } from "./publish/ensure-check-run.js";
 import { reportJobFailure } from "./report-job-failure.js";
 import { watchGitHub } from "./watch-github.js";
 import { confirmByReactions } from "./conversation/confirm-by-reactions.js";
-import { codeBlock } from "./render/code-block.js";
+import { codeBlock } from "../text/code-block.js";
 import { repoRef } from "./job/repo-ref.js";
 import { loadRunContext } from "./job/run-context.js";
 import { runFix } from "./fix/run-fix.js";

@@ -9,7 +9,7 @@ import { runFix } from "./fix/run-fix.js";
 import { classifyFailure } from "./job/classify-failure.js";
 import type { PipelineDeps } from "./job/pipeline-deps.js";
 import type { RunContext } from "./job/run-context.js";
-import { codeBlock } from "./render/code-block.js";
+import { codeBlock } from "../text/code-block.js";
 import { runReview } from "./review/run-review.js";
 
 /**

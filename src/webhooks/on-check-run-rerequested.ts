@@ -1,7 +1,7 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import type { Intake } from "../intake/webhook-intake.js";
-import { CHECK_NAME } from "../pipeline/publish/ensure-check-run.js";
+import { CHECK_NAME } from "../domain/check-name.js";
 import { checkRunRerequestedShape } from "./check-run-rerequested-shape.js";
 import { readPayload } from "./read-payload.js";
 

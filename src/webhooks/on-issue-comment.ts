@@ -1,6 +1,6 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Logger } from "pino";
-import { parseCommand } from "../commands/parse-command.js";
+import { parseCommand } from "../domain/parse-command.js";
 import { readRepository } from "../domain/pull-request.js";
 import type { Intake } from "../intake/webhook-intake.js";
 import { issueCommentShape } from "./issue-comment-shape.js";

@@ -1,8 +1,8 @@
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
 import type { Logger } from "pino";
-import { parseCommand } from "../commands/parse-command.js";
+import { parseCommand } from "../domain/parse-command.js";
 import { readRepository } from "../domain/pull-request.js";
-import { mentionsABot } from "../commands/thread-reply.js";
+import { mentionsABot } from "../domain/bot-mentions.js";
 import type { Intake } from "../intake/webhook-intake.js";
 import { readPayload } from "./read-payload.js";
 import { reviewCommentShape } from "./review-comment-shape.js";

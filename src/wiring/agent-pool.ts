@@ -1,3 +1,4 @@
+import type { RepoAgentChoice } from "../pipeline/index.js";
 import { agentConfigured } from "../agents/agent-configured.js";
 import { createAgent } from "../agents/create-agent.js";
 import type { AgentsByRole } from "../agents/create-role-agents.js";
@@ -5,7 +6,6 @@ import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
 import type { Agent, Role } from "../agents/types.js";
 import type { AgentChoice, AgentName } from "../config/agent-roles.js";
 import type { EnvConfig } from "../config/env-config.js";
-import type { RepoAgentChoice } from "../pipeline/sessions/run-sessions.js";
 
 /**
  * The agents turns may run: each role's (the operator's), a repository's choice where AGENTS_FROM_REPO=on

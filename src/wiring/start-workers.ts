@@ -1,18 +1,21 @@
+import {
+  answerCommand,
+  processRun,
+  RunSessions,
+  type PipelineDeps,
+  type RunSessionsOptions,
+} from "../pipeline/index.js";
 import { join } from "node:path";
 import type { Probot } from "probot";
 import type { Logger } from "pino";
 import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
 import type { AgentsByRole } from "./create-agents.js";
 import { createChecks } from "./create-checks.js";
-import { answerCommand } from "../commands/answer-command.js";
 import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { GitWorkspace } from "../git/git-workspace.js";
 import { tokenForUrl } from "../git/token-for-url.js";
 import { OctokitGitHubClient } from "../github/octokit-github-client.js";
-import { processRun } from "../pipeline/process-run.js";
-import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
-import { RunSessions, type RunSessionsOptions } from "../pipeline/sessions/run-sessions.js";
 import { AgentPool } from "./agent-pool.js";
 import { repoAgentProblem } from "./repo-agent-problem.js";
 import type { AgentName } from "../config/agent-roles.js";

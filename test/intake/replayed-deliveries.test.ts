@@ -1,7 +1,7 @@
 import type { EmitterWebhookEvent as Context } from "@octokit/webhooks";
 import { describe, expect, it } from "vitest";
 import { findRun } from "../../src/db/runs.js";
-import { CHECK_NAME } from "../../src/pipeline/publish/ensure-check-run.js";
+import { CHECK_NAME } from "../../src/domain/check-name.js";
 import { REPLAY_WINDOW_SECONDS } from "../../src/db/webhook-deliveries.js";
 import { applyRecord, applyRecords } from "../../src/intake/apply-record.js";
 import type { IntakeRecord } from "../../src/intake/intake-record.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findingMarkerPattern, reviewMarker } from "../../src/pipeline/render/labels.js";
+import { findingMarkerPattern, reviewMarker } from "../../src/text/labels.js";
 import { renderFindingComment, SUGGESTION_LEFT_OUT } from "../../src/pipeline/render/render-finding-comment.js";
 import { renderReviewBody } from "../../src/pipeline/render/render-review-body.js";
 import {

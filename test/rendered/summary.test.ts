@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { budgetRefusal, spendOf } from "../../src/pipeline/sessions/check-budget.js";
-import { SUMMARY_MARKER } from "../../src/pipeline/render/labels.js";
+import { SUMMARY_MARKER } from "../../src/text/labels.js";
 import { renderSummary } from "../../src/pipeline/render/render-summary.js";
 import {
   finding,

@@ -1,7 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { ASK_FORMAT, THREAD_FORMAT } from "./answer-formats.js";
-import { escapeTags } from "../workspace/escape-tags.js";
+import { escapeTags } from "../../text/escape-tags.js";
 
 /** One comment of a review thread, as the prompt shows it. */
 export interface ThreadEntry {

@@ -12,8 +12,8 @@ import type { Finding, Run, RunCommand } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { findingId } from "../../domain/finding-id.js";
 import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
-import { answerMarker } from "../render/labels.js";
-import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { answerMarker } from "../../text/labels.js";
+import { sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 import type { RunContext } from "../job/run-context.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import {

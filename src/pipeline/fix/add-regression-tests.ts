@@ -4,7 +4,7 @@ import { findingId } from "../../domain/finding-id.js";
 import { reproducerProblem } from "../checks/reproducer-files.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { BranchTip, FixCommit, FixTurn, RegressionTests } from "./fix-turn.js";
-import { neutralizeAgentText } from "./neutralize-agent-text.js";
+import { neutralizeAgentText } from "../../text/neutralize-agent-text.js";
 import { isWorkflowPath } from "./push-target.js";
 
 /** What the fix's tree holds where a regression test would go. */

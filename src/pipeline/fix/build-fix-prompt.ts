@@ -1,7 +1,7 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { FIX_PROMPT_TAGS } from "../workspace/prompt-tags.js";
-import { escapeTags } from "../workspace/escape-tags.js";
+import { escapeTags } from "../../text/escape-tags.js";
 
 export interface FixPromptInput {
   repository: string;

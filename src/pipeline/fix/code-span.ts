@@ -1,4 +1,4 @@
-import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 
 /** A path (or link target) as a code span in a reply. */
 export function codeSpan(text: string): string {

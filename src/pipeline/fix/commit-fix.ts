@@ -2,7 +2,7 @@ import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { fixerNotes } from "./fixer-notes.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";
-import { neutralizeAgentText } from "./neutralize-agent-text.js";
+import { neutralizeAgentText } from "../../text/neutralize-agent-text.js";
 import type { FixerAnswer } from "./parse-fixer-answer.js";
 
 /**

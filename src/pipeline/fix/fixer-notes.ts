@@ -1,5 +1,5 @@
 import { findingId } from "../../domain/finding-id.js";
-import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 
 /** What the fixer said, for a reply: the findings it declined (and why), then its summary as a quote. */
 export function fixerNotes(declined: { number: number; reason: string }[], summary: string): string {

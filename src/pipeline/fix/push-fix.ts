@@ -1,7 +1,7 @@
 import { GitError } from "../../git/git-error.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { shortSha } from "../render/labels.js";
-import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { shortSha } from "../../text/labels.js";
+import { sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";
 import { pushTarget } from "./push-target.js";
 import { recordRefusedPush } from "./record-refused-push.js";

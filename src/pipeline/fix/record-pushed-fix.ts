@@ -2,7 +2,7 @@ import { updateFinding } from "../../db/findings.js";
 import { findingId } from "../../domain/finding-id.js";
 import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { shortSha } from "../render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import { fixerNotes } from "./fixer-notes.js";
 import { renderProof } from "./render-fix-proof.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";

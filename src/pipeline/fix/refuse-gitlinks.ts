@@ -1,5 +1,5 @@
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { shortSha } from "../render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import { listed } from "./listed.js";
 import { recordRefusedPush } from "./record-refused-push.js";
 import type { BranchTip, FixCommit, FixTurn } from "./fix-turn.js";

@@ -1,5 +1,5 @@
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { shortSha } from "../render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixProof, FixTurn } from "./fix-turn.js";
 import { recordRefusedPush } from "./record-refused-push.js";
 import { renderFailures } from "./render-fix-proof.js";

@@ -1,6 +1,6 @@
 import type { PipelineDeps } from "../job/pipeline-deps.js";
-import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
-import { shortSha } from "../render/labels.js";
+import { sanitizeMarkdown } from "../../text/sanitize-markdown.js";
+import { shortSha } from "../../text/labels.js";
 import { listed } from "./listed.js";
 import { recordRefusedPush } from "./record-refused-push.js";
 import type { BranchTip, ChosenFindings, FixCommit, FixTurn } from "./fix-turn.js";

@@ -1,7 +1,7 @@
 import { findingId } from "../../domain/finding-id.js";
-import { codeBlock } from "../render/code-block.js";
+import { codeBlock } from "../../text/code-block.js";
 import { outputEnd } from "../render/output-end.js";
-import { inlineCode, neutralize, sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { inlineCode, neutralize, sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 import type { FixProof, ProofFailure, RegressionTests } from "./fix-turn.js";
 
 /** Failures shown with their output; the rest are named. */

@@ -1,4 +1,4 @@
-import { codeBlock } from "../render/code-block.js";
+import { codeBlock } from "../../text/code-block.js";
 import { findingId } from "../../domain/finding-id.js";
 import type { BranchTip, ChosenFindings, FixTurn } from "./fix-turn.js";
 

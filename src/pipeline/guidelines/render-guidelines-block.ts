@@ -1,4 +1,4 @@
-import { escapeTags } from "../workspace/escape-tags.js";
+import { escapeTags } from "../../text/escape-tags.js";
 import { FIX_PROMPT_TAGS, GUIDELINES_TAG, REVIEW_PROMPT_TAGS } from "../workspace/prompt-tags.js";
 import { fitGuidelines } from "./fit-guidelines.js";
 import type { Guideline } from "./guideline.js";

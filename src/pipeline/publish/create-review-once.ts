@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { GitHubClient, InlineComment, RepoRef } from "../../github/github-client.js";
 import { fitBody } from "../../github/fit-body.js";
-import { reviewMarker } from "../render/labels.js";
+import { reviewMarker } from "../../text/labels.js";
 import { ours } from "./ours.js";
 import { sameBody, writeOnce } from "./write-once.js";
 

@@ -1,7 +1,6 @@
 import type { CheckRunUpdate, GitHubClient, RepoRef } from "../../github/github-client.js";
 import { writeOnce } from "./write-once.js";
-
-export const CHECK_NAME = "no-mistakes";
+import { CHECK_NAME } from "../../domain/check-name.js";
 
 /** The commit's `no-mistakes` check run, reused when one exists (a retried job posts one check). */
 export async function ensureCheckRun(

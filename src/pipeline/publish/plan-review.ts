@@ -5,7 +5,7 @@ import { canSuggest, placeFinding, type BodyReason } from "../../github/place-fi
 import { findingId } from "../../domain/finding-id.js";
 import { renderFindingComment } from "../render/render-finding-comment.js";
 import type { ShownReproduction } from "../render/render-reproduction.js";
-import { inlineCode } from "../render/sanitize-markdown.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 
 /** A finding going out as an inline comment. */
 export interface PlannedComment {

@@ -5,7 +5,7 @@ import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { GitHubError } from "../../github/github-error.js";
 import type { DiffIndex } from "../../github/parse-diff.js";
 import { findingId } from "../../domain/finding-id.js";
-import { findingMarkerPattern } from "../render/labels.js";
+import { findingMarkerPattern } from "../../text/labels.js";
 import type { ShownReproduction } from "../render/render-reproduction.js";
 import { createReviewOnce } from "./create-review-once.js";
 import { findRefusedComments } from "./find-refused-comments.js";

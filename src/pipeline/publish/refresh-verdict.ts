@@ -3,7 +3,7 @@ import type { RepoConfig } from "../../config/repo-config.js";
 import type { Database } from "../../db/database.js";
 import type { Run } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { CHECK_NAME } from "./ensure-check-run.js";
+import { CHECK_NAME } from "../../domain/check-name.js";
 import { refreshSummary } from "./refresh-summary.js";
 import { checkConclusion, renderCheckOutput } from "../render/render-check-output.js";
 import { configProblemNote } from "../render/config-problem-note.js";

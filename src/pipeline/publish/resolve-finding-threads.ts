@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import type { Finding } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { shortSha } from "../render/labels.js";
-import { inlineCode } from "../render/sanitize-markdown.js";
+import { shortSha } from "../../text/labels.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 import { replyOnce } from "./reply-once.js";
 
 /**

@@ -5,7 +5,7 @@ import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { GitHubError } from "../../github/github-error.js";
 import { ours } from "./ours.js";
 import { fitBody } from "../../github/fit-body.js";
-import { SUMMARY_MARKER } from "../render/labels.js";
+import { SUMMARY_MARKER } from "../../text/labels.js";
 import { sameBody, writeOnce } from "./write-once.js";
 
 /** One summary comment per PR: found by its stored id or hidden marker, edited in place only when it changed. */

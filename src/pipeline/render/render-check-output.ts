@@ -2,10 +2,10 @@ import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { rulingNote } from "../ledger/ruling-state.js";
 import { blockingFindings, type FailOn } from "../ledger/blocking-findings.js";
-import { SEVERITY_ICON, where } from "./labels.js";
+import { SEVERITY_ICON, where } from "../../text/labels.js";
 import { proofLabel } from "./proof-label.js";
 import { stateLine, type ReviewState } from "./review-state.js";
-import { sanitizeMarkdown, tableCell } from "./sanitize-markdown.js";
+import { sanitizeMarkdown, tableCell } from "../../text/sanitize-markdown.js";
 
 const STATE_TITLE: Record<ReviewState["state"], string> = {
   "open findings": "Open findings",

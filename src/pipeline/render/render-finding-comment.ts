@@ -1,9 +1,9 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
-import { findingMarker, SEVERITY_ICON } from "./labels.js";
+import { findingMarker, SEVERITY_ICON } from "../../text/labels.js";
 import { suggestionBlock } from "../../github/suggestion-block.js";
 import { renderReproduction, type ShownReproduction } from "./render-reproduction.js";
-import { postableSuggestion, sanitizeMarkdown } from "./sanitize-markdown.js";
+import { postableSuggestion, sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 
 /** Said in place of a suggested change that could not be posted safely; the finding itself stands. */
 export const SUGGESTION_LEFT_OUT =

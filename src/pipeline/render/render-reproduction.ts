@@ -1,7 +1,7 @@
 import type { Finding } from "../../db/schema.js";
-import { codeBlock } from "./code-block.js";
+import { codeBlock } from "../../text/code-block.js";
 import { outputEnd } from "./output-end.js";
-import { inlineCode, neutralize, sanitizeMarkdown } from "./sanitize-markdown.js";
+import { inlineCode, neutralize, sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 
 /** A reproducer's run as a finding's comment shows it: its command, how it ended, the end of its output. */
 export interface ShownReproduction {

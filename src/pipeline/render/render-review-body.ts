@@ -1,8 +1,8 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
-import { reviewMarker, SEVERITY_ICON, shortSha, where } from "./labels.js";
+import { reviewMarker, SEVERITY_ICON, shortSha, where } from "../../text/labels.js";
 import { proofLabel } from "./proof-label.js";
-import { inlineCode, sanitizeMarkdown } from "./sanitize-markdown.js";
+import { inlineCode, sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 
 export interface ReviewBodyInput {
   headSha: string;

@@ -6,12 +6,12 @@
 import type { Finding, Turn } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
 import { rulingNote } from "../ledger/ruling-state.js";
-import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "./labels.js";
+import { SEVERITY_ICON, shortSha, STATUS_LABEL, SUMMARY_MARKER, where } from "../../text/labels.js";
 import type { FailOn } from "../ledger/blocking-findings.js";
 import { reviewState, stateLine } from "./review-state.js";
-import { codeBlock } from "./code-block.js";
+import { codeBlock } from "../../text/code-block.js";
 import { proofLabel } from "./proof-label.js";
-import { inlineCode, tableCell } from "./sanitize-markdown.js";
+import { inlineCode, tableCell } from "../../text/sanitize-markdown.js";
 
 export interface SummaryInput {
   findings: Finding[];

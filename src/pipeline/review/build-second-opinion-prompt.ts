@@ -1,6 +1,6 @@
 import type { Finding } from "../../db/schema.js";
 import { findingId } from "../../domain/finding-id.js";
-import { escapeTags } from "../workspace/escape-tags.js";
+import { escapeTags } from "../../text/escape-tags.js";
 
 export interface SecondOpinionPromptInput {
   repository: string;

@@ -1,5 +1,5 @@
 import type { GitWorkspace } from "../../git/git-workspace.js";
-import { inlineCode } from "../render/sanitize-markdown.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 
 const SHOWN = 10;
 

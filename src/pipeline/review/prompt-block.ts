@@ -1,4 +1,4 @@
-import { escapeTags } from "../workspace/escape-tags.js";
+import { escapeTags } from "../../text/escape-tags.js";
 import { REVIEW_PROMPT_TAGS } from "../workspace/prompt-tags.js";
 
 /** Content inside `<name>` … `</name>`, with anything that looks like one of our tags defused. */

@@ -4,7 +4,7 @@ import { findingId } from "../../domain/finding-id.js";
 import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
 import { ours } from "../publish/ours.js";
 import { postReview, type PostedReview } from "../publish/post-review.js";
-import { reviewMarker, shortSha } from "../render/labels.js";
+import { reviewMarker, shortSha } from "../../text/labels.js";
 import { renderReviewBody } from "../render/render-review-body.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { ReviewerVerdict } from "./ask-reviewer.js";

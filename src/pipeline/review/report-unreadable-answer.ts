@@ -1,5 +1,5 @@
 import { setTurnRawAnswer } from "../../db/turns.js";
-import { sanitizeMarkdown } from "../render/sanitize-markdown.js";
+import { sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import type { TurnOutcome } from "../sessions/run-sessions.js";
 import type { ReviewTurn } from "./review-turn.js";

@@ -9,7 +9,7 @@ import type { JobAttempt } from "../../domain/job-attempt.js";
 import type { RunJob } from "../../domain/run-job.js";
 import { classifyFailure } from "../job/classify-failure.js";
 import { ensureCheckRun } from "../publish/ensure-check-run.js";
-import { codeBlock } from "../render/code-block.js";
+import { codeBlock } from "../../text/code-block.js";
 import { resolveFindingThreads } from "../publish/resolve-finding-threads.js";
 import { askReviewer } from "./ask-reviewer.js";
 import { askSecondOpinion } from "./ask-second-opinion.js";

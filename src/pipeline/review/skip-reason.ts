@@ -3,7 +3,7 @@ import { titlePattern } from "../../config/title-pattern.js";
 import type { Run } from "../../db/schema.js";
 import { LEARNINGS_BRANCH } from "../../domain/learnings-branch.js";
 import type { RunJob } from "../../domain/run-job.js";
-import { inlineCode } from "../render/sanitize-markdown.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { EXPLICIT_TRIGGERS } from "./check-out-head.js";
 import { matchBranchGlob } from "./match-branch-glob.js";

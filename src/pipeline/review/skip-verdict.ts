@@ -1,5 +1,5 @@
 import type { FailOn } from "../ledger/blocking-findings.js";
-import { shortSha } from "../render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import type { SkipReason } from "./skip-reason.js";
 
 /** Where the PR stands when one of its heads is skipped: what the ledger holds from earlier reviews. */

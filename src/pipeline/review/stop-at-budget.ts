@@ -4,7 +4,7 @@ import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
 import { ours } from "../publish/ours.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 import { refreshSummary } from "../publish/refresh-summary.js";
-import { shortSha } from "../render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import type { ReviewTurn } from "./review-turn.js";
 
 const BUDGET_MARKER = "<!-- no-mistakes:budget -->";

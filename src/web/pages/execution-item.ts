@@ -1,5 +1,5 @@
 import { findingId } from "../../domain/finding-id.js";
-import { shortSha } from "../../pipeline/render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import type { ExecutionRow } from "../views/run-view.js";
 import { classToken } from "./class-token.js";
 import { formatCount } from "./format-count.js";

@@ -1,4 +1,4 @@
-import { shortSha } from "../../pipeline/render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import type { PullRequestRow, RepositoryFilter, RepositoryView } from "../views/repository-view.js";
 import type { Scorecard } from "../views/scorecard-view.js";
 import { formatCount } from "./format-count.js";

@@ -1,5 +1,5 @@
 import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
-import { shortSha } from "../../pipeline/render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import type { RunView } from "../views/run-view.js";
 import { findingDetails } from "./finding-details.js";
 import { formatCount } from "./format-count.js";

@@ -1,4 +1,4 @@
-import { shortSha } from "../../pipeline/render/labels.js";
+import { shortSha } from "../../text/labels.js";
 import type { TurnRow } from "../views/run-view.js";
 import { formatCount } from "./format-count.js";
 import { formatDuration } from "./format-duration.js";

@@ -1,4 +1,4 @@
-import { neutralize } from "../../pipeline/render/sanitize-markdown.js";
+import { neutralize } from "../../text/sanitize-markdown.js";
 import { escapeHtml } from "./escape-html.js";
 import { HtmlSafe } from "./html-safe.js";
 

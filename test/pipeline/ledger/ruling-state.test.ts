@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isConfirmation } from "../../../src/commands/is-confirmation.js";
-import { mentionsABot, mentionsBot } from "../../../src/commands/thread-reply.js";
+import { isConfirmation } from "../../../src/domain/is-confirmation.js";
+import { mentionsABot, mentionsBot } from "../../../src/domain/bot-mentions.js";
 import {
   awaitingMaintainer,
   confirmPatch,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { codeBlock } from "../../../src/pipeline/render/code-block.js";
-import { findingMarkerPattern, where } from "../../../src/pipeline/render/labels.js";
-import { inlineCode, sanitizeMarkdown, tableCell } from "../../../src/pipeline/render/sanitize-markdown.js";
-import { seededRandom } from "../../helpers/seeded-random.js";
+import { codeBlock } from "../../src/text/code-block.js";
+import { findingMarkerPattern, where } from "../../src/text/labels.js";
+import { inlineCode, sanitizeMarkdown, tableCell } from "../../src/text/sanitize-markdown.js";
+import { seededRandom } from "../helpers/seeded-random.js";
 
 /**
  * Property test: hostile strings built from the pieces attackers use, in every position GitHub

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { deciderOf, learnedKeys, learningLine, plainLine, threadUrl } from "../../src/commands/learning-line.js";
-import { learnedUpTo, renderLearnings } from "../../src/commands/render-learnings.js";
-import type { RepositoryDecision } from "../../src/db/repository-decisions.js";
+import {
+  deciderOf,
+  learnedKeys,
+  learningLine,
+  plainLine,
+  threadUrl,
+} from "../../../src/pipeline/command/learning-line.js";
+import { learnedUpTo, renderLearnings } from "../../../src/pipeline/command/render-learnings.js";
+import type { RepositoryDecision } from "../../../src/db/repository-decisions.js";
 
 const AT = new Date("2026-11-02T10:00:00.000Z");
 const decision = (patch: Partial<RepositoryDecision> = {}): RepositoryDecision => ({

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import type { Database } from "../db/database.js";
-import type { RunJob } from "../domain/run-job.js";
-import type { GitHubClient } from "../github/github-client.js";
-import type { Refusals } from "../refusals/refusals.js";
+import type { Database } from "../../db/database.js";
+import type { RunJob } from "../../domain/run-job.js";
+import type { GitHubClient } from "../../github/github-client.js";
+import type { Refusals } from "../../refusals/refusals.js";
 
 /** What the command handlers are handed by the wiring (a module of its own, so handlers import no handler for it). */
 export interface CommandDeps {

@@ -1,3 +1,8 @@
+// src/text: how the app writes text it did not author — Markdown for GitHub and the run view, commit
+// messages, prompt blocks — so that nothing in it pings, links, closes, hides or speaks as the bot; and the
+// labels every surface shares. A leaf: the pipeline, the run view and the backtest import it; it imports
+// nothing of the app.
+
 /**
  * The one renderer for untrusted text: everything that came from the PR or the agent (paths, titles,
  * bodies, summaries, fixer notes, error text) passes through here before it reaches GitHub. The

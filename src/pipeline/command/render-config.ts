@@ -1,9 +1,9 @@
-import { formatConfigProblem } from "../config/config-problem.js";
-import { DEFAULT_REPO_CONFIG } from "../config/repo-config.js";
-import type { RepoRef } from "../github/github-client.js";
-import type { RepoConfigRead } from "../pipeline/job/read-repo-config.js";
-import { codeBlock } from "../pipeline/render/code-block.js";
-import { inlineCode, sanitizeMarkdown } from "../pipeline/render/sanitize-markdown.js";
+import { formatConfigProblem } from "../../config/config-problem.js";
+import { DEFAULT_REPO_CONFIG } from "../../config/repo-config.js";
+import type { RepoRef } from "../../github/github-client.js";
+import type { RepoConfigRead } from "../job/read-repo-config.js";
+import { codeBlock } from "../../text/code-block.js";
+import { inlineCode, sanitizeMarkdown } from "../../text/sanitize-markdown.js";
 
 const KIND = {
   repository: "this repository's `.github/no-mistakes.yml`",

@@ -1,5 +1,5 @@
-import type { Command } from "../domain/command.js";
-import { parseFindingId } from "../domain/finding-id.js";
+import type { Command } from "./command.js";
+import { parseFindingId } from "./finding-id.js";
 
 const PREFIX = "/no-mistakes";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { escapeTags } from "../../../src/pipeline/workspace/escape-tags.js";
-import { buildFixPrompt } from "../../../src/pipeline/fix/build-fix-prompt.js";
+import { escapeTags } from "../../src/text/escape-tags.js";
+import { buildFixPrompt } from "../../src/pipeline/fix/build-fix-prompt.js";
 
 describe("escapeTags", () => {
   it.each([

@@ -1,11 +1,11 @@
-import type { RepoConfig } from "../config/repo-config.js";
-import type { OutcomeRates } from "../db/repository-outcome-rates.js";
-import type { Finding, Run, RunAgentSession, Turn } from "../db/schema.js";
-import { SCORECARD_WEEKS } from "../domain/scorecard-period.js";
-import { spendOf } from "../pipeline/sessions/check-budget.js";
-import { findingId } from "../domain/finding-id.js";
-import { SEVERITY_ICON, shortSha, where } from "../pipeline/render/labels.js";
-import { tableCell } from "../pipeline/render/sanitize-markdown.js";
+import type { RepoConfig } from "../../config/repo-config.js";
+import type { OutcomeRates } from "../../db/repository-outcome-rates.js";
+import type { Finding, Run, RunAgentSession, Turn } from "../../db/schema.js";
+import { SCORECARD_WEEKS } from "../../domain/scorecard-period.js";
+import { spendOf } from "../sessions/check-budget.js";
+import { findingId } from "../../domain/finding-id.js";
+import { SEVERITY_ICON, shortSha, where } from "../../text/labels.js";
+import { tableCell } from "../../text/sanitize-markdown.js";
 
 /** The answer to `/no-mistakes status`: what the run knows, and the repository's scorecard line when given. */
 export function renderStatus(

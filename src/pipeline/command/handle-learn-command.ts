@@ -1,11 +1,11 @@
-import { LEARNINGS_BRANCH } from "../domain/learnings-branch.js";
+import { LEARNINGS_BRANCH } from "../../domain/learnings-branch.js";
 import type { Logger } from "pino";
-import { listRepositoryDecisions } from "../db/repository-decisions.js";
-import type { CommandJob } from "../domain/command-job.js";
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { GitHubError } from "../github/github-error.js";
-import { readRepoConfig } from "../pipeline/job/read-repo-config.js";
-import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
+import { listRepositoryDecisions } from "../../db/repository-decisions.js";
+import type { CommandJob } from "../../domain/command-job.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { GitHubError } from "../../github/github-error.js";
+import { readRepoConfig } from "../job/read-repo-config.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 import type { CommandDeps } from "./command-deps.js";
 import { deciderOf, learnedKeys, learningLine, type LearningLine } from "./learning-line.js";
 import { learnedUpTo, renderLearnings } from "./render-learnings.js";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { neutralizeAgentText } from "../../../src/pipeline/fix/neutralize-agent-text.js";
+import { neutralizeAgentText } from "../../src/text/neutralize-agent-text.js";
 
 describe("neutralizeAgentText", () => {
   it.each([

@@ -1,20 +1,23 @@
 import type { Logger } from "pino";
-import { listFindings } from "../db/findings.js";
-import { addRunCommand } from "../db/run-commands.js";
-import { findRun } from "../db/runs.js";
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { findingId, parseFindingId } from "../domain/finding-id.js";
-import { ours } from "../pipeline/publish/ours.js";
-import { answerMarker, findingMarkerPattern } from "../pipeline/render/labels.js";
-import { replyOnce } from "../pipeline/publish/reply-once.js";
-import type { CommandJob } from "../domain/command-job.js";
-import type { ConversationCommand } from "../domain/command.js";
-import { isConfirmation } from "./is-confirmation.js";
+import { addRunCommand } from "../../db/run-commands.js";
+import { findRun } from "../../db/runs.js";
+import type { Finding, Run } from "../../db/schema.js";
+import { mentionsBot } from "../../domain/bot-mentions.js";
+import type { CommandJob } from "../../domain/command-job.js";
+import type { ConversationCommand } from "../../domain/command.js";
+import { findingId } from "../../domain/finding-id.js";
+import { isConfirmation } from "../../domain/is-confirmation.js";
+import { parseCommand } from "../../domain/parse-command.js";
+import type { ThreadReply } from "../../domain/thread-reply.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { answerMarker } from "../../text/labels.js";
+import { standing } from "../ledger/standing.js";
+import { replyOnce } from "../publish/reply-once.js";
 import type { CommandDeps } from "./command-deps.js";
-import { parseCommand } from "./parse-command.js";
-import { standing } from "../pipeline/ledger/standing.js";
-import type { ThreadReply } from "../domain/thread-reply.js";
-import { mentionsBot } from "./thread-reply.js";
+import { threadFinding } from "./thread-finding.js";
+
+type ThreadJob = CommandJob & { command: ThreadReply };
+type Standing = Awaited<ReturnType<typeof standing>>;
 
 /**
  * A person's comment in a review thread. In the thread of one of the bot's findings (its first comment
@@ -24,7 +27,7 @@ import { mentionsBot } from "./thread-reply.js";
  */
 export async function handleThreadReply(
   deps: CommandDeps,
-  job: CommandJob & { command: ThreadReply },
+  job: ThreadJob,
   github: GitHubClient,
   ref: RepoRef,
   log: Logger,
@@ -34,14 +37,7 @@ export async function handleThreadReply(
   if (!run) return log.info("review comment on a PR this app has not reviewed; ignored");
   const bot = await github.botIdentity();
   if (reply.authorId === bot.id) return;
-
-  // Whose thread: only a first comment written by the bot's own user counts (markers can be typed by anyone).
-  const root = (await ours(github, github.listPullReviewComments(ref, job.prNumber))).find(
-    (c) => c.id === reply.threadId,
-  );
-  const number = root ? parseFindingId(findingMarkerPattern().exec(root.body)?.[1] ?? "") : undefined;
-  const finding =
-    number === undefined ? undefined : (await listFindings(deps.db, run.id)).find((f) => f.number === number);
+  const finding = await threadFinding(deps.db, github, ref, run, reply.threadId);
   const asked = parseCommand(reply.body);
   const asks = reply.asks && (asked?.kind === "ask" || mentionsBot(reply.body, bot.login));
   if (!finding && !asks)
@@ -50,6 +46,7 @@ export async function handleThreadReply(
   const who = await standing(github, ref, run, job.author);
   const answerInThread = (body: string) =>
     replyOnce(github, ref, job.prNumber, reply.threadId, `${body}\n\n${answerMarker(job.commentId)}`);
+  const queue = (command: ConversationCommand) => queueThreadCommand(deps, job, run.id, command, github, ref, log);
 
   // A writer confirms a ruling the PR's author asked for.
   if (finding && finding.rulingConfirmation === "awaiting" && isConfirmation(reply.body)) {
@@ -58,60 +55,53 @@ export async function handleThreadReply(
         `Only someone with write access to this repository can confirm the ruling on ${findingId(finding.number)} (yours: ${who.permission}).`,
       );
     }
-    return queue(
-      deps,
-      job,
-      run.id,
-      { kind: "confirm", threadId: reply.threadId, finding: finding.number },
-      github,
-      ref,
-      log,
-    );
+    return queue({ kind: "confirm", threadId: reply.threadId, finding: finding.number });
   }
-
   if (!who.author && !who.writer) {
-    log.info(
-      { author: job.author, permission: who.permission, finding: finding?.number },
-      "thread reply refused: not the PR's author nor a writer",
-    );
-    await deps.refusals.refuse({
-      kind: "unauthorized_command",
-      repositoryFullName: run.repositoryFullName,
-      prNumber: run.prNumber,
-      actor: job.author,
-      reason: `thread reply${finding ? ` on ${findingId(finding.number)}` : ""}: not the pull request's author nor a writer (permission ${who.permission})`,
-    });
+    await refuseThreadReply(deps, job, run, finding, who, log);
     // Said only to someone who addressed the bot: a passing remark in a thread gets no answer at all.
     if (!asks) return;
     return answerInThread(
       `Only the pull request's author and people with write access to this repository can ${finding ? `argue ${findingId(finding.number)}` : "ask the reviewer"} (yours: ${who.permission}).`,
     );
   }
-
   if (finding && asked?.kind !== "ask") {
-    return queue(
-      deps,
-      job,
-      run.id,
-      { kind: "argue", threadId: reply.threadId, finding: finding.number, body: reply.body, byWriter: who.writer },
-      github,
-      ref,
-      log,
-    );
+    return queue({
+      kind: "argue",
+      threadId: reply.threadId,
+      finding: finding.number,
+      body: reply.body,
+      byWriter: who.writer,
+    });
   }
   const question = asked?.kind === "ask" && asked.question ? asked.question : reply.body;
-  return queue(
-    deps,
-    job,
-    run.id,
-    { kind: "ask", question, threadId: reply.threadId, ...(finding ? { finding: finding.number } : {}) },
-    github,
-    ref,
-    log,
-  );
+  return queue({ kind: "ask", question, threadId: reply.threadId, ...(finding ? { finding: finding.number } : {}) });
 }
 
-async function queue(
+/** A thread reply from someone who is neither the PR's author nor a writer: logged and recorded, no turn. */
+async function refuseThreadReply(
+  deps: CommandDeps,
+  job: ThreadJob,
+  run: Run,
+  finding: Finding | undefined,
+  who: Standing,
+  log: Logger,
+): Promise<void> {
+  log.info(
+    { author: job.author, permission: who.permission, finding: finding?.number },
+    "thread reply refused: not the PR's author nor a writer",
+  );
+  await deps.refusals.refuse({
+    kind: "unauthorized_command",
+    repositoryFullName: run.repositoryFullName,
+    prNumber: run.prNumber,
+    actor: job.author,
+    reason: `thread reply${finding ? ` on ${findingId(finding.number)}` : ""}: not the pull request's author nor a writer (permission ${who.permission})`,
+  });
+}
+
+/** Conversation work for the reviewer, handed to the run's queue: the comment gets 👀 at once. */
+async function queueThreadCommand(
   deps: CommandDeps,
   job: CommandJob,
   runId: number,

@@ -1,11 +1,6 @@
-import {
-  asGitHubError,
-  classifyFailure,
-  describeAuthFailure,
-  reportAuthFailure,
-} from "../pipeline/job/classify-failure.js";
-import type { CommandJob } from "../domain/command-job.js";
-import type { JobAttempt } from "../domain/job-attempt.js";
+import { asGitHubError, classifyFailure, describeAuthFailure, reportAuthFailure } from "../job/classify-failure.js";
+import type { CommandJob } from "../../domain/command-job.js";
+import type { JobAttempt } from "../../domain/job-attempt.js";
 import type { CommandDeps } from "./command-deps.js";
 import { handleCommand } from "./handle-command.js";
 

@@ -1,5 +1,5 @@
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { readRepoConfig } from "../pipeline/job/read-repo-config.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { readRepoConfig } from "../job/read-repo-config.js";
 import { renderConfig } from "./render-config.js";
 
 /**

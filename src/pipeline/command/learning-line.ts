@@ -1,7 +1,7 @@
-import type { RepositoryDecision } from "../db/repository-decisions.js";
-import { pullRequestAnchor } from "../domain/pull-request-anchor.js";
-import { neutralizeAgentText } from "../pipeline/fix/neutralize-agent-text.js";
-import { inlineCode, tableCell } from "../pipeline/render/sanitize-markdown.js";
+import type { RepositoryDecision } from "../../db/repository-decisions.js";
+import { pullRequestAnchor } from "../../domain/pull-request-anchor.js";
+import { neutralizeAgentText } from "../../text/neutralize-agent-text.js";
+import { inlineCode, tableCell } from "../../text/sanitize-markdown.js";
 
 /** One decision as a line of the learnings file, and the key that says it is already there. */
 export interface LearningLine {

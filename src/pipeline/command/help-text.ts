@@ -1,4 +1,4 @@
-import { inlineCode } from "../pipeline/render/sanitize-markdown.js";
+import { inlineCode } from "../../text/sanitize-markdown.js";
 
 /** The command list, sent for `help` and for anything unknown. */
 export function helpText(unknown?: string): string {
@@ -17,7 +17,7 @@ export function helpText(unknown?: string): string {
     "| `/no-mistakes ask <question>` | the reviewer answers in a reply (read-only; counts against the PR's turn and cost limits) |",
     "| `/no-mistakes status` | open findings, sessions, turns and spend |",
     "| `/no-mistakes config` | the repository's settings in effect, each with where it came from (default, organisation, `_extends`, this repository) |",
-    "| `/no-mistakes learn` | propose the team's recent decisions (dismissals with a reason, withdrawals, upheld rulings) as a pull request to the learnings file |",
+    "| `/no-mistakes learn` | propose the team's recent decisions (dismissals with a reason, withdrawals, fixes in merged pull requests) as a pull request to the learnings file |",
     "| `/no-mistakes help` | this list |",
     "",
     "Every command except `status`, `config`, `help` and `ask` needs write access to the repository; `ask` is for the PR's author and writers.",

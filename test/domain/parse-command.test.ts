@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "../../src/commands/parse-command.js";
+import { parseCommand } from "../../src/domain/parse-command.js";
 
 describe("parseCommand", () => {
   it.each([
