@@ -50,7 +50,9 @@ export async function setUp(
   };
   const found = await checks.cache.find(ctx.run.repositoryId, scope, key);
   if (found) {
-    await recordExecution(deps, { ...record, outcome: "passed", cached: true }, cachedResult());
+    // A reused setup's record: nothing ran.
+    const nothingRan = { exitCode: 0, signal: null, timedOut: false, durationMs: 0, output: "", outputDigest: "" };
+    await recordExecution(deps, { ...record, outcome: "passed", cached: true }, nothingRan);
     return { tree: found.tree, outcome: { status: "cached", scope } };
   }
   let result: ExecutionResult | undefined;
@@ -90,11 +92,6 @@ async function runSetup(
   } finally {
     if (baseSha !== undefined) await rm(source, { recursive: true, force: true });
   }
-}
-
-/** A reused setup's record: nothing ran. */
-function cachedResult(): ExecutionResult {
-  return { exitCode: 0, signal: null, timedOut: false, durationMs: 0, output: "", outputDigest: "" };
 }
 
 /** Why a setup failed, in one line with the end of its output. */

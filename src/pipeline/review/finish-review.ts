@@ -1,6 +1,5 @@
 import { listFindings } from "../../db/findings.js";
 import { updateRun } from "../../db/runs.js";
-import type { Finding } from "../../db/schema.js";
 import { listTurns } from "../../db/turns.js";
 import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
 import type { PostedReview } from "../publish/post-review.js";
@@ -64,13 +63,9 @@ export async function finishReview(
       reviewId: posted?.reviewId ?? "already posted",
       mode: ws.mode,
       headSha: ws.headSha,
-      open: openCount(final),
+      open: final.filter((f) => f.status === "open" || f.status === "fix-pushed").length,
       state: state?.state,
     },
     "review posted",
   );
-}
-
-function openCount(findings: Finding[]): number {
-  return findings.filter((f) => f.status === "open" || f.status === "fix-pushed").length;
 }

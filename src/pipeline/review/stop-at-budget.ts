@@ -1,5 +1,4 @@
 import { listTurns } from "../../db/turns.js";
-import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { budgetRefusal, spendOf } from "../sessions/check-budget.js";
 import { ours } from "../publish/ours.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
@@ -27,7 +26,8 @@ export async function stopAtBudget(deps: PipelineDeps, turn: ReviewTurn): Promis
     actor: "reviewer",
     reason: `no review of ${shortSha(run.headSha)}: ${overBudget}; raise it in .github/no-mistakes.yml`,
   });
-  if (!(await budgetNoticePosted(github, ref, run.prNumber))) {
+  const comments = await ours(github, github.listIssueComments(ref, run.prNumber));
+  if (!comments.some((c) => c.body.startsWith(BUDGET_MARKER))) {
     await github.createIssueComment(
       ref,
       run.prNumber,
@@ -37,8 +37,4 @@ export async function stopAtBudget(deps: PipelineDeps, turn: ReviewTurn): Promis
   // the summary says so at the top: the review stopped here
   await refreshSummary(deps.db, github, ref, run, config);
   return true;
-}
-
-async function budgetNoticePosted(github: GitHubClient, ref: RepoRef, pr: number): Promise<boolean> {
-  return (await ours(github, github.listIssueComments(ref, pr))).some((c) => c.body.startsWith(BUDGET_MARKER));
 }
