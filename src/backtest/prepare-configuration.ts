@@ -7,7 +7,7 @@ import { createAgent, createSandbox } from "../agents/create-agent.js";
 import type { Agent } from "../agents/types.js";
 import type { Checks } from "../checks/index.js";
 import { ConfigError } from "../config/config-error.js";
-import { readEnvConfig } from "../config/env-config.js";
+import { readEnvConfig } from "../config/env/env-config.js";
 import type { Database } from "../db/database.js";
 import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";

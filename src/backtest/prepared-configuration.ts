@@ -1,6 +1,6 @@
 import type { Agent } from "../agents/types.js";
 import type { Checks } from "../checks/index.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
 
 /** A configuration made ready: its agent and sessions as the app builds them, and what identifies it. */

@@ -3,8 +3,8 @@ import { createAgent } from "../agents/create-agent.js";
 import type { AgentsByRole } from "../agents/create-role-agents.js";
 import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
 import type { Agent, Role } from "../agents/types.js";
-import type { AgentChoice, AgentName } from "../config/agent-roles.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { AgentChoice, AgentName } from "../config/env/agent-roles.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import type { RepoAgentChoice } from "../pipeline/sessions/run-sessions.js";
 
 /**

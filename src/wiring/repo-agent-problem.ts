@@ -1,5 +1,5 @@
 import { agentConfigured } from "../agents/agent-configured.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import type { RepoAgentChoice } from "../pipeline/sessions/run-sessions.js";
 
 /** Why a repository's choice of agent does not apply (said in the review body), or undefined when it does. */

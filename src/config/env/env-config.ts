@@ -1,8 +1,8 @@
-import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../agents/sandbox/turn-limits.js";
-import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../agents/session-budget.js";
+import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../../agents/sandbox/turn-limits.js";
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../../agents/session-budget.js";
 import { z } from "zod";
-import { DEFAULT_REGISTRIES, parseEgressRule, type EgressRule } from "../domain/egress-rule.js";
-import { ConfigError } from "./config-error.js";
+import { DEFAULT_REGISTRIES, parseEgressRule, type EgressRule } from "../../domain/egress-rule.js";
+import { ConfigError } from "../config-error.js";
 import { readPrivateKey } from "./read-private-key.js";
 import { readMetricsConfig, type MetricsConfig } from "./metrics-config.js";
 import { readRedeliverConfig, type RedeliverConfig } from "./redeliver-config.js";
