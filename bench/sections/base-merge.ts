@@ -11,7 +11,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../src/config/repo/repo-config.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";
 import { limitDiff } from "../../src/pipeline/workspace/limit-diff.js";
 import { buildReviewPrompt, type ReviewPromptInput } from "../../src/pipeline/review/build-review-prompt.js";

@@ -9,7 +9,7 @@ import type { Checks } from "../checks/index.js";
 import { ConfigError } from "../config/config-error.js";
 import { readEnvConfig } from "../config/env/env-config.js";
 import type { Database } from "../db/database.js";
-import { REPO_CONFIG_PATH } from "../config/repo-config.js";
+import { REPO_CONFIG_PATH } from "../config/repo/repo-config.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { handleCommand } from "../../src/commands/handle-command.js";
 import { parseCommand } from "../../src/commands/parse-command.js";
 import { renderStatus } from "../../src/commands/render-status.js";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../src/config/repo/repo-config.js";
 import type { Database } from "../../src/db/database.js";
 import { resolveFindingThreads } from "../../src/pipeline/publish/resolve-finding-threads.js";
 import type { Refusals } from "../../src/refusals/refusals.js";

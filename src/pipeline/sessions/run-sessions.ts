@@ -9,7 +9,7 @@
 // record-turn-end, record-failed-turn) and its metrics (record-usage).
 import type { Logger } from "pino";
 import type { Agent, Role } from "../../agents/types.js";
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { deleteRunAgentSession, loadRunAgentSession, rememberRunAgentSession } from "../../db/run-agent-sessions.js";
 import type { RunAgentSession } from "../../db/schema.js";

@@ -1,4 +1,4 @@
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import type { ConfigProblem } from "./config-problem.js";
 import { configFileLabel, configFileSource, parseExtendsTarget, type ConfigFileRef } from "./extends-target.js";
 import { REPO_CONFIG_PATH, settleRepoConfigLayer } from "./repo-config.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AGENT_NAMES } from "./env/agent-roles.js";
+import { AGENT_NAMES } from "../env/agent-roles.js";
 import { titlePatternProblem } from "./title-pattern.js";
 import { formatConfigProblem } from "./config-problem.js";
 import { mergeConfigLayers } from "./merge-config-layers.js";
