@@ -14,7 +14,7 @@ import type { Database } from "../../db/database.js";
 import { deleteRunAgentSession, loadRunAgentSession, rememberRunAgentSession } from "../../db/run-agent-sessions.js";
 import type { RunAgentSession } from "../../db/schema.js";
 import type { Metrics } from "../../metrics/metrics.js";
-import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../../agents/session-budget.js";
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../../config/env/agent-defaults.js";
 import { agentScope } from "./agent-scope.js";
 import { chooseSession } from "./choose-session.js";
 import { expectedGrowth } from "./expected-growth.js";
