@@ -1,4 +1,4 @@
-import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../../agents/sandbox/turn-limits.js";
+import { DEFAULT_TURN_LIMITS, type TurnLimits } from "./turn-limits.js";
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "./agent-defaults.js";
 import { z } from "zod";
 import { DEFAULT_REGISTRIES, parseEgressRule, type EgressRule } from "../../domain/egress-rule.js";
