@@ -124,8 +124,47 @@ export function readEnvFilePath(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Parses the environment once; every problem is reported together, in words a newcomer understands. */
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
-  // Each variable is parsed on its own so that one bad value does not hide the cross-variable
-  // checks below (APP_ID without a key, production without APP_ID): all are reported in one throw.
+  const { e, invalid, problems } = parseEachVariable(env);
+  const { app, privateKey } = readApp(e, invalid, env, problems);
+  const roles = readAgentRoles(e);
+  if (app) problems.push(...missingAgentKeys(e, roles, env));
+  const production = e.NODE_ENV === "production";
+  if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
+    problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");
+  }
+  const metrics = collect(() => readMetricsConfig(env), problems);
+  const redeliver = collect(() => readRedeliverConfig(env), problems);
+  if (e.ROLE !== "all" && !e.DATABASE_URL && !invalid.has("ROLE")) {
+    problems.push(
+      `ROLE: "${e.ROLE}" needs DATABASE_URL (web and worker processes share one PostgreSQL; the embedded database serves one process, ROLE=all)`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError("The environment", problems);
+  return {
+    app,
+    ...readServer(e),
+    ...readStorage(e),
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    agent: readAgent(e, roles),
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    checks: readChecks(e),
+    ...readWorkers(e),
+    metrics: metrics!,
+    redeliver: redeliver!,
+    github: readGitHub(e),
+    web: readWeb(e),
+    production,
+    envFile: e.ENV_FILE,
+    secrets: readSecrets(e, env, privateKey, metrics!.token),
+  };
+}
+
+/**
+ * Each variable parsed on its own, so that one bad value does not hide the cross-variable checks after
+ * it (APP_ID without a key, production without APP_ID): all are reported in one throw.
+ */
+function parseEachVariable(env: NodeJS.ProcessEnv): { e: ParsedEnv; invalid: Set<string>; problems: string[] } {
   const problems: string[] = [];
   const invalid = new Set<string>();
   const values: Record<string, unknown> = {};
@@ -138,8 +177,16 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       problems.push(...result.error.issues.map((issue) => `${key}: ${issue.message}`));
     }
   }
-  const e = values as ParsedEnv;
+  return { e: values as ParsedEnv, invalid, problems };
+}
 
+/** The registered App (APP_ID, its private key, WEBHOOK_SECRET), or undefined before it is; what is missing or wrong goes to `problems`. */
+function readApp(
+  e: ParsedEnv,
+  invalid: Set<string>,
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): { app: EnvConfig["app"]; privateKey?: string } {
   const configuredKey = readPrivateKey(env);
   const privateKey = configuredKey.key;
   if (configuredKey.problem) problems.push(configuredKey.problem);
@@ -148,7 +195,6 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       `${configuredKey.from === "PRIVATE_KEY" ? "PRIVATE_KEY" : `PRIVATE_KEY_PATH: "${e.PRIVATE_KEY_PATH}"`}: is not a PEM private key (it should start with -----BEGIN RSA PRIVATE KEY-----)`,
     );
   }
-  const production = e.NODE_ENV === "production";
   let app: EnvConfig["app"];
   if (e.APP_ID || invalid.has("APP_ID")) {
     if (!privateKey && !problems.some((p) => p.startsWith("PRIVATE_KEY")))
@@ -165,33 +211,90 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
       "APP_ID: required with ROLE=worker (register the App through the setup flow of a web process, which saves it to ENV_FILE, then start the workers)",
     );
   }
-  const roles = readAgentRoles(e);
-  if (app) problems.push(...missingAgentKeys(e, roles, env));
-  if (e.AGENT === "fake" && production && !e.FAKE_AGENT_SCENARIO) {
-    problems.push("AGENT: the fake agent is for tests and demos; set AGENT=claude or AGENT=codex in production");
-  }
-  const metrics = collect(() => readMetricsConfig(env), problems);
-  const redeliver = collect(() => readRedeliverConfig(env), problems);
-  if (e.ROLE !== "all" && !e.DATABASE_URL && !invalid.has("ROLE")) {
-    problems.push(
-      `ROLE: "${e.ROLE}" needs DATABASE_URL (web and worker processes share one PostgreSQL; the embedded database serves one process, ROLE=all)`,
-    );
-  }
-  if (problems.length > 0) throw new ConfigError("The environment", problems);
+  return { app, privateKey };
+}
 
-  const secrets = [
-    privateKey,
-    e.WEBHOOK_SECRET,
-    env.ANTHROPIC_API_KEY,
-    env.OPENAI_API_KEY,
-    env.CODEX_API_KEY,
-    env.GEMINI_API_KEY,
-    env.OPENCODE_API_KEY,
-    e.DATABASE_URL,
-    e.GITHUB_CLIENT_SECRET,
-    metrics!.token,
-  ].filter((s): s is string => typeof s === "string" && s.length >= 8);
-  const github = e.GHE_HOST
+/** Where GitHub's webhooks arrive and the app listens. */
+function readServer(e: ParsedEnv): Pick<EnvConfig, "webhookPath" | "webhookProxyUrl" | "publicUrl" | "port" | "host"> {
+  return {
+    webhookPath: e.WEBHOOK_PATH,
+    webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+    publicUrl: e.PUBLIC_URL,
+    port: e.PORT,
+    host: e.HOST,
+  };
+}
+
+/** The database and what the app keeps on disk. */
+function readStorage(
+  e: ParsedEnv,
+): Pick<EnvConfig, "databaseUrl" | "dataDir" | "embeddedBuffersMb" | "workspaceMaxBytes"> {
+  return {
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    embeddedBuffersMb: e.EMBEDDED_DB_BUFFERS_MB,
+    workspaceMaxBytes: e.WORKSPACE_MAX_MB * 1024 * 1024,
+  };
+}
+
+/** Which agents run the roles' turns, and what one turn may use. */
+function readAgent(e: ParsedEnv, roles: AgentRoles): EnvConfig["agent"] {
+  return {
+    name: e.AGENT,
+    verifier: roles.verifier.name,
+    roles,
+    fromRepo: e.AGENTS_FROM_REPO,
+    timeoutMs: e.AGENT_TIMEOUT,
+    model: e.AGENT_MODEL,
+    extraArgs: e.AGENT_ARGS,
+    maxOutputTokens: e.AGENT_MAX_OUTPUT_TOKENS,
+    sessionMaxTokens: e.AGENT_SESSION_MAX_TOKENS,
+    cacheTtlMs: e.AGENT_CACHE_TTL,
+    serverTools: e.AGENT_SERVER_TOOLS,
+    fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
+    cli: e.AGENT_CLI,
+    sandbox: e.AGENT_SANDBOX,
+    limits: {
+      maxProcesses: e.AGENT_MAX_PROCESSES,
+      maxMemoryMb: e.AGENT_MAX_MEMORY_MB,
+      maxFileMb: e.AGENT_MAX_FILE_MB,
+      maxWorkspaceMb: e.AGENT_MAX_WORKSPACE_MB,
+    },
+    homeDir: `${e.DATA_DIR.replace(/\/$/, "")}/agents`,
+    stateMaxBytes:
+      e.AGENT_STATE_MAX_BYTES && /^\d+$/.test(e.AGENT_STATE_MAX_BYTES)
+        ? Number(e.AGENT_STATE_MAX_BYTES)
+        : 8 * 1024 * 1024,
+    anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+    gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GOOGLE_GEMINI_BASE_URL },
+    opencode: { provider: e.OPENCODE_PROVIDER, apiKey: e.OPENCODE_API_KEY, baseUrl: e.OPENCODE_BASE_URL },
+  };
+}
+
+/** Running the repositories' own commands in the sandbox. */
+function readChecks(e: ParsedEnv): EnvConfig["checks"] {
+  return {
+    enabled: e.CHECKS,
+    registries: e.CHECKS_REGISTRIES,
+    concurrency: e.CHECKS_CONCURRENCY,
+    cacheBytes: e.CHECKS_CACHE_MB * 1024 * 1024,
+  };
+}
+
+/** Which processes do what, and how they stop. */
+function readWorkers(e: ParsedEnv): Pick<EnvConfig, "role" | "workers" | "workerIdleExitMs" | "stopGraceMs"> {
+  return {
+    role: e.ROLE,
+    workers: e.WORKERS,
+    workerIdleExitMs: e.WORKER_IDLE_EXIT,
+    stopGraceMs: e.STOP_GRACE,
+  };
+}
+
+/** github.com, or the GitHub Enterprise Server GHE_HOST names. */
+function readGitHub(e: ParsedEnv): EnvConfig["github"] {
+  return e.GHE_HOST
     ? {
         baseUrl: `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3`,
         webOrigin: `${e.GHE_PROTOCOL}://${e.GHE_HOST}`,
@@ -205,76 +308,33 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
         protocol: "https" as const,
         gitHosts: ["github.com", ...e.GIT_TRUSTED_HOSTS],
       };
+}
 
+/** The run view's sign-in and its operators. */
+function readWeb(e: ParsedEnv): EnvConfig["web"] {
   return {
-    app,
-    webhookPath: e.WEBHOOK_PATH,
-    webhookProxyUrl: e.WEBHOOK_PROXY_URL,
-    publicUrl: e.PUBLIC_URL,
-    port: e.PORT,
-    host: e.HOST,
-    databaseUrl: e.DATABASE_URL,
-    dataDir: e.DATA_DIR,
-    embeddedBuffersMb: e.EMBEDDED_DB_BUFFERS_MB,
-    workspaceMaxBytes: e.WORKSPACE_MAX_MB * 1024 * 1024,
-    logLevel: e.LOG_LEVEL,
-    logFormat: e.LOG_FORMAT,
-    agent: {
-      name: e.AGENT,
-      verifier: roles.verifier.name,
-      roles,
-      fromRepo: e.AGENTS_FROM_REPO,
-      timeoutMs: e.AGENT_TIMEOUT,
-      model: e.AGENT_MODEL,
-      extraArgs: e.AGENT_ARGS,
-      maxOutputTokens: e.AGENT_MAX_OUTPUT_TOKENS,
-      sessionMaxTokens: e.AGENT_SESSION_MAX_TOKENS,
-      cacheTtlMs: e.AGENT_CACHE_TTL,
-      serverTools: e.AGENT_SERVER_TOOLS,
-      fake: { scenario: e.FAKE_AGENT_SCENARIO, home: e.FAKE_AGENT_HOME, log: e.FAKE_AGENT_LOG },
-      cli: e.AGENT_CLI,
-      sandbox: e.AGENT_SANDBOX,
-      limits: {
-        maxProcesses: e.AGENT_MAX_PROCESSES,
-        maxMemoryMb: e.AGENT_MAX_MEMORY_MB,
-        maxFileMb: e.AGENT_MAX_FILE_MB,
-        maxWorkspaceMb: e.AGENT_MAX_WORKSPACE_MB,
-      },
-      homeDir: `${e.DATA_DIR.replace(/\/$/, "")}/agents`,
-      stateMaxBytes:
-        e.AGENT_STATE_MAX_BYTES && /^\d+$/.test(e.AGENT_STATE_MAX_BYTES)
-          ? Number(e.AGENT_STATE_MAX_BYTES)
-          : 8 * 1024 * 1024,
-      anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
-      openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
-      gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GOOGLE_GEMINI_BASE_URL },
-      opencode: { provider: e.OPENCODE_PROVIDER, apiKey: e.OPENCODE_API_KEY, baseUrl: e.OPENCODE_BASE_URL },
-    },
-    workerConcurrency: e.WORKER_CONCURRENCY,
-    checks: {
-      enabled: e.CHECKS,
-      registries: e.CHECKS_REGISTRIES,
-      concurrency: e.CHECKS_CONCURRENCY,
-      cacheBytes: e.CHECKS_CACHE_MB * 1024 * 1024,
-    },
-    role: e.ROLE,
-    workers: e.WORKERS,
-    workerIdleExitMs: e.WORKER_IDLE_EXIT,
-    stopGraceMs: e.STOP_GRACE,
-    metrics: metrics!,
-    redeliver: redeliver!,
-    github,
-    web: {
-      oauth:
-        e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET
-          ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET }
-          : undefined,
-      admins: e.WEB_ADMINS,
-    },
-    production,
-    envFile: e.ENV_FILE,
-    secrets,
+    oauth:
+      e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET
+        ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET }
+        : undefined,
+    admins: e.WEB_ADMINS,
   };
+}
+
+/** Every secret value set (8 characters or more), for log and output redaction. */
+function readSecrets(e: ParsedEnv, env: NodeJS.ProcessEnv, privateKey?: string, metricsToken?: string): string[] {
+  return [
+    privateKey,
+    e.WEBHOOK_SECRET,
+    env.ANTHROPIC_API_KEY,
+    env.OPENAI_API_KEY,
+    env.CODEX_API_KEY,
+    env.GEMINI_API_KEY,
+    env.OPENCODE_API_KEY,
+    e.DATABASE_URL,
+    e.GITHUB_CLIENT_SECRET,
+    metricsToken,
+  ].filter((s): s is string => typeof s === "string" && s.length >= 8);
 }
 
 /** A sub-reader's result, its problems added to the others (reported in the same throw). */
