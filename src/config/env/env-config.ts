@@ -1,3 +1,8 @@
+// The env room: the operator's environment, read once at start. env-config (this file) parses every variable
+// (env-schema) into one EnvConfig, reporting every problem in one ConfigError; beside it, the agents' roles and
+// keys, their defaults (session budget, cache TTL, turn limits), the metrics and redelivery settings, the
+// private key, and the start-up checks (data dir, port, private key, .env file) that index.ts and doctor run.
+// It imports only src/domain and config's top; the repository's own .github/no-mistakes.yml is the repo room's.
 import type { EgressRule } from "../../domain/egress-rule.js";
 import { ConfigError } from "../config-error.js";
 import { AGENT_NAMES as AGENTS, missingAgentKeys, readAgentRoles, type AgentRoles } from "./agent-roles.js";
