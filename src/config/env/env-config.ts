@@ -185,7 +185,10 @@ function parseEachVariable(env: NodeJS.ProcessEnv): { e: ParsedEnv; invalid: Set
   return { e: values as ParsedEnv, invalid, problems };
 }
 
-/** The registered App (APP_ID, its private key, WEBHOOK_SECRET), or undefined before it is; what is missing or wrong goes to `problems`. */
+/**
+ * The registered App (APP_ID, its private key, WEBHOOK_SECRET), or undefined before it is; what is missing
+ * or wrong goes to `problems`.
+ */
 function readApp(
   e: ParsedEnv,
   invalid: Set<string>,
