@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { checkStartup } from "./config/check-startup.js";
+import { checkStartup } from "./config/env/check-startup.js";
 import { ConfigError } from "./config/config-error.js";
-import { readEnvFilePath } from "./config/env-config.js";
+import { readEnvFilePath } from "./config/env/env-config.js";
 import { createLogger } from "./logging/create-logger.js";
 import { resolveLogFormat } from "./logging/resolve-log-format.js";
 import { handleStopSignals } from "./system/handle-stop-signals.js";

@@ -18,7 +18,7 @@ import {
 } from "../../src/pipeline/index.js";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../src/config/repo/repo-config.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";
 import { startReviewPipeline } from "../lib/review-pipeline.js";
 import { INSTALLATION_ID, OWNER, REPO, REPO_ID, SMOKE, emitResult, git, round, tempRoot } from "../lib/common.js";

@@ -30,7 +30,7 @@ import pino from "pino";
 import { FakeAgent } from "../../src/agents/fake.js";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import { CommandRunner, SetupCache, type Checks } from "../../src/checks/index.js";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../src/config/repo/repo-config.js";
 import { upsertRun } from "../../src/db/runs.js";
 import type { Reproducer } from "../../src/db/schema.js";
 import { parseEgressRule } from "../../src/domain/egress-rule.js";

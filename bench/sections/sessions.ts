@@ -27,7 +27,7 @@ import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
 import { CodexAgent } from "../../src/agents/codex.js";
 import { GeminiAgent } from "../../src/agents/gemini/index.js";
 import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
-import { DEFAULT_SESSION_BUDGET_TOKENS } from "../../src/agents/session-budget.js";
+import { DEFAULT_SESSION_BUDGET_TOKENS } from "../../src/config/env/agent-defaults.js";
 import type { Agent } from "../../src/agents/types.js";
 import {
   PrefixCache,

@@ -2,7 +2,7 @@
 // GitHub's client-side write pacing is off through the preload bench/servers/pacing-off.ts (startChild).
 // Bench-only additions: BENCH_LOOP_DELAY_FILE=<path> measures the event-loop delay (see
 // loop-delay-monitor.ts); SIGTERM stops the app gracefully (running turns get STOP_GRACE) and exits.
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { createLogger } from "../../src/logging/create-logger.js";
 import { startServer } from "../../src/wiring/start-server.js";
 import { startLoopDelayMonitor } from "./loop-delay-monitor.js";

@@ -2,7 +2,7 @@
 // the same bench-only event-loop delay monitor as the app (BENCH_LOOP_DELAY_FILE), whose 10 ms timer
 // costs both the same CPU.
 import { Probot, ProbotOctokit, Server } from "probot";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { createLogger } from "../../src/logging/create-logger.js";
 import { startLoopDelayMonitor } from "./loop-delay-monitor.js";
 

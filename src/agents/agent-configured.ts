@@ -1,5 +1,5 @@
-import type { AgentName } from "../config/agent-roles.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { AgentName } from "../config/env/agent-roles.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 
 /** Whether this app can run `name`: its key is set (the fake agent needs none). */
 export function agentConfigured(config: EnvConfig, name: AgentName): boolean {

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
-import type { AgentChoice } from "../config/agent-roles.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { AgentChoice } from "../config/env/agent-roles.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
 import { CodexAgent } from "./codex.js";
 import { FakeAgent } from "./fake.js";

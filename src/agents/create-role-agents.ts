@@ -1,4 +1,4 @@
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import { createAgent } from "./create-agent.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 import type { Agent, Role } from "./types.js";

@@ -1,3 +1,4 @@
+import { RunSessions } from "../pipeline/index.js";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -7,10 +8,9 @@ import { createAgent, createSandbox } from "../agents/create-agent.js";
 import type { Agent } from "../agents/types.js";
 import type { Checks } from "../checks/index.js";
 import { ConfigError } from "../config/config-error.js";
-import { readEnvConfig } from "../config/env-config.js";
+import { readEnvConfig } from "../config/env/env-config.js";
 import type { Database } from "../db/database.js";
-import { REPO_CONFIG_PATH } from "../config/repo-config.js";
-import { RunSessions } from "../pipeline/sessions/run-sessions.js";
+import { REPO_CONFIG_PATH } from "../config/repo/repo-config.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";
 import { backtestChecks } from "./backtest-checks.js";

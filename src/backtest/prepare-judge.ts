@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { createAgent, createSandbox } from "../agents/create-agent.js";
-import { readEnvConfig } from "../config/env-config.js";
+import { readEnvConfig } from "../config/env/env-config.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import { backtestEnv } from "./backtest-env.js";
 import { Judge } from "./judge.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { REPO_CONFIG_PATH } from "../config/repo-config.js";
+import { REPO_CONFIG_PATH } from "../config/repo/repo-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";

@@ -1,3 +1,4 @@
+import { loadRunContext, runReview, type PipelineDeps, type RunSessions } from "../pipeline/index.js";
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
@@ -8,11 +9,7 @@ import { runs } from "../db/schema.js";
 import { listTurns } from "../db/turns.js";
 import type { PullRequestInfo } from "../domain/pull-request.js";
 import { GitWorkspace } from "../git/git-workspace.js";
-import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
-import { loadRunContext } from "../pipeline/job/run-context.js";
-import { runReview } from "../pipeline/review/run-review.js";
 import { Refusals } from "../refusals/refusals.js";
-import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
 import type { BacktestPr } from "./backtest-pr.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { RecordingGitHubClient } from "./recording-github-client.js";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import { ConfigError } from "../config/config-error.js";
 import { DATABASE_URL_FIX, DatabaseUnavailableError } from "../db/database-unavailable-error.js";
 import { openDatabase } from "../db/open-database.js";

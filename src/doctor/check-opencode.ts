@@ -1,4 +1,4 @@
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import type { OpenCodeAgent } from "../agents/opencode/index.js";
 import { fail, pass, type DoctorCheck } from "./doctor-check.js";
 

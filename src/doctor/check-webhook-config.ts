@@ -1,4 +1,4 @@
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import type { AppSetup } from "../github/read-app-setup.js";
 import { webhookAddress } from "../server/webhook-address.js";
 import { fail, pass, type DoctorCheck } from "./doctor-check.js";

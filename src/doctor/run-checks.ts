@@ -1,9 +1,9 @@
 import { createSandbox } from "../agents/create-agent.js";
 import { createRoleAgents } from "../agents/create-role-agents.js";
 import { ConfigError } from "../config/config-error.js";
-import { dataDirProblem } from "../config/data-dir-problem.js";
-import { readEnvConfig, type EnvConfig } from "../config/env-config.js";
-import { privateKeyProblem } from "../config/private-key-problem.js";
+import { dataDirProblem } from "../config/env/data-dir-problem.js";
+import { readEnvConfig, type EnvConfig } from "../config/env/env-config.js";
+import { privateKeyProblem } from "../config/env/private-key-problem.js";
 import { AppSetupError, readAppSetup, type AppSetup } from "../github/read-app-setup.js";
 import { createLogger } from "../logging/create-logger.js";
 import { checkAgentSandbox } from "../server/check-agent-sandbox.js";

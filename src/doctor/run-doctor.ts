@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readEnvFilePath } from "../config/env-config.js";
+import { readEnvFilePath } from "../config/env/env-config.js";
 import { formatCheck } from "./doctor-check.js";
 import { runChecks } from "./run-checks.js";
 

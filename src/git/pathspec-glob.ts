@@ -1,4 +1,4 @@
-import { linearRegex, type LinearRegex } from "../config/linear-regex/index.js";
+import { linearRegex, type LinearRegex } from "../config/repo/linear-regex/index.js";
 
 /** Character classes of git's wildmatch (`[[:alpha:]]`), in the C locale it matches bytes in. */
 const POSIX_CLASSES: Record<string, [number, number][]> = {

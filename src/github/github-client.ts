@@ -1,10 +1,8 @@
 import type { PullRequestInfo } from "../domain/pull-request.js";
+import type { RepoRef } from "../domain/repo-ref.js";
 /** What the pipeline needs from GitHub, in our own types. Implementations classify errors as GitHubError. */
 
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}
+export type { RepoRef };
 
 export interface InlineComment {
   path: string;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { MetricObjectWithValues, MetricValue } from "prom-client";
 import type { Logger } from "pino";
-import type { MetricsConfig } from "../config/metrics-config.js";
+import type { MetricsConfig } from "../config/env/metrics-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { createMetricsHandler } from "./create-metrics-handler.js";
 import { Metrics } from "./metrics.js";

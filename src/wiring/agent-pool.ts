@@ -4,8 +4,8 @@ import { createAgent } from "../agents/create-agent.js";
 import type { AgentsByRole } from "../agents/create-role-agents.js";
 import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
 import type { Agent, Role } from "../agents/types.js";
-import type { AgentChoice, AgentName } from "../config/agent-roles.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { AgentChoice, AgentName } from "../config/env/agent-roles.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 
 /**
  * The agents turns may run: each role's (the operator's), a repository's choice where AGENTS_FROM_REPO=on

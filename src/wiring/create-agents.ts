@@ -1,6 +1,6 @@
 import { createRoleAgents, type AgentsByRole } from "../agents/create-role-agents.js";
 import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 
 export type { AgentsByRole };
 

@@ -1,6 +1,6 @@
 import type { RepoAgentChoice } from "../pipeline/index.js";
 import { agentConfigured } from "../agents/agent-configured.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 
 /** Why a repository's choice of agent does not apply (said in the review body), or undefined when it does. */
 export function repoAgentProblem(config: EnvConfig, choice: RepoAgentChoice): string | undefined {

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { RunQueue } from "../queue/run-queue.js";
 

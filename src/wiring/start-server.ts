@@ -8,7 +8,7 @@ import { startRunQueue } from "./start-run-queue.js";
 import { startWorkerProcess, type WorkerProcess } from "./start-worker-process.js";
 import { startWorkers } from "./start-workers.js";
 import { createSandbox } from "../agents/create-agent.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../config/env/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";

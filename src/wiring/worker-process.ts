@@ -8,7 +8,7 @@
 // when there is work.
 import { Probot, ProbotOctokit } from "probot";
 import { createSandbox } from "../agents/create-agent.js";
-import { readEnvConfig } from "../config/env-config.js";
+import { readEnvConfig } from "../config/env/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { connectEmbedded, openDatabase } from "../db/open-database.js";
 import { countGitHubRequests } from "../github/count-github-requests.js";

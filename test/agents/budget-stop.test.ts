@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo/repo-config.js";
 import { listTurns } from "../../src/db/turns.js";
 import { spendOf } from "../../src/pipeline/sessions/check-budget.js";
 import { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";

@@ -466,7 +466,7 @@ describe("ClaudeCodeAgent arguments and wiring", () => {
 
   it("is what createAgent makes for AGENT=claude, with the pinned CLI by default", async () => {
     const { createAgent } = await import("../../src/agents/create-agent.js");
-    const { readEnvConfig } = await import("../../src/config/env-config.js");
+    const { readEnvConfig } = await import("../../src/config/env/env-config.js");
     const dataDir = tempDir();
     const made = createAgent(
       readEnvConfig({ AGENT: "claude", DATA_DIR: dataDir, ANTHROPIC_API_KEY: "k", WEBHOOK_SECRET: "s" }),

@@ -7,7 +7,7 @@ import { createRoleAgents } from "../../src/agents/create-role-agents.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import { FakeAgent } from "../../src/agents/fake.js";
 import { DEFAULT_OPENCODE_CLI, OpenCodeAgent } from "../../src/agents/opencode/index.js";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 afterAll(() => removeTempDirs());

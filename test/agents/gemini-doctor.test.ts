@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { checkAgentModel } from "../../src/doctor/check-agent-model.js";
 import { checkModelKey } from "../../src/doctor/check-model-key.js";
 import { GeminiAgent } from "../../src/agents/gemini/index.js";

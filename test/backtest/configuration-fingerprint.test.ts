@@ -7,7 +7,7 @@ import {
   configurationFingerprint,
   type FingerprintInputs,
 } from "../../src/backtest/configuration-fingerprint.js";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 
 afterAll(() => removeTempDirs());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { checkModelKey } from "../../src/doctor/check-model-key.js";
 import { freePort } from "../helpers/free-port.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";

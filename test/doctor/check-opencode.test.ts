@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { checkOpenCodeBinary, checkOpenCodeKey } from "../../src/doctor/check-opencode.js";
 import { startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { startFakeOpenAIChatServer, type FakeOpenAIChatServer } from "../helpers/fake-openai-chat-server.js";

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { ConfigError } from "../../src/config/config-error.js";
 import { createLogger } from "../../src/logging/create-logger.js";
 import { REDACTED } from "../../src/logging/redact-secrets.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import type { ExecutionResult } from "../../src/checks/index.js";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { listRunExecutions } from "../../src/db/executions.js";
 import { Metrics } from "../../src/metrics/metrics.js";
 import { recordExecution, type ExecutionRecord } from "../../src/pipeline/checks/record-execution.js";

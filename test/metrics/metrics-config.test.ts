@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/config-error.js";
-import { readMetricsConfig } from "../../src/config/metrics-config.js";
+import { readMetricsConfig } from "../../src/config/env/metrics-config.js";
 
 const TOKEN = "0123456789abcdef0123";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCommand } from "../../src/pipeline/command/handle-command.js";
-import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo/repo-config.js";
 import { insertFindings } from "../../src/db/findings.js";
 import { listRefusals } from "../../src/db/refusals.js";
 import { getRun } from "../../src/db/runs.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../src/config/repo/repo-config.js";
 import type { Finding, Turn } from "../../src/db/schema.js";
 import { budgetRefusal, spendOf } from "../../src/pipeline/sessions/check-budget.js";
 import type { FailOn } from "../../src/pipeline/ledger/blocking-findings.js";

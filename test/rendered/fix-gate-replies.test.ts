@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo/repo-config.js";
 import { upsertRun } from "../../src/db/runs.js";
 import type { Finding, Run } from "../../src/db/schema.js";
 import type { GitWorkspace } from "../../src/git/git-workspace.js";

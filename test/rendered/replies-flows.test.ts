@@ -3,7 +3,7 @@ import type { AgentResult } from "../../src/agents/types.js";
 import type { CommandDeps } from "../../src/pipeline/command/command-deps.js";
 import { handleCommand } from "../../src/pipeline/command/handle-command.js";
 import { parseCommand } from "../../src/domain/parse-command.js";
-import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo/repo-config.js";
 import { insertFindings, listFindings, type NewFinding } from "../../src/db/findings.js";
 import { addRunCommand, listPendingCommands } from "../../src/db/run-commands.js";
 import { getRun, upsertRun } from "../../src/db/runs.js";

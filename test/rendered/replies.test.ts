@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { handleCommand } from "../../src/pipeline/command/handle-command.js";
 import { parseCommand } from "../../src/domain/parse-command.js";
+import { parseRepoConfig } from "../../src/config/repo/repo-config.js";
 import { renderStatus } from "../../src/pipeline/command/render-status.js";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
 import type { Database } from "../../src/db/database.js";
 import { resolveFindingThreads } from "../../src/pipeline/publish/resolve-finding-threads.js";
 import type { Refusals } from "../../src/refusals/refusals.js";

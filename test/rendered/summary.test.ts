@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../src/config/repo/repo-config.js";
 import { budgetRefusal, spendOf } from "../../src/pipeline/sessions/check-budget.js";
 import { SUMMARY_MARKER } from "../../src/text/labels.js";
 import { renderSummary } from "../../src/pipeline/render/render-summary.js";

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { startServer, type RunningServer } from "../../src/wiring/start-server.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";

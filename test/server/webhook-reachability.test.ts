@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import examples from "@octokit/webhooks-examples";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { createSmeeChannel } from "../../src/server/create-smee-channel.js";
 import { startServer, type RunningServer, type StartServerOptions } from "../../src/wiring/start-server.js";
 import { captureLogger } from "../helpers/capture-logger.js";

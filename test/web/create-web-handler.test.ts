@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { EnvConfig } from "../../src/config/env-config.js";
+import type { EnvConfig } from "../../src/config/env/env-config.js";
 import { webSessions } from "../../src/db/schema.js";
 import { createWebAuth } from "../../src/web/auth/web-auth.js";
 import { createWebHandler } from "../../src/web/create-web-handler.js";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import type { EnvConfig } from "../../src/config/env-config.js";
+import type { EnvConfig } from "../../src/config/env/env-config.js";
 import { insertExecution } from "../../src/db/executions.js";
 import { findings, runs, turns } from "../../src/db/schema.js";
 import { createWebAuth } from "../../src/web/auth/web-auth.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CodexAgent } from "../../src/agents/codex.js";
 import { createRoleAgents } from "../../src/agents/create-role-agents.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
-import { readEnvConfig } from "../../src/config/env-config.js";
+import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { AgentPool } from "../../src/wiring/agent-pool.js";
 import { repoAgentProblem } from "../../src/wiring/repo-agent-problem.js";
 

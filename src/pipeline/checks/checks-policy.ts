@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 
 /** Whether the repository names anything of its own to run (`checks.setup` or `checks.commands`). */
 export function checksConfigured(config: RepoConfig): boolean {

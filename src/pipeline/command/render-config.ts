@@ -1,5 +1,5 @@
-import { formatConfigProblem } from "../../config/config-problem.js";
-import { DEFAULT_REPO_CONFIG } from "../../config/repo-config.js";
+import { formatConfigProblem } from "../../config/repo/config-problem.js";
+import { DEFAULT_REPO_CONFIG } from "../../config/repo/repo-config.js";
 import type { RepoRef } from "../../github/github-client.js";
 import type { RepoConfigRead } from "../job/read-repo-config.js";
 import { codeBlock } from "../../text/code-block.js";

@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { OutcomeRates } from "../../db/repository-outcome-rates.js";
 import type { Finding, Run, RunAgentSession, Turn } from "../../db/schema.js";
 import { SCORECARD_WEEKS } from "../../domain/scorecard-period.js";

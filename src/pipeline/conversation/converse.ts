@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import { setRunCommandAnswer } from "../../db/run-commands.js";
 import type { Run, RunCommand } from "../../db/schema.js";
 import { listTurns, setTurnRawAnswer } from "../../db/turns.js";

@@ -2,10 +2,10 @@
 // rulings confirmed by a writer's reaction (confirm-by-reactions), and the agent's answers posted. It
 // imports the rooms below: publish, render, ledger, workspace, job, sessions.
 
-import type { ConfigProblem } from "../../config/config-problem.js";
+import type { ConfigProblem } from "../../config/repo/config-problem.js";
 import type { Logger } from "pino";
 import type { ConversationCommand } from "../../domain/command.js";
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { FindingChange } from "../../db/finding-events.js";
 import { listFindings, updateFinding } from "../../db/findings.js";
 import type { Finding, Run, RunCommand } from "../../db/schema.js";

@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import { checksConfigured } from "../checks/checks-policy.js";
 import { prepareHead } from "../checks/prepare-head.js";
 import type { PreparedHead, SetupOutcome } from "../checks/prepared-head.js";

@@ -6,7 +6,7 @@
 // only what a resumed session has not been given (render-guidelines-block, fit-guidelines,
 // read-guideline-digests). It imports workspace, job and sessions; review and fix import it.
 
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
 import type { Guideline } from "./guideline.js";
 import { readGuidelineFiles } from "./read-guideline-files.js";

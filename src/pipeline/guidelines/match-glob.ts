@@ -1,4 +1,4 @@
-import { linearRegex, type LinearRegex } from "../../config/linear-regex/index.js";
+import { linearRegex, type LinearRegex } from "../../config/repo/linear-regex/index.js";
 
 const compiled = new Map<string, LinearRegex>();
 

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
 import type { GuidelineFile, GuidelineScope } from "./guideline.js";
 import { matchGlob } from "./match-glob.js";

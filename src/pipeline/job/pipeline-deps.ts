@@ -4,7 +4,7 @@
 
 import type { Logger } from "pino";
 import type { Checks } from "../../checks/index.js";
-import type { AgentName } from "../../config/agent-roles.js";
+import type { AgentName } from "../../config/env/agent-roles.js";
 import type { Database } from "../../db/database.js";
 import type { Run } from "../../db/schema.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";

@@ -1,6 +1,6 @@
-import type { ConfigProblem } from "../../config/config-problem.js";
-import { readConfigLayers, type ConfigLayer } from "../../config/read-config-layers.js";
-import { REPO_CONFIG_PATH, repoConfigFromLayers, type RepoConfig } from "../../config/repo-config.js";
+import type { ConfigProblem } from "../../config/repo/config-problem.js";
+import { readConfigLayers, type ConfigLayer } from "../../config/repo/read-config-layers.js";
+import { REPO_CONFIG_PATH, repoConfigFromLayers, type RepoConfig } from "../../config/repo/repo-config.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 
 /** The repository's config in effect, with what was wrong in its files and where each setting came from. */

@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { listFindings } from "../../db/findings.js";
 import type { Run } from "../../db/schema.js";

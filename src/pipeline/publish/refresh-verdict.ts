@@ -1,5 +1,5 @@
-import type { ConfigProblem } from "../../config/config-problem.js";
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { ConfigProblem } from "../../config/repo/config-problem.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { Database } from "../../db/database.js";
 import type { Run } from "../../db/schema.js";
 import type { GitHubClient, RepoRef } from "../../github/github-client.js";

@@ -1,4 +1,4 @@
-import { formatConfigProblem, type ConfigProblem } from "../../config/config-problem.js";
+import { formatConfigProblem, type ConfigProblem } from "../../config/repo/config-problem.js";
 
 /**
  * One problem in the config files (with its file and line) as a note on a check run or a review: the

@@ -1,4 +1,4 @@
-import type { ConfigProblem } from "../../config/config-problem.js";
+import type { ConfigProblem } from "../../config/repo/config-problem.js";
 import type { CheckConclusion } from "../../github/github-client.js";
 
 /**

@@ -1,4 +1,4 @@
-import { linearRegex } from "../../config/linear-regex/index.js";
+import { linearRegex } from "../../config/repo/linear-regex/index.js";
 
 /**
  * Whether a branch name matches a glob of `ignore.base_branches` / `ignore.head_branches`: `*` is any run

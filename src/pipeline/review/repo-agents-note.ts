@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { PipelineDeps } from "../job/pipeline-deps.js";
 
 /** What of the repository's `agents:` does not apply, and why, for the review body; undefined when all does. */

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { ConfigProblem } from "../../config/config-problem.js";
+import type { ConfigProblem } from "../../config/repo/config-problem.js";
 import { listFindings } from "../../db/findings.js";
 import type { Finding, Run } from "../../db/schema.js";
 import { blockingFindings } from "../ledger/blocking-findings.js";

@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import { blockingPolicy, reproducersOn } from "../checks/checks-policy.js";
 import type { ReproducersAsked } from "./answer-format.js";
 

@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { GitWorkspace } from "../../git/git-workspace.js";
 import { applicableGuidelines, type Guideline } from "../guidelines/applicable-guidelines.js";
 import { BASE_REF } from "../workspace/prepare-workspace.js";

@@ -1,5 +1,5 @@
-import type { RepoConfig } from "../../config/repo-config.js";
-import { titlePattern } from "../../config/title-pattern.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
+import { titlePattern } from "../../config/repo/title-pattern.js";
 import type { Run } from "../../db/schema.js";
 import { LEARNINGS_BRANCH } from "../../domain/learnings-branch.js";
 import type { RunJob } from "../../domain/run-job.js";

@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { ModelBudget } from "../../agents/sandbox/model-meter.js";
 import type { Turn } from "../../db/schema.js";
 

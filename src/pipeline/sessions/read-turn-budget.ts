@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { ModelBudget } from "../../agents/sandbox/model-meter.js";
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { listTurns } from "../../db/turns.js";
 import { turnBudget } from "./check-budget.js";

@@ -9,12 +9,12 @@
 // record-turn-end, record-failed-turn) and its metrics (record-usage).
 import type { Logger } from "pino";
 import type { Agent, Role } from "../../agents/types.js";
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 import type { Database } from "../../db/database.js";
 import { deleteRunAgentSession, loadRunAgentSession, rememberRunAgentSession } from "../../db/run-agent-sessions.js";
 import type { RunAgentSession } from "../../db/schema.js";
 import type { Metrics } from "../../metrics/metrics.js";
-import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../../agents/session-budget.js";
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_SESSION_BUDGET_TOKENS } from "../../config/env/agent-defaults.js";
 import { agentScope } from "./agent-scope.js";
 import { chooseSession } from "./choose-session.js";
 import { expectedGrowth } from "./expected-growth.js";

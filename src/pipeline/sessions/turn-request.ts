@@ -1,4 +1,4 @@
-import type { RepoConfig } from "../../config/repo-config.js";
+import type { RepoConfig } from "../../config/repo/repo-config.js";
 
 export interface TurnRequest {
   /** What started the turn: opened, push, command, auto-fix, rerequested, ... */

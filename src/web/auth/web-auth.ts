@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { EnvConfig } from "../../config/env-config.js";
+import type { EnvConfig } from "../../config/env/env-config.js";
 import type { Database } from "../../db/database.js";
 import { appJwt } from "../../github/app-jwt.js";
 import { GitHubError } from "../../github/github-error.js";

@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BubblewrapSandbox } from "../../../src/agents/sandbox/bubblewrap-sandbox.js";
 import { CommandRunner, SetupCache, type Checks } from "../../../src/checks/index.js";
-import { parseRepoConfig } from "../../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../../src/config/repo/repo-config.js";
 import { listRunExecutions } from "../../../src/db/executions.js";
 import { upsertRun } from "../../../src/db/runs.js";
 import { parseEgressRule } from "../../../src/domain/egress-rule.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../../src/config/repo-config.js";
+import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../../src/config/repo/repo-config.js";
 import { GitWorkspace } from "../../../src/git/git-workspace.js";
 import { applicableGuidelines } from "../../../src/pipeline/guidelines/applicable-guidelines.js";
 import { matchGlob } from "../../../src/pipeline/guidelines/match-glob.js";

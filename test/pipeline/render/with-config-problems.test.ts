@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigProblem } from "../../../src/config/config-problem.js";
+import type { ConfigProblem } from "../../../src/config/repo/config-problem.js";
 import { withConfigProblems } from "../../../src/pipeline/render/with-config-problems.js";
 
 const own = (key: string): ConfigProblem => ({ file: ".github/no-mistakes.yml", line: 2, key, message: "m" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRepoConfig } from "../../../src/config/repo-config.js";
+import { parseRepoConfig } from "../../../src/config/repo/repo-config.js";
 import { buildRepairPrompt } from "../../../src/pipeline/review/build-repair-prompt.js";
 import {
   buildReviewPrompt,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseRepoConfig } from "../../../src/config/repo-config.js";
-import { TITLE_TESTED_CHARS, titlePattern } from "../../../src/config/title-pattern.js";
+import { parseRepoConfig } from "../../../src/config/repo/repo-config.js";
+import { TITLE_TESTED_CHARS, titlePattern } from "../../../src/config/repo/title-pattern.js";
 import type { RunJob } from "../../../src/domain/run-job.js";
 import { matchBranchGlob } from "../../../src/pipeline/review/match-branch-glob.js";
 import { skipSummary } from "../../../src/pipeline/review/report-skip.js";

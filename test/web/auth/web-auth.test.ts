@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { EnvConfig } from "../../../src/config/env-config.js";
+import type { EnvConfig } from "../../../src/config/env/env-config.js";
 import { webSessions } from "../../../src/db/schema.js";
 import { createWebAuth, type WebAuth, type WebAuthDeps } from "../../../src/web/auth/web-auth.js";
 import { captureLogger } from "../../helpers/capture-logger.js";

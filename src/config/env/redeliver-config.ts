@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "./config-error.js";
+import { ConfigError } from "../config-error.js";
 
 export interface RedeliverConfig {
   /** How often failed webhook deliveries are looked for and redelivered; `null` = never (`0` or `off`). */

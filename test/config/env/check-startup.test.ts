@@ -4,10 +4,10 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { checkStartup } from "../../src/config/check-startup.js";
-import { ConfigError } from "../../src/config/config-error.js";
-import { startAppProcess, type AppProcess } from "../helpers/start-app-process.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { checkStartup } from "../../../src/config/env/check-startup.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { startAppProcess, type AppProcess } from "../../helpers/start-app-process.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const RSA_KEY = generateKeyPairSync("rsa", {
   modulusLength: 2048,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { titlePattern } from "../../src/config/title-pattern.js";
-import { callWithDeadline } from "../helpers/call-with-deadline.js";
+import { parseRepoConfig } from "../../../src/config/repo/repo-config.js";
+import { titlePattern } from "../../../src/config/repo/title-pattern.js";
+import { callWithDeadline } from "../../helpers/call-with-deadline.js";
 
 /** Far beyond what the linear engine needs (well under a second), far below what backtracking takes (hours). */
 const DEADLINE_MS = 30_000;
@@ -15,7 +15,7 @@ describe("ignore.title regular expressions run in time linear in the title", () 
     "%s on a hostile title finishes, unmatched",
     async (pattern, title) => {
       expect(
-        await callWithDeadline("src/config/title-pattern.ts", "titlePattern", [[pattern], [title]], DEADLINE_MS),
+        await callWithDeadline("src/config/repo/title-pattern.ts", "titlePattern", [[pattern], [title]], DEADLINE_MS),
       ).toEqual({ value: false });
     },
     2 * DEADLINE_MS,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "./config-error.js";
+import { ConfigError } from "../config-error.js";
 
 /** How /metrics is exposed; with neither a token nor a port it is not served at all. */
 export interface MetricsConfig {

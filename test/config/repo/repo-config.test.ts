@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REPO_CONFIG, parseRepoConfig } from "../../src/config/repo-config.js";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig } from "../../../src/config/repo/repo-config.js";
 
 describe("repository config", () => {
   it("bounds a PR's spend by default: 30 agent turns and $5", () => {

@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
-import { readEnvConfig, readEnvFilePath } from "../../src/config/env-config.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { readEnvConfig, readEnvFilePath } from "../../../src/config/env/env-config.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 /** A PEM-looking key as it is usually pasted into .env: on one line, with "\n" escapes. */
 const ESCAPED_KEY = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAfakefakefake\\n-----END RSA PRIVATE KEY-----\\n";

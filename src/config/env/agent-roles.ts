@@ -1,4 +1,4 @@
-import type { Role } from "../domain/role.js";
+import type { Role } from "../../domain/role.js";
 
 /** The agent CLIs an operator can name (AGENT, REVIEWER_AGENT, FIXER_AGENT, VERIFIER_AGENT). */
 export const AGENT_NAMES = ["fake", "claude", "codex", "gemini", "opencode"] as const;

@@ -1,5 +1,10 @@
+// The repo room: a repository's .github/no-mistakes.yml. repo-config (this file) is its schema, defaults and
+// the settled RepoConfig; beside it, reading the layers in effect (the repository's file, its owner's `.github`
+// defaults, `_extends` bases), settling each (YAML with line numbers, problems in a maintainer's words) and
+// merging them, the title patterns of `ignore.title` and the linear-time regular expressions they and the
+// path and branch globs compile to. It imports src/domain and, for the agents' names, the env room's roles.
 import { z } from "zod";
-import { AGENT_NAMES } from "./agent-roles.js";
+import { AGENT_NAMES } from "../env/agent-roles.js";
 import { titlePatternProblem } from "./title-pattern.js";
 import { formatConfigProblem } from "./config-problem.js";
 import { mergeConfigLayers } from "./merge-config-layers.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { linearRegex, UnsupportedPatternError } from "../../src/config/linear-regex/index.js";
-import { seededRandom } from "../helpers/seeded-random.js";
+import { linearRegex, UnsupportedPatternError } from "../../../src/config/repo/linear-regex/index.js";
+import { seededRandom } from "../../helpers/seeded-random.js";
 
 const TEXTS = [
   "",

@@ -1,4 +1,4 @@
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import type { RepoRef } from "../../domain/repo-ref.js";
 import type { ConfigProblem } from "./config-problem.js";
 import { configFileLabel, configFileSource, parseExtendsTarget, type ConfigFileRef } from "./extends-target.js";
 import { REPO_CONFIG_PATH, settleRepoConfigLayer } from "./repo-config.js";
@@ -24,7 +24,13 @@ export interface ConfigLayer {
 /** At most this many bases under the repository's own file. */
 export const MAX_EXTENDS = 3;
 
-type Files = Pick<GitHubClient, "readDefaultBranchFile" | "getRepositoryVisibility">;
+/** What reading the layers needs from GitHub (a GitHubClient is one): files on default branches, and who may read them. */
+export interface ConfigFileSource {
+  /** A file's text on a repository's default branch; undefined when the file or the repository is not there. */
+  readDefaultBranchFile(ref: RepoRef, path: string): Promise<string | undefined>;
+  /** Who may read a repository, as GitHub says; undefined when GitHub shows no such repository. */
+  getRepositoryVisibility(ref: RepoRef): Promise<"public" | "private" | "internal" | undefined>;
+}
 
 /**
  * The config files in effect for a repository, nearest first, all from default branches: its own
@@ -33,7 +39,7 @@ type Files = Pick<GitHubClient, "readDefaultBranchFile" | "getRepositoryVisibili
  * is named but missing, a cycle or a chain too long is a problem; a missing `.github` repository is not.
  */
 export async function readConfigLayers(
-  github: Files,
+  github: ConfigFileSource,
   ref: RepoRef,
 ): Promise<{ layers: ConfigLayer[]; problems: ConfigProblem[] }> {
   const own = settleRepoConfigLayer(await github.readDefaultBranchFile(ref, REPO_CONFIG_PATH), REPO_CONFIG_PATH);
@@ -96,7 +102,7 @@ function layer(
 }
 
 /** The PR's own repository, or one GitHub says is public; anything else (private, internal, unknown) is not. */
-async function readableByAll(github: Files, ref: RepoRef, base: ConfigFileRef): Promise<boolean> {
+async function readableByAll(github: ConfigFileSource, ref: RepoRef, base: ConfigFileRef): Promise<boolean> {
   if (base.owner.toLowerCase() === ref.owner.toLowerCase() && base.repo.toLowerCase() === ref.repo.toLowerCase())
     return true;
   return (await github.getRepositoryVisibility({ owner: base.owner, repo: base.repo })) === "public";

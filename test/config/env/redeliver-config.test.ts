@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
-import { readRedeliverConfig } from "../../src/config/redeliver-config.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { readRedeliverConfig } from "../../../src/config/env/redeliver-config.js";
 
 describe("readRedeliverConfig", () => {
   it.each([

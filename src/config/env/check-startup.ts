@@ -1,4 +1,4 @@
-import { ConfigError } from "./config-error.js";
+import { ConfigError } from "../config-error.js";
 import { dataDirProblem } from "./data-dir-problem.js";
 import { envFileProblem } from "./env-file-problem.js";
 import { readEnvConfig, readEnvFilePath, readPlaces, type EnvConfig } from "./env-config.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { configIssueMessage } from "../../src/config/config-issue-message.js";
-import { parseExtendsTarget } from "../../src/config/extends-target.js";
-import { mergeConfigLayers } from "../../src/config/merge-config-layers.js";
-import { DEFAULT_REPO_CONFIG, parseRepoConfig, settleRepoConfigLayer } from "../../src/config/repo-config.js";
+import { configIssueMessage } from "../../../src/config/repo/config-issue-message.js";
+import { parseExtendsTarget } from "../../../src/config/repo/extends-target.js";
+import { mergeConfigLayers } from "../../../src/config/repo/merge-config-layers.js";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig, settleRepoConfigLayer } from "../../../src/config/repo/repo-config.js";
 
 describe("a config file checked on its own", () => {
   it("a syntax error is reported with its line, and none of the file is used", () => {
