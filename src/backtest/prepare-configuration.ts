@@ -15,10 +15,10 @@ import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";
 import { backtestChecks } from "./backtest-checks.js";
 import { backtestEnv } from "./backtest-env.js";
-import type { CloneGit } from "./clone-git.js";
+import type { CloneGit } from "./clone/clone-git.js";
 import { agentSettings, configurationFingerprint } from "./configuration-fingerprint.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
-import { readCloneFile } from "./read-clone-file.js";
+import { readCloneFile } from "./clone/read-clone-file.js";
 import { withExtraInstructions } from "./with-extra-instructions.js";
 
 /** What the whole backtest shares that changes every configuration's reviews. */

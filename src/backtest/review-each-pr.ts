@@ -6,19 +6,19 @@ import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestPr } from "./backtest-pr.js";
 import type { BacktestState } from "./backtest-state.js";
-import type { CloneGit } from "./clone-git.js";
+import type { CloneGit } from "./clone/clone-git.js";
 import { findingText, issueText } from "./finding-text.js";
 import { format } from "./format.js";
 import type { Judge } from "./judge.js";
 import { matchPr, type Matcher } from "./match-pr.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 import type { PrReviewResult } from "./pr-review-result.js";
-import { readCloneFile } from "./read-clone-file.js";
+import { readCloneFile } from "./clone/read-clone-file.js";
 import { ReviewFailedError } from "./review-failed-error.js";
 import { reviewPr, type ReviewPrDeps } from "./review-pr.js";
 import { scorePr } from "./score-pr.js";
 import type { ScoredPr } from "./scored-pr.js";
-import type { StageRepository } from "./stage-repository.js";
+import type { StageRepository } from "./clone/stage-repository.js";
 
 /** Each configuration's scored PRs (by PR id), its failed reviews, and why the backtest stopped early, if it did. */
 export interface ReviewedPrs {

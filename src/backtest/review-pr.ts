@@ -18,7 +18,7 @@ import type { PrReviewResult } from "./pr-review-result.js";
 import { RecordingGitHubClient } from "./recording-github-client.js";
 import { ledgerFinding } from "./ledger-finding.js";
 import { ReviewFailedError } from "./review-failed-error.js";
-import { StageRepository } from "./stage-repository.js";
+import { StageRepository } from "./clone/stage-repository.js";
 
 /** What reviewing a PR for one configuration needs: the app's own database, sessions and workspaces. */
 export interface ReviewPrDeps {

@@ -9,8 +9,8 @@ import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestReport } from "./backtest-report.js";
 import { BacktestState } from "./backtest-state.js";
-import { cloneGit } from "./clone-git.js";
-import { cloneRepositories } from "./clone-repositories.js";
+import { cloneGit } from "./clone/clone-git.js";
+import { cloneRepositories } from "./clone/clone-repositories.js";
 import { findBacktestPrs } from "./find-backtest-prs.js";
 import { goldenFromHistory } from "./golden-from-history.js";
 import type { GoldenPr } from "./golden-pr.js";
@@ -28,7 +28,7 @@ import { renderReport } from "./render-report.js";
 import { reviewEachPr } from "./review-each-pr.js";
 import { assembleReport } from "./assemble-report.js";
 import { reportCsv } from "./report-csv.js";
-import { StageRepository } from "./stage-repository.js";
+import { StageRepository } from "./clone/stage-repository.js";
 import { unknownRepositoryWarning } from "./unknown-repository-warning.js";
 
 /**

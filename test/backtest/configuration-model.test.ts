@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowsModel, modelPolicyFor } from "../../src/agents/sandbox/model-policy.js";
-import { cloneGit } from "../../src/backtest/clone-git.js";
+import { cloneGit } from "../../src/backtest/clone/clone-git.js";
 import { parseBacktestArgs } from "../../src/backtest/parse-backtest-args.js";
 import { prepareConfiguration } from "../../src/backtest/prepare-configuration.js";
 import type { BacktestOptions } from "../../src/backtest/backtest-options.js";

@@ -1,4 +1,4 @@
-import { runGit } from "../git/run-git.js";
+import { runGit } from "../../git/run-git.js";
 
 /** Runs git in the local clone; stdout, or undefined when the exit code is one of `absentCodes` (an answer: "not there"). */
 export type CloneGit = (args: readonly string[], absentCodes?: readonly number[]) => Promise<string | undefined>;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { runGit } from "../git/run-git.js";
+import { runGit } from "../../git/run-git.js";
 
 /**
  * The backtest's stand-in for GitHub's copy of the repository, and the one object store its workspaces
