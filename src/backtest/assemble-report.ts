@@ -1,5 +1,5 @@
 import type { BacktestOptions } from "./backtest-options.js";
-import type { BacktestPr } from "./backtest-pr.js";
+import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestReport } from "./backtest-report.js";
 import type { BacktestState } from "./backtest-state.js";
 import { bootstrapDifference } from "./bootstrap-difference.js";

@@ -4,7 +4,7 @@ import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
-import type { BacktestPr } from "./backtest-pr.js";
+import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestState } from "./backtest-state.js";
 import type { CloneGit } from "./clone/clone-git.js";
 import { findingText, issueText } from "./finding-text.js";

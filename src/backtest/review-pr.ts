@@ -13,7 +13,7 @@ import { loadRunContext } from "../pipeline/job/run-context.js";
 import { runReview } from "../pipeline/review/run-review.js";
 import { Refusals } from "../refusals/refusals.js";
 import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
-import type { BacktestPr } from "./backtest-pr.js";
+import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { RecordingGitHubClient } from "./recording-github-client.js";
 import { ledgerFinding } from "./ledger-finding.js";

@@ -11,25 +11,25 @@ import type { BacktestReport } from "./backtest-report.js";
 import { BacktestState } from "./backtest-state.js";
 import { cloneGit } from "./clone/clone-git.js";
 import { cloneRepositories } from "./clone/clone-repositories.js";
-import { findBacktestPrs } from "./find-backtest-prs.js";
-import { goldenFromHistory } from "./golden-from-history.js";
-import type { GoldenPr } from "./golden-pr.js";
-import { goldenRepositoriesLine } from "./golden-repositories-line.js";
+import { findBacktestPrs } from "./prs/find-backtest-prs.js";
+import { goldenFromHistory } from "./prs/golden-from-history.js";
+import type { GoldenPr } from "./prs/golden-pr.js";
+import { goldenRepositoriesLine } from "./prs/golden-repositories-line.js";
 import { JudgeCache } from "./judge-cache.js";
 import type { Matcher } from "./match-pr.js";
-import { parseGoldenFile } from "./parse-golden-file.js";
-import { parsePairsFile } from "./parse-pairs-file.js";
-import { pathlessIssuesWarning } from "./pathless-issues-warning.js";
+import { parseGoldenFile } from "./prs/parse-golden-file.js";
+import { parsePairsFile } from "./prs/parse-pairs-file.js";
+import { pathlessIssuesWarning } from "./prs/pathless-issues-warning.js";
 import { prepareConfiguration } from "./prepare-configuration.js";
 import { prepareJudge } from "./prepare-judge.js";
-import { readJsonFile } from "./read-json-file.js";
+import { readJsonFile } from "./prs/read-json-file.js";
 import type { PreparedConfiguration } from "./prepared-configuration.js";
 import { renderReport } from "./render-report.js";
 import { reviewEachPr } from "./review-each-pr.js";
 import { assembleReport } from "./assemble-report.js";
 import { reportCsv } from "./report-csv.js";
 import { StageRepository } from "./clone/stage-repository.js";
-import { unknownRepositoryWarning } from "./unknown-repository-warning.js";
+import { unknownRepositoryWarning } from "./prs/unknown-repository-warning.js";
 
 /**
  * A backtest: 1. the PRs (golden file, pairs file or merges) found in the clone; 2. each configuration's

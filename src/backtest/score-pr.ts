@@ -1,4 +1,4 @@
-import type { GoldenIssue } from "./golden-pr.js";
+import type { GoldenIssue } from "./prs/golden-pr.js";
 import type { PrMatch } from "./pr-match.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { reproductionOf, type Reproduction, type ReproductionCount } from "./reproduction-count.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BacktestFinding } from "../../src/backtest/backtest-finding.js";
 import type { BacktestReport } from "../../src/backtest/backtest-report.js";
-import type { GoldenIssue } from "../../src/backtest/golden-pr.js";
+import type { GoldenIssue } from "../../src/backtest/prs/golden-pr.js";
 import type { PrMatch } from "../../src/backtest/pr-match.js";
 import type { PrReviewResult } from "../../src/backtest/pr-review-result.js";
 import { renderReport } from "../../src/backtest/render-report.js";

@@ -1,4 +1,4 @@
-import type { CloneGit } from "./clone/clone-git.js";
+import type { CloneGit } from "../clone/clone-git.js";
 
 /** A merged PR found in the history: base = the merge's first parent, head = its second. */
 export interface MergedPr {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { goldenRepositoriesLine } from "../../src/backtest/golden-repositories-line.js";
-import { parsePrKey } from "../../src/backtest/pr-key.js";
+import { goldenRepositoriesLine } from "../../../src/backtest/prs/golden-repositories-line.js";
+import { parsePrKey } from "../../../src/backtest/prs/pr-key.js";
 
 const golden = (...keys: string[]) => keys.map((k) => ({ key: parsePrKey(k), issues: [] }));
 const pr = (repo: string, n: number) => `https://github.com/${repo}/pull/${n}`;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseGoldenFile } from "../../src/backtest/parse-golden-file.js";
-import { parsePairsFile } from "../../src/backtest/parse-pairs-file.js";
-import { parsePrKey } from "../../src/backtest/pr-key.js";
-import { GOLDEN_FIXTURE } from "./backtest-world.js";
+import { parseGoldenFile } from "../../../src/backtest/prs/parse-golden-file.js";
+import { parsePairsFile } from "../../../src/backtest/prs/parse-pairs-file.js";
+import { parsePrKey } from "../../../src/backtest/prs/pr-key.js";
+import { GOLDEN_FIXTURE } from "../backtest-world.js";
 
 describe("parseGoldenFile", () => {
   it("reads the public benchmark's shape as is: PR URL, title, comments with comment and severity", () => {

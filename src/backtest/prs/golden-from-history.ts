@@ -1,6 +1,6 @@
 import { and, asc, desc, inArray, isNotNull, sql, eq } from "drizzle-orm";
-import type { Database } from "../db/database.js";
-import { findings, runs } from "../db/schema.js";
+import type { Database } from "../../db/database.js";
+import { findings, runs } from "../../db/schema.js";
 import type { GoldenPr } from "./golden-pr.js";
 
 /** Outcomes that are a team's verdict on a finding: fixed (a real issue), dismissed or withdrawn (not one). */

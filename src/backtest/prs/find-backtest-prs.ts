@@ -1,5 +1,5 @@
 import type { BacktestPr } from "./backtest-pr.js";
-import type { CloneGit } from "./clone/clone-git.js";
+import type { CloneGit } from "../clone/clone-git.js";
 import type { GoldenPr } from "./golden-pr.js";
 import { listMergedPrs, type MergedPr } from "./list-merged-prs.js";
 import type { PrPair } from "./parse-pairs-file.js";

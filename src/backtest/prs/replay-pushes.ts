@@ -1,4 +1,4 @@
-import type { CloneGit } from "./clone/clone-git.js";
+import type { CloneGit } from "../clone/clone-git.js";
 
 /**
  * The heads a replay reviews, oldest first: each commit on the head's first-parent line that the base

@@ -1,4 +1,4 @@
-import type { CloneGit } from "./clone/clone-git.js";
+import type { CloneGit } from "../clone/clone-git.js";
 import type { MergedPr } from "./list-merged-prs.js";
 import type { PrKey } from "./pr-key.js";
 

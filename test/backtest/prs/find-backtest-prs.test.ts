@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cloneGit } from "../../src/backtest/clone/clone-git.js";
-import { cloneRepositories } from "../../src/backtest/clone/clone-repositories.js";
-import { findBacktestPrs } from "../../src/backtest/find-backtest-prs.js";
-import { parsePrKey } from "../../src/backtest/pr-key.js";
-import { repositoryOfUrl } from "../../src/backtest/clone/repository-of-url.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { BacktestRepo, lines } from "./backtest-repo.js";
+import { cloneGit } from "../../../src/backtest/clone/clone-git.js";
+import { cloneRepositories } from "../../../src/backtest/clone/clone-repositories.js";
+import { findBacktestPrs } from "../../../src/backtest/prs/find-backtest-prs.js";
+import { parsePrKey } from "../../../src/backtest/prs/pr-key.js";
+import { repositoryOfUrl } from "../../../src/backtest/clone/repository-of-url.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { BacktestRepo, lines } from "../backtest-repo.js";
 
 afterAll(() => removeTempDirs());
 

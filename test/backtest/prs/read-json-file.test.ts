@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { locateJsonError } from "../../src/backtest/locate-json-error.js";
-import { readJsonFile } from "../../src/backtest/read-json-file.js";
-import { runBacktest } from "../../src/backtest/run-backtest.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { baseEnv, GOLDEN_FIXTURE, options } from "./backtest-world.js";
+import { locateJsonError } from "../../../src/backtest/prs/locate-json-error.js";
+import { readJsonFile } from "../../../src/backtest/prs/read-json-file.js";
+import { runBacktest } from "../../../src/backtest/run-backtest.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { baseEnv, GOLDEN_FIXTURE, options } from "../backtest-world.js";
 
 afterAll(() => removeTempDirs());
 
