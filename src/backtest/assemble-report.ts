@@ -5,7 +5,7 @@ import type { BacktestState } from "./backtest-state.js";
 import { bootstrapDifference } from "./bootstrap-difference.js";
 import type { Judge } from "./judge.js";
 import type { Matcher } from "./match-pr.js";
-import type { PreparedConfiguration } from "./prepared-configuration.js";
+import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
 import type { ReviewedPrs } from "./review-each-pr.js";
 import { summarizeConfiguration } from "./summarize-configuration.js";
 

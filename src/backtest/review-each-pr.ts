@@ -11,7 +11,7 @@ import { findingText, issueText } from "./finding-text.js";
 import { format } from "./format.js";
 import type { Judge } from "./judge.js";
 import { matchPr, type Matcher } from "./match-pr.js";
-import type { PreparedConfiguration } from "./prepared-configuration.js";
+import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { readCloneFile } from "./clone/read-clone-file.js";
 import { ReviewFailedError } from "./review-failed-error.js";

@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { appCodeIdentity } from "../../src/backtest/app-code-identity.js";
+import { appCodeIdentity } from "../../../src/backtest/configurations/app-code-identity.js";
 import {
   agentSettings,
   configurationFingerprint,
   type FingerprintInputs,
-} from "../../src/backtest/configuration-fingerprint.js";
-import { readEnvConfig } from "../../src/config/env-config.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+} from "../../../src/backtest/configurations/configuration-fingerprint.js";
+import { readEnvConfig } from "../../../src/config/env-config.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 afterAll(() => removeTempDirs());
 

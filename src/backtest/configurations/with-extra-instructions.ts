@@ -1,5 +1,5 @@
 import { isMap, isScalar, parseDocument } from "yaml";
-import { parseRepoConfig } from "../config/repo-config.js";
+import { parseRepoConfig } from "../../config/repo-config.js";
 
 /**
  * A `.github/no-mistakes.yml` text (undefined: none) with `extra` appended to its `review.instructions`

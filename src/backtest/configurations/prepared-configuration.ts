@@ -1,7 +1,7 @@
-import type { Agent } from "../agents/types.js";
-import type { Checks } from "../checks/index.js";
-import type { EnvConfig } from "../config/env-config.js";
-import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
+import type { Agent } from "../../agents/types.js";
+import type { Checks } from "../../checks/index.js";
+import type { EnvConfig } from "../../config/env-config.js";
+import type { RunSessions } from "../../pipeline/sessions/run-sessions.js";
 
 /** A configuration made ready: its agent and sessions as the app builds them, and what identifies it. */
 export interface PreparedConfiguration {

@@ -22,8 +22,8 @@ const NOT_LOADED = new Set(["commands", "doctor", "intake", "queue", "web", "web
  * from src/ and from dist/ has two identities; both err towards reviewing again, never towards an old score.
  */
 export function appCodeIdentity(
-  codeRoot: string = fileURLToPath(new URL("..", import.meta.url)),
-  packageJson: string = fileURLToPath(new URL("../../package.json", import.meta.url)),
+  codeRoot: string = fileURLToPath(new URL("../..", import.meta.url)),
+  packageJson: string = fileURLToPath(new URL("../../../package.json", import.meta.url)),
 ): string {
   const hash = createHash("sha256");
   const pkg = JSON.parse(readFileSync(packageJson, "utf8")) as { version?: string; dependencies?: unknown };

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { EnvConfig } from "../config/env-config.js";
+import type { EnvConfig } from "../../config/env-config.js";
 
 /** Settings whose values never enter a fingerprint or a report (only whether they are set); `…_TOKENS` budgets are no secret. */
 export const SECRET_SETTING = /KEY|SECRET|PASSWORD|TOKEN(?!S)/i;

@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowsModel, modelPolicyFor } from "../../src/agents/sandbox/model-policy.js";
-import { cloneGit } from "../../src/backtest/clone/clone-git.js";
-import { parseBacktestArgs } from "../../src/backtest/parse-backtest-args.js";
-import { prepareConfiguration } from "../../src/backtest/prepare-configuration.js";
-import type { BacktestOptions } from "../../src/backtest/backtest-options.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { baseEnv, makeRepo, WIDGETS } from "./backtest-world.js";
+import { allowsModel, modelPolicyFor } from "../../../src/agents/sandbox/model-policy.js";
+import { cloneGit } from "../../../src/backtest/clone/clone-git.js";
+import { parseBacktestArgs } from "../../../src/backtest/parse-backtest-args.js";
+import { prepareConfiguration } from "../../../src/backtest/configurations/prepare-configuration.js";
+import type { BacktestOptions } from "../../../src/backtest/backtest-options.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.js";
+import { baseEnv, makeRepo, WIDGETS } from "../backtest-world.js";
 
 let database: TestDatabase;
 beforeAll(async () => {

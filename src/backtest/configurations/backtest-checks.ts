@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
-import { CommandRunner, SetupCache, type Checks } from "../checks/index.js";
-import type { EnvConfig } from "../config/env-config.js";
+import type { AgentSandbox } from "../../agents/sandbox/agent-sandbox.js";
+import { CommandRunner, SetupCache, type Checks } from "../../checks/index.js";
+import type { EnvConfig } from "../../config/env-config.js";
 
 /**
  * A configuration's way to run the repository's own commands, as the app's workers have it: only in the

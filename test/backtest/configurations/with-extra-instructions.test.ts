@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { withExtraInstructions } from "../../src/backtest/with-extra-instructions.js";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { withExtraInstructions } from "../../../src/backtest/configurations/with-extra-instructions.js";
+import { parseRepoConfig } from "../../../src/config/repo-config.js";
 
 /** What the app reads from the text: its review settings and any problem. */
 const read = (text: string) => {
