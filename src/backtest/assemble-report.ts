@@ -3,7 +3,7 @@ import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestReport } from "./backtest-report.js";
 import type { BacktestState } from "./backtest-state.js";
 import { bootstrapDifference } from "./bootstrap-difference.js";
-import type { Judge } from "./judge.js";
+import type { Judge } from "./judge/judge.js";
 import type { Matcher } from "./match-pr.js";
 import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
 import type { ReviewedPrs } from "./review-each-pr.js";

@@ -9,7 +9,7 @@ import type { BacktestState } from "./backtest-state.js";
 import type { CloneGit } from "./clone/clone-git.js";
 import { findingText, issueText } from "./finding-text.js";
 import { format } from "./format.js";
-import type { Judge } from "./judge.js";
+import type { Judge } from "./judge/judge.js";
 import { matchPr, type Matcher } from "./match-pr.js";
 import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
 import type { PrReviewResult } from "./pr-review-result.js";

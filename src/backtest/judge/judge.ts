@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import { z } from "zod";
-import type { Agent } from "../agents/types.js";
+import type { Agent } from "../../agents/types.js";
 import { buildJudgePrompt, JUDGE_PROMPT_VERSION } from "./build-judge-prompt.js";
 import { JudgeCache } from "./judge-cache.js";
 import type { JudgeVerdict } from "./judge-verdict.js";

@@ -1,12 +1,12 @@
 import { join, resolve } from "node:path";
 import type { Logger } from "pino";
-import { createAgent, createSandbox } from "../agents/create-agent.js";
-import { readEnvConfig } from "../config/env-config.js";
-import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
-import { backtestEnv } from "./configurations/backtest-env.js";
+import { createAgent, createSandbox } from "../../agents/create-agent.js";
+import { readEnvConfig } from "../../config/env-config.js";
+import { checkAgentSandbox } from "../../server/check-agent-sandbox.js";
+import { backtestEnv } from "../configurations/backtest-env.js";
 import { Judge } from "./judge.js";
 import type { JudgeCache } from "./judge-cache.js";
-import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
+import type { PreparedConfiguration } from "../configurations/prepared-configuration.js";
 
 /**
  * The judge: the first configuration's agent settings (its AGENT, AGENT_MODEL, key, sandbox) with the

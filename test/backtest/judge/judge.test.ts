@@ -1,13 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FakeAgent } from "../../src/agents/fake.js";
-import { buildJudgePrompt } from "../../src/backtest/build-judge-prompt.js";
-import { Judge } from "../../src/backtest/judge.js";
-import { JudgeCache } from "../../src/backtest/judge-cache.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { calls } from "./backtest-world.js";
+import { FakeAgent } from "../../../src/agents/fake.js";
+import { buildJudgePrompt } from "../../../src/backtest/judge/build-judge-prompt.js";
+import { Judge } from "../../../src/backtest/judge/judge.js";
+import { JudgeCache } from "../../../src/backtest/judge/judge-cache.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { calls } from "../backtest-world.js";
 
 afterAll(() => removeTempDirs());
 

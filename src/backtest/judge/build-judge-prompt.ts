@@ -1,4 +1,4 @@
-import { escapeTags } from "../pipeline/workspace/escape-tags.js";
+import { escapeTags } from "../../pipeline/workspace/escape-tags.js";
 
 const TAGS = ["review_finding", "real_issue"];
 

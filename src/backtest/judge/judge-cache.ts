@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { writeFileReplacing } from "../system/write-file-replacing.js";
+import { writeFileReplacing } from "../../system/write-file-replacing.js";
 import type { JudgeVerdict } from "./judge-verdict.js";
 
 /**
