@@ -1,7 +1,7 @@
 import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestReport } from "./backtest-report.js";
-import type { BacktestState } from "./backtest-state.js";
+import type { BacktestState } from "./replay/backtest-state.js";
 import { bootstrapDifference } from "./bootstrap-difference.js";
 import type { Judge } from "./judge/judge.js";
 import type { Matcher } from "./match-pr.js";

@@ -1,4 +1,4 @@
-import type { BacktestFinding } from "./backtest-finding.js";
+import type { BacktestFinding } from "./replay/backtest-finding.js";
 import type { ConfigurationSummary } from "./configuration-summary.js";
 import type { MetricDifference } from "./metric-difference.js";
 import type { ScoredPr } from "./scored-pr.js";

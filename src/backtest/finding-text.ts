@@ -1,4 +1,4 @@
-import type { BacktestFinding } from "./backtest-finding.js";
+import type { BacktestFinding } from "./replay/backtest-finding.js";
 import type { GoldenIssue } from "./prs/golden-pr.js";
 
 /** A finding as the judge reads it: where, how severe, its title and its body. */

@@ -1,5 +1,5 @@
 import { assignOneToOne } from "./assign-one-to-one.js";
-import type { BacktestFinding } from "./backtest-finding.js";
+import type { BacktestFinding } from "./replay/backtest-finding.js";
 import { findingText, issueText } from "./finding-text.js";
 import type { GoldenIssue } from "./prs/golden-pr.js";
 import type { Judge } from "./judge/judge.js";

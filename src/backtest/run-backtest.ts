@@ -8,7 +8,7 @@ import { appCodeIdentity } from "./configurations/app-code-identity.js";
 import type { BacktestIo } from "./backtest-io.js";
 import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestReport } from "./backtest-report.js";
-import { BacktestState } from "./backtest-state.js";
+import { BacktestState } from "./replay/backtest-state.js";
 import { cloneGit } from "./clone/clone-git.js";
 import { cloneRepositories } from "./clone/clone-repositories.js";
 import { findBacktestPrs } from "./prs/find-backtest-prs.js";

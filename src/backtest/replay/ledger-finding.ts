@@ -1,5 +1,5 @@
-import type { Finding } from "../db/schema.js";
-import { findingId } from "../domain/finding-id.js";
+import type { Finding } from "../../db/schema.js";
+import { findingId } from "../../domain/finding-id.js";
 import type { BacktestFinding } from "./backtest-finding.js";
 
 /**

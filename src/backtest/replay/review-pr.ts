@@ -1,24 +1,24 @@
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
-import type { Database } from "../db/database.js";
-import type { Checks } from "../checks/index.js";
-import { listFindings } from "../db/findings.js";
-import { getRun, upsertRun } from "../db/runs.js";
-import { runs } from "../db/schema.js";
-import { listTurns } from "../db/turns.js";
-import type { PullRequestInfo } from "../domain/pull-request.js";
-import { GitWorkspace } from "../git/git-workspace.js";
-import type { PipelineDeps } from "../pipeline/job/pipeline-deps.js";
-import { loadRunContext } from "../pipeline/job/run-context.js";
-import { runReview } from "../pipeline/review/run-review.js";
-import { Refusals } from "../refusals/refusals.js";
-import type { RunSessions } from "../pipeline/sessions/run-sessions.js";
-import type { BacktestPr } from "./prs/backtest-pr.js";
+import type { Database } from "../../db/database.js";
+import type { Checks } from "../../checks/index.js";
+import { listFindings } from "../../db/findings.js";
+import { getRun, upsertRun } from "../../db/runs.js";
+import { runs } from "../../db/schema.js";
+import { listTurns } from "../../db/turns.js";
+import type { PullRequestInfo } from "../../domain/pull-request.js";
+import { GitWorkspace } from "../../git/git-workspace.js";
+import type { PipelineDeps } from "../../pipeline/job/pipeline-deps.js";
+import { loadRunContext } from "../../pipeline/job/run-context.js";
+import { runReview } from "../../pipeline/review/run-review.js";
+import { Refusals } from "../../refusals/refusals.js";
+import type { RunSessions } from "../../pipeline/sessions/run-sessions.js";
+import type { BacktestPr } from "../prs/backtest-pr.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 import { RecordingGitHubClient } from "./recording-github-client.js";
 import { ledgerFinding } from "./ledger-finding.js";
 import { ReviewFailedError } from "./review-failed-error.js";
-import { StageRepository } from "./clone/stage-repository.js";
+import { StageRepository } from "../clone/stage-repository.js";
 
 /** What reviewing a PR for one configuration needs: the app's own database, sessions and workspaces. */
 export interface ReviewPrDeps {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BacktestState } from "../../src/backtest/backtest-state.js";
-import type { PrReviewResult } from "../../src/backtest/pr-review-result.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { BacktestState } from "../../../src/backtest/replay/backtest-state.js";
+import type { PrReviewResult } from "../../../src/backtest/replay/pr-review-result.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 afterAll(() => removeTempDirs());
 

@@ -8,8 +8,8 @@ import type {
   RepoRef,
   RepositoryVisibility,
   ReviewComment,
-} from "../github/github-client.js";
-import type { PullRequestInfo } from "../domain/pull-request.js";
+} from "../../github/github-client.js";
+import type { PullRequestInfo } from "../../domain/pull-request.js";
 
 /** The bot's identity in a backtest: what its markers are trusted on. */
 const BOT = { id: 41_000_001, login: "no-mistakes-backtest[bot]", name: "no-mistakes-backtest[bot]" };

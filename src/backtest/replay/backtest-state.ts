@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { writeFileReplacing } from "../system/write-file-replacing.js";
+import { writeFileReplacing } from "../../system/write-file-replacing.js";
 import type { PrReviewResult } from "./pr-review-result.js";
 
 interface StateFile {
