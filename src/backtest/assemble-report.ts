@@ -2,12 +2,12 @@ import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestReport } from "./backtest-report.js";
 import type { BacktestState } from "./replay/backtest-state.js";
-import { bootstrapDifference } from "./bootstrap-difference.js";
+import { bootstrapDifference } from "./score/bootstrap-difference.js";
 import type { Judge } from "./judge/judge.js";
-import type { Matcher } from "./match-pr.js";
+import type { Matcher } from "./score/match-pr.js";
 import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
 import type { ReviewedPrs } from "./review-each-pr.js";
-import { summarizeConfiguration } from "./summarize-configuration.js";
+import { summarizeConfiguration } from "./score/summarize-configuration.js";
 
 /** The report: the PRs, each configuration's scores over what it finished, and with two configurations B − A on the PRs both finished. */
 export function assembleReport(

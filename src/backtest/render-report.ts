@@ -1,7 +1,7 @@
 import type { BacktestReport } from "./backtest-report.js";
-import type { ConfigurationSummary } from "./configuration-summary.js";
+import type { ConfigurationSummary } from "./score/configuration-summary.js";
 import { format } from "./format.js";
-import type { MetricDifference } from "./metric-difference.js";
+import type { MetricDifference } from "./score/metric-difference.js";
 
 /**
  * The report as the terminal shows it: one column per configuration, B − A with its interval, then severities,

@@ -7,17 +7,17 @@ import type { BacktestOptions } from "./backtest-options.js";
 import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestState } from "./replay/backtest-state.js";
 import type { CloneGit } from "./clone/clone-git.js";
-import { findingText, issueText } from "./finding-text.js";
+import { findingText, issueText } from "./score/finding-text.js";
 import { format } from "./format.js";
 import type { Judge } from "./judge/judge.js";
-import { matchPr, type Matcher } from "./match-pr.js";
+import { matchPr, type Matcher } from "./score/match-pr.js";
 import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
 import type { PrReviewResult } from "./replay/pr-review-result.js";
 import { readCloneFile } from "./clone/read-clone-file.js";
 import { ReviewFailedError } from "./replay/review-failed-error.js";
 import { reviewPr, type ReviewPrDeps } from "./replay/review-pr.js";
-import { scorePr } from "./score-pr.js";
-import type { ScoredPr } from "./scored-pr.js";
+import { scorePr } from "./score/score-pr.js";
+import type { ScoredPr } from "./score/scored-pr.js";
 import type { StageRepository } from "./clone/stage-repository.js";
 
 /** Each configuration's scored PRs (by PR id), its failed reviews, and why the backtest stopped early, if it did. */

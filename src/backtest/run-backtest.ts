@@ -16,7 +16,7 @@ import { goldenFromHistory } from "./prs/golden-from-history.js";
 import type { GoldenPr } from "./prs/golden-pr.js";
 import { goldenRepositoriesLine } from "./prs/golden-repositories-line.js";
 import { JudgeCache } from "./judge/judge-cache.js";
-import type { Matcher } from "./match-pr.js";
+import type { Matcher } from "./score/match-pr.js";
 import { parseGoldenFile } from "./prs/parse-golden-file.js";
 import { parsePairsFile } from "./prs/parse-pairs-file.js";
 import { pathlessIssuesWarning } from "./prs/pathless-issues-warning.js";
@@ -27,7 +27,7 @@ import type { PreparedConfiguration } from "./configurations/prepared-configurat
 import { renderReport } from "./render-report.js";
 import { reviewEachPr } from "./review-each-pr.js";
 import { assembleReport } from "./assemble-report.js";
-import { reportCsv } from "./report-csv.js";
+import { reportCsv } from "./score/report-csv.js";
 import { StageRepository } from "./clone/stage-repository.js";
 import { unknownRepositoryWarning } from "./prs/unknown-repository-warning.js";
 

@@ -1,4 +1,4 @@
-import type { BacktestReport } from "./backtest-report.js";
+import type { BacktestReport } from "../backtest-report.js";
 import { prf } from "./prf.js";
 import type { Reproduction } from "./reproduction-count.js";
 import type { ScoredPr } from "./scored-pr.js";

@@ -1,5 +1,5 @@
-import type { BacktestFinding } from "./replay/backtest-finding.js";
-import type { GoldenIssue } from "./prs/golden-pr.js";
+import type { BacktestFinding } from "../replay/backtest-finding.js";
+import type { GoldenIssue } from "../prs/golden-pr.js";
 
 /** A finding as the judge reads it: where, how severe, its title and its body. */
 export function findingText(f: BacktestFinding): string {

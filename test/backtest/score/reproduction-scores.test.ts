@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BacktestFinding } from "../../src/backtest/replay/backtest-finding.js";
-import type { BacktestReport } from "../../src/backtest/backtest-report.js";
-import type { GoldenIssue } from "../../src/backtest/prs/golden-pr.js";
-import type { PrMatch } from "../../src/backtest/pr-match.js";
-import type { PrReviewResult } from "../../src/backtest/replay/pr-review-result.js";
-import { renderReport } from "../../src/backtest/render-report.js";
-import { reportCsv } from "../../src/backtest/report-csv.js";
-import { scorePr } from "../../src/backtest/score-pr.js";
-import { ledgerFinding } from "../../src/backtest/replay/ledger-finding.js";
-import { summarizeConfiguration } from "../../src/backtest/summarize-configuration.js";
-import { listFindings } from "../../src/db/findings.js";
-import { seedFindings, seedRuns } from "../helpers/run-view-seed.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import type { BacktestFinding } from "../../../src/backtest/replay/backtest-finding.js";
+import type { BacktestReport } from "../../../src/backtest/backtest-report.js";
+import type { GoldenIssue } from "../../../src/backtest/prs/golden-pr.js";
+import type { PrMatch } from "../../../src/backtest/score/pr-match.js";
+import type { PrReviewResult } from "../../../src/backtest/replay/pr-review-result.js";
+import { renderReport } from "../../../src/backtest/render-report.js";
+import { reportCsv } from "../../../src/backtest/score/report-csv.js";
+import { scorePr } from "../../../src/backtest/score/score-pr.js";
+import { ledgerFinding } from "../../../src/backtest/replay/ledger-finding.js";
+import { summarizeConfiguration } from "../../../src/backtest/score/summarize-configuration.js";
+import { listFindings } from "../../../src/db/findings.js";
+import { seedFindings, seedRuns } from "../../helpers/run-view-seed.js";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.js";
 
 /**
  * Whether reproduction buys precision: the report scores the raised findings the app reproduced apart from the

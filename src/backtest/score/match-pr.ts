@@ -1,8 +1,8 @@
 import { assignOneToOne } from "./assign-one-to-one.js";
-import type { BacktestFinding } from "./replay/backtest-finding.js";
+import type { BacktestFinding } from "../replay/backtest-finding.js";
 import { findingText, issueText } from "./finding-text.js";
-import type { GoldenIssue } from "./prs/golden-pr.js";
-import type { Judge } from "./judge/judge.js";
+import type { GoldenIssue } from "../prs/golden-pr.js";
+import type { Judge } from "../judge/judge.js";
 import type { PrMatch } from "./pr-match.js";
 
 /** How findings are matched to real issues: by the judge, or by location alone (no agent call). */

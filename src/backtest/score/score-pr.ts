@@ -1,6 +1,6 @@
-import type { GoldenIssue } from "./prs/golden-pr.js";
+import type { GoldenIssue } from "../prs/golden-pr.js";
 import type { PrMatch } from "./pr-match.js";
-import type { PrReviewResult } from "./replay/pr-review-result.js";
+import type { PrReviewResult } from "../replay/pr-review-result.js";
 import { reproductionOf, type Reproduction, type ReproductionCount } from "./reproduction-count.js";
 import type { ScoredPr, SeverityCount } from "./scored-pr.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapDifference } from "../../src/backtest/bootstrap-difference.js";
-import { prf } from "../../src/backtest/prf.js";
-import type { ScoredPr } from "../../src/backtest/scored-pr.js";
+import { bootstrapDifference } from "../../../src/backtest/score/bootstrap-difference.js";
+import { prf } from "../../../src/backtest/score/prf.js";
+import type { ScoredPr } from "../../../src/backtest/score/scored-pr.js";
 
 describe("prf", () => {
   it.each([
