@@ -1,4 +1,4 @@
-import type { BacktestOptions } from "./backtest-options.js";
+import type { BacktestOptions } from "./cli/backtest-options.js";
 import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestReport } from "./backtest-report.js";
 import type { BacktestState } from "./replay/backtest-state.js";

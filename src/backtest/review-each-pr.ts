@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import type { BacktestIo } from "./backtest-io.js";
-import type { BacktestOptions } from "./backtest-options.js";
+import type { BacktestOptions } from "./cli/backtest-options.js";
 import type { BacktestPr } from "./prs/backtest-pr.js";
 import type { BacktestState } from "./replay/backtest-state.js";
 import type { CloneGit } from "./clone/clone-git.js";

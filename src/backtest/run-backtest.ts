@@ -6,7 +6,7 @@ import { openDatabase } from "../db/open-database.js";
 import { createLogger } from "../logging/create-logger.js";
 import { appCodeIdentity } from "./configurations/app-code-identity.js";
 import type { BacktestIo } from "./backtest-io.js";
-import type { BacktestOptions } from "./backtest-options.js";
+import type { BacktestOptions } from "./cli/backtest-options.js";
 import type { BacktestReport } from "./backtest-report.js";
 import { BacktestState } from "./replay/backtest-state.js";
 import { cloneGit } from "./clone/clone-git.js";

@@ -1,4 +1,4 @@
-import type { BacktestConfiguration } from "./configurations/backtest-configuration.js";
+import type { BacktestConfiguration } from "../configurations/backtest-configuration.js";
 
 /** What `npm run backtest` was asked (parse-backtest-args), in one object. */
 export interface BacktestOptions {

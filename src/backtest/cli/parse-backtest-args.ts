@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { BacktestConfiguration } from "./configurations/backtest-configuration.js";
+import type { BacktestConfiguration } from "../configurations/backtest-configuration.js";
 import type { BacktestOptions } from "./backtest-options.js";
 
 /** The command line and environment → BacktestOptions; every mistake reported in one throw. `help` when asked for it. */

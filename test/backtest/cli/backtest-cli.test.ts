@@ -2,13 +2,13 @@ import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseBacktestArgs } from "../../src/backtest/parse-backtest-args.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { fakeEnv, GOLDEN_FIXTURE, JUDGE, makeRepo, REVIEWER_A, REVIEWER_B } from "./backtest-world.js";
+import { parseBacktestArgs } from "../../../src/backtest/cli/parse-backtest-args.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { fakeEnv, GOLDEN_FIXTURE, JUDGE, makeRepo, REVIEWER_A, REVIEWER_B } from "../backtest-world.js";
 
 afterAll(() => removeTempDirs());
 
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 
 /** `npm run backtest`'s command: node with tsx's loader, one process. */
 const COMMAND = [process.execPath, ["--import", "tsx", join(ROOT, "src", "backtest", "run-backtest-cli.ts")]] as const;
