@@ -1,3 +1,7 @@
+// The backtest's cli room: the command line read into BacktestOptions (parseBacktestArgs, this file), the
+// usage text --help prints, and the options the run takes. It imports the configurations room (what a
+// configuration is) and nothing else of the backtest.
+
 import { parseArgs } from "node:util";
 import type { BacktestConfiguration } from "../configurations/backtest-configuration.js";
 import type { BacktestOptions } from "./backtest-options.js";

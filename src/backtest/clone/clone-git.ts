@@ -1,3 +1,7 @@
+// The backtest's clone room: the local clone the PRs come from — git run in it (cloneGit, this file), the
+// repositories its remotes name, a file of one of its revisions — and the stage repository whose objects the
+// reviews' workspaces borrow. It imports no other room of the backtest.
+
 import { runGit } from "../../git/run-git.js";
 
 /** Runs git in the local clone; stdout, or undefined when the exit code is one of `absentCodes` (an answer: "not there"). */

@@ -1,3 +1,8 @@
+// The backtest's configurations room: each agent/model/prompt configuration made ready (prepareConfiguration,
+// this file) — its environment without the GitHub App's settings, its agent and sessions built as the app
+// builds them, the config file and extra instructions its reviews read, its checks, and the fingerprint that
+// says when stored results can be reused. It imports the clone room.
+
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";

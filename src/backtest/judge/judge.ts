@@ -1,3 +1,7 @@
+// The backtest's judge room: the agent that says whether a finding is one of the PR's real issues (Judge, this
+// file) — its prompt, its answer's shape, the cache of its answers, and how it is built from the first
+// configuration (prepareJudge). It imports the configurations room.
+
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import { z } from "zod";

@@ -1,3 +1,7 @@
+// The backtest's prs room: which pull requests a backtest reviews (findBacktestPrs, this file) — read from a
+// golden file, a pairs file, the merge history or the app's own decided findings (--from-history), each key
+// resolved in the clone with the pushes to replay — and the warnings about PRs left out. It imports the clone room.
+
 import type { BacktestPr } from "./backtest-pr.js";
 import type { CloneGit } from "../clone/clone-git.js";
 import type { GoldenPr } from "./golden-pr.js";

@@ -1,3 +1,7 @@
+// The backtest's replay room: one PR reviewed by one configuration through the app's own review job (reviewPr,
+// this file), GitHub's side recorded instead of posted (RecordingGitHubClient), the findings the ledger kept,
+// and the results stored as they finish (BacktestState) so that a rerun resumes. It imports the clone and prs rooms.
+
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../../db/database.js";

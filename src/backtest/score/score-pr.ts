@@ -1,3 +1,7 @@
+// The backtest's score room: each finding matched to the PR's real issues (matchPr, by the judge or by
+// location), a PR's counts (scorePr, this file), precision and recall per configuration, the A/B difference
+// with its bootstrap interval, and report.csv's rows. It imports the prs, replay and judge rooms.
+
 import type { GoldenIssue } from "../prs/golden-pr.js";
 import type { PrMatch } from "./pr-match.js";
 import type { PrReviewResult } from "../replay/pr-review-result.js";
