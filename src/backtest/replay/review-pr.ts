@@ -58,8 +58,46 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
   const log = deps.log.child({ pr: pr.id });
   await dropRun(deps, pr.number);
   const [owner = "backtest", repo = "repo"] = deps.repositoryFullName.split("/");
-  let head = pr.pushes[0]!;
-  const pull = (): PullRequestInfo => ({
+  const at = { head: pr.pushes[0]! };
+  const pull = () => pullRequest(deps, pr, at.head);
+  const github = new RecordingGitHubClient({ owner, repo }, pull, deps.readDefaultBranchFile);
+  const pipeline: PipelineDeps = {
+    db: deps.db,
+    sessions: deps.sessions,
+    log,
+    github: async () => github,
+    workspace: () => new GitWorkspace(deps.workspaceDir(pr.number), { maxCheckoutBytes: deps.workspaceMaxBytes }),
+    agentTimeoutMs: deps.agentTimeoutMs,
+    gitToken: () => undefined,
+    isOwnBot: async (login) => login === (await github.botIdentity()).login,
+    refusals: new Refusals({ db: deps.db, log }),
+    ...(deps.checks ? { checks: deps.checks } : {}),
+  };
+  let reviewed: Reviewed = {};
+  try {
+    for (const [i, sha] of pr.pushes.entries()) {
+      if (signal.aborted) throw signal.reason;
+      at.head = sha;
+      reviewed = await reviewPush({ deps, pr, pipeline, github, log, signal }, i, pull());
+      if (reviewed.skipped) break;
+    }
+  } catch (error) {
+    // Cut off: what its finished pushes cost is counted now, while this configuration's run is there to say.
+    if (signal.aborted) await dropRun(deps, pr.number);
+    throw error;
+  }
+  return resultOf(deps, pr, github, reviewed, started);
+}
+
+/** What the pushes reviewed so far left: the PR's run, and the app's reason when it skipped the PR. */
+interface Reviewed {
+  runId?: number;
+  skipped?: string;
+}
+
+/** The PR as GitHub would show it at `head`: the stage repository's refs, opened by a user of the backtest's own. */
+function pullRequest(deps: ReviewPrDeps, pr: BacktestPr, head: string): PullRequestInfo {
+  return {
     number: pr.number,
     title: pr.title,
     body: "",
@@ -76,80 +114,82 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
     maintainerCanModify: false,
     updatedAt: null,
     labels: [],
-  });
-  const github = new RecordingGitHubClient({ owner, repo }, pull, deps.readDefaultBranchFile);
-  const pipeline: PipelineDeps = {
-    db: deps.db,
-    sessions: deps.sessions,
-    log,
-    github: async () => github,
-    workspace: () => new GitWorkspace(deps.workspaceDir(pr.number), { maxCheckoutBytes: deps.workspaceMaxBytes }),
-    agentTimeoutMs: deps.agentTimeoutMs,
-    gitToken: () => undefined,
-    isOwnBot: async (login) => login === (await github.botIdentity()).login,
-    refusals: new Refusals({ db: deps.db, log }),
-    ...(deps.checks ? { checks: deps.checks } : {}),
   };
+}
 
-  let runId: number | undefined;
-  let skipped: string | undefined;
-  try {
-    for (const [i, sha] of pr.pushes.entries()) {
-      if (signal.aborted) throw signal.reason;
-      head = sha;
-      await deps.stage.stage(pr.number, pr.baseSha, sha);
-      await deps.stage.lend(deps.workspaceDir(pr.number), [pr.baseSha, sha]);
-      const p = pull();
-      const run = await upsertRun(deps.db, {
-        installationId: 1,
-        repositoryId: deps.repositoryId,
-        repositoryFullName: deps.repositoryFullName,
-        cloneUrl: deps.stage.dir,
-        prNumber: pr.number,
-        baseRef: p.baseRef,
-        baseSha: p.baseSha,
-        headRef: p.headRef,
-        headSha: sha,
-        headRepoFullName: p.headRepoFullName,
-        headCloneUrl: p.headCloneUrl,
-        title: p.title,
-        authorLogin: p.authorLogin,
-      });
-      runId = run.id;
-      const ctx = await loadRunContext(pipeline, run.id);
-      if (!ctx) throw new ReviewFailedError(`the run of ${pr.id} is gone`);
-      const trigger = i === 0 ? "opened" : "synchronize";
-      const job = {
-        runId: run.id,
-        trigger,
-        deliveryId: `backtest-${pr.id}-${i}`,
-        senderLogin: p.authorLogin,
-        senderType: "User",
-      };
-      const reviewed = await runReview(pipeline, ctx, job, signal, { retry: 0, last: true });
-      if (signal.aborted) throw signal.reason;
-      if (!reviewed) {
-        const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
-        // a skipped head may fail its check too (it was not reviewed): the skip is told apart by its title
-        if (check?.title?.startsWith("Review skipped")) {
-          skipped = check.summary?.split("\n")[0] ?? "skipped";
-          log.info({ headSha: sha, skipped }, "the app skipped this PR");
-          break;
-        }
-        if (check?.conclusion === "failure") {
-          await dropRun(deps, pr.number);
-          throw new ReviewFailedError(
-            `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
-          );
-        }
-      }
-    }
-  } catch (error) {
-    // Cut off: what its finished pushes cost is counted now, while this configuration's run is there to say.
-    if (signal.aborted) await dropRun(deps, pr.number);
-    throw error;
+/**
+ * The push `i` (the first `opened`, every later one a `synchronize`) staged, lent to the workspace and
+ * reviewed by the pipeline's review job on the PR's run. A head the app skipped ends the PR (`skipped`);
+ * a failed check drops the run and throws ReviewFailedError.
+ */
+async function reviewPush(
+  replay: {
+    deps: ReviewPrDeps;
+    pr: BacktestPr;
+    pipeline: PipelineDeps;
+    github: RecordingGitHubClient;
+    log: Logger;
+    signal: AbortSignal;
+  },
+  i: number,
+  p: PullRequestInfo,
+): Promise<Reviewed> {
+  const { deps, pr, pipeline, github, log, signal } = replay;
+  const sha = p.headSha;
+  await deps.stage.stage(pr.number, pr.baseSha, sha);
+  await deps.stage.lend(deps.workspaceDir(pr.number), [pr.baseSha, sha]);
+  const run = await upsertRun(deps.db, {
+    installationId: 1,
+    repositoryId: deps.repositoryId,
+    repositoryFullName: deps.repositoryFullName,
+    cloneUrl: deps.stage.dir,
+    prNumber: pr.number,
+    baseRef: p.baseRef,
+    baseSha: p.baseSha,
+    headRef: p.headRef,
+    headSha: sha,
+    headRepoFullName: p.headRepoFullName,
+    headCloneUrl: p.headCloneUrl,
+    title: p.title,
+    authorLogin: p.authorLogin,
+  });
+  const ctx = await loadRunContext(pipeline, run.id);
+  if (!ctx) throw new ReviewFailedError(`the run of ${pr.id} is gone`);
+  const trigger = i === 0 ? "opened" : "synchronize";
+  const job = {
+    runId: run.id,
+    trigger,
+    deliveryId: `backtest-${pr.id}-${i}`,
+    senderLogin: p.authorLogin,
+    senderType: "User",
+  };
+  const reviewed = await runReview(pipeline, ctx, job, signal, { retry: 0, last: true });
+  if (signal.aborted) throw signal.reason;
+  if (reviewed) return { runId: run.id };
+  const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
+  // a skipped head may fail its check too (it was not reviewed): the skip is told apart by its title
+  if (check?.title?.startsWith("Review skipped")) {
+    const skipped = check.summary?.split("\n")[0] ?? "skipped";
+    log.info({ headSha: sha, skipped }, "the app skipped this PR");
+    return { runId: run.id, skipped };
   }
+  if (check?.conclusion === "failure") {
+    await dropRun(deps, pr.number);
+    throw new ReviewFailedError(
+      `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
+    );
+  }
+  return { runId: run.id };
+}
 
+/** What the PR's review did: the ledger's findings with their placement, what GitHub was sent, and what its turns cost. */
+async function resultOf(
+  deps: ReviewPrDeps,
+  pr: BacktestPr,
+  github: RecordingGitHubClient,
+  { runId, skipped }: Reviewed,
+  started: number,
+): Promise<PrReviewResult> {
   const ledger = runId === undefined ? [] : await listFindings(deps.db, runId);
   const turns = runId === undefined ? [] : await listTurns(deps.db, runId);
   const lastRun = runId === undefined ? undefined : await getRun(deps.db, runId);
