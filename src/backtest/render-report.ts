@@ -8,14 +8,21 @@ import type { MetricDifference } from "./score/metric-difference.js";
  * then precision and recall of the findings the app reproduced and of the rest.
  */
 export function renderReport(report: BacktestReport): string {
+  const lines = [
+    `Backtest of ${report.repo}: ${report.prs.length} PR${report.prs.length === 1 ? "" : "s"}${report.golden ? `, golden file ${report.golden}` : ""}, matching: ${report.matching}`,
+    "",
+    ...table(summaryRows(report)),
+  ];
+  if (report.matching !== "none") lines.push(...breakdownLines(report.configurations.map((c) => c.summary)));
+  lines.push(...footerLines(report));
+  return lines.join("\n");
+}
+
+/** The main table: a row per measure, a column per configuration, and B − A with its interval when there are two. */
+function summaryRows(report: BacktestReport): string[][] {
   const configs = report.configurations;
   const cmp = report.comparison;
-  const diff = (m: MetricDifference["metric"], show: (v: number | null) => string) => {
-    const d = cmp?.metrics.find((x) => x.metric === m);
-    if (!d) return "";
-    const part = d.resamples < cmp!.resamples ? ` (${d.resamples} of ${cmp!.resamples} resamples had a value)` : "";
-    return `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]${part}`;
-  };
+  const diff = (m: MetricDifference["metric"], show: (v: number | null) => string) => differenceCell(cmp, m, show);
   const usdDiff = (v: number | null) => (v === null ? "—" : `${v < -5e-7 ? "-" : "+"}${format.usd(Math.abs(v))}`);
   const msDiff = (v: number | null) => (v === null ? "—" : `${v <= -50 ? "-" : "+"}${format.seconds(Math.abs(v))}`);
   const rows: string[][] = [
@@ -63,43 +70,44 @@ export function renderReport(report: BacktestReport): string {
     ],
     ["review cost", ...configs.map((c) => format.usd(c.summary.costUsd)), ...(cmp ? [""] : [])],
   );
-  const lines = [
-    `Backtest of ${report.repo}: ${report.prs.length} PR${report.prs.length === 1 ? "" : "s"}${report.golden ? `, golden file ${report.golden}` : ""}, matching: ${report.matching}`,
+  return rows;
+}
+
+/** B − A of one measure with its interval, and how many resamples had a value when not all did; empty without B. */
+function differenceCell(
+  cmp: BacktestReport["comparison"],
+  m: MetricDifference["metric"],
+  show: (v: number | null) => string,
+): string {
+  const d = cmp?.metrics.find((x) => x.metric === m);
+  if (!d) return "";
+  const part = d.resamples < cmp!.resamples ? ` (${d.resamples} of ${cmp!.resamples} resamples had a value)` : "";
+  return `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]${part}`;
+}
+
+/** Recall and precision by severity, then by reproduction. */
+function breakdownLines(summaries: ConfigurationSummary[]): string[] {
+  return [
     "",
-    ...table(rows),
+    "recall by the real issue's severity:",
+    ...table(severityRows(summaries, "recall")),
+    "",
+    "precision by the finding's severity:",
+    ...table(severityRows(summaries, "precision")),
+    "",
+    "by reproduction (the app ran the reviewer's reproducer; recall over every real issue):",
+    ...table(reproductionRows(summaries)),
   ];
-  if (report.matching !== "none") {
-    lines.push(
-      "",
-      "recall by the real issue's severity:",
-      ...table(
-        severityRows(
-          configs.map((c) => c.summary),
-          "recall",
-        ),
-      ),
-    );
-    lines.push(
-      "",
-      "precision by the finding's severity:",
-      ...table(
-        severityRows(
-          configs.map((c) => c.summary),
-          "precision",
-        ),
-      ),
-    );
-    lines.push(
-      "",
-      "by reproduction (the app ran the reviewer's reproducer; recall over every real issue):",
-      ...table(reproductionRows(configs.map((c) => c.summary))),
-    );
-  }
+}
+
+/** What was spent, each failure, each PR left out and why, the warnings, and why the backtest stopped early. */
+function footerLines(report: BacktestReport): string[] {
+  const configs = report.configurations;
   const judge = report.judge;
-  lines.push(
+  const lines = [
     "",
     `spent ${format.usd(report.spentUsd)} in all${judge ? ` (judge: ${judge.asked} asked, ${judge.cached} from the cache, ${format.usd(judge.costUsd)})` : ""}`,
-  );
+  ];
   for (const c of configs) for (const f of c.failures) lines.push(`${c.label} ${f.prId}: ${f.error}`);
   for (const m of report.missing) lines.push(`not in the clone: ${m}`);
   for (const o of report.otherRepository) lines.push(`skipped, another repository's: ${o}`);
@@ -110,7 +118,7 @@ export function renderReport(report: BacktestReport): string {
     );
   lines.push(...report.warnings);
   if (report.stopped) lines.push(report.stopped);
-  return lines.join("\n");
+  return lines;
 }
 
 function reproductionRows(summaries: ConfigurationSummary[]): string[][] {
