@@ -50,9 +50,7 @@ export interface FoundPrs {
  * their repositories are (or one does not say). `missing` says which named PRs the clone does not have.
  */
 export async function findBacktestPrs(git: CloneGit, source: PrSource): Promise<FoundPrs> {
-  const missing: string[] = [];
   const otherRepository: string[] = [];
-  const found: (MergedPr & { repo?: string; golden?: GoldenPr })[] = [];
   const cloneRepos = source.cloneRepos ?? [];
   /** Whether a key names another repository than the clone's (and that is not accepted): then it is skipped, with why. */
   const elsewhere = (key: PrKey | undefined): boolean => {
@@ -70,6 +68,24 @@ export async function findBacktestPrs(git: CloneGit, source: PrSource): Promise<
     if (g.flag) flagged.push(`${g.key.text}: "${g.flag}"`);
     return !g.flag;
   });
+  const { found, missing } = await resolvePrs(git, source, golden, elsewhere);
+  const goldenOf = await goldenLookup(git, source.branch, golden);
+  const { prs, withoutGolden } = await backtestPrs(git, source, found, goldenOf);
+  return { prs, missing, otherRepository, flagged, withoutGolden };
+}
+
+/** A PR found in the clone, with the repository its key names and its golden entry when that is already known. */
+type FoundPr = MergedPr & { repo?: string; golden?: GoldenPr };
+
+/** The PRs the pairs file, the merges or the golden file's keys name, resolved in the clone; `missing` those it does not have. */
+async function resolvePrs(
+  git: CloneGit,
+  source: PrSource,
+  golden: GoldenPr[] | undefined,
+  elsewhere: (key: PrKey | undefined) => boolean,
+): Promise<{ found: FoundPr[]; missing: string[] }> {
+  const missing: string[] = [];
+  const found: FoundPr[] = [];
   const allMerges = source.pairs
     ? []
     : await listMergedPrs(git, source.branch, source.merges ? source.limit : undefined);
@@ -96,20 +112,36 @@ export async function findBacktestPrs(git: CloneGit, source: PrSource): Promise<
   } else {
     throw new Error("name the pull requests: --merges, --pairs <file> or --golden <file>");
   }
+  return { found, missing };
+}
 
+/** A found PR's golden entry: by the commits an entry named by commits resolves to, else by number and repository. */
+async function goldenLookup(
+  git: CloneGit,
+  branch: string,
+  golden: GoldenPr[] | undefined,
+): Promise<(m: FoundPr) => GoldenPr | undefined> {
   // Golden entries named by commits are compared by the commits they resolve to.
   const byRange = new Map<string, GoldenPr>();
   for (const g of golden ?? []) {
     if (!g.key.base || !g.key.head) continue;
-    const r = await resolvePrKey(git, g.key, source.branch, []);
+    const r = await resolvePrKey(git, g.key, branch, []);
     if ("pr" in r) byRange.set(`${r.pr.baseSha}..${r.pr.headSha}`, g);
   }
-  const goldenOf = (m: MergedPr & { repo?: string }) =>
+  return (m) =>
     byRange.get(`${m.baseSha}..${m.headSha}`) ??
     (m.number === undefined
       ? undefined
       : golden?.find((g) => g.key.number === m.number && sameRepository(m.repo, g.key.repo)));
+}
 
+/** Each found PR once, with its golden entry and the pushes to replay; with a golden file, those it does not name are counted and left out. */
+async function backtestPrs(
+  git: CloneGit,
+  source: PrSource,
+  found: readonly FoundPr[],
+  goldenOf: (m: FoundPr) => GoldenPr | undefined,
+): Promise<{ prs: BacktestPr[]; withoutGolden: number }> {
   const prs: BacktestPr[] = [];
   const seen = new Set<string>();
   let withoutGolden = 0;
@@ -133,7 +165,7 @@ export async function findBacktestPrs(git: CloneGit, source: PrSource): Promise<
       ...(entry ? { golden: entry } : {}),
     });
   }
-  return { prs, missing, otherRepository, flagged, withoutGolden };
+  return { prs, withoutGolden };
 }
 
 /** Two `owner/repo` names of one repository (GitHub's are case-insensitive); one not said counts as the same. */
