@@ -12,7 +12,7 @@ import { createAgent, createSandbox } from "../../agents/create-agent.js";
 import type { Agent } from "../../agents/types.js";
 import type { Checks } from "../../checks/index.js";
 import { ConfigError } from "../../config/config-error.js";
-import { readEnvConfig } from "../../config/env-config.js";
+import { readEnvConfig, type EnvConfig } from "../../config/env-config.js";
 import type { Database } from "../../db/database.js";
 import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { RunSessions } from "../../pipeline/sessions/run-sessions.js";
@@ -51,27 +51,13 @@ export async function prepareConfiguration(
 ): Promise<PreparedConfiguration> {
   const dataDir = resolve(deps.outDir, "configurations", slug(c.label));
   const env = readEnvConfig(backtestEnv(dataDir, deps.baseEnv, c.env));
-  const problems: string[] = [];
-  if (env.agent.name === "claude" && !env.agent.anthropic.apiKey)
-    problems.push(
-      "ANTHROPIC_API_KEY: required with AGENT=claude (or give the configuration AGENT=codex and OPENAI_API_KEY)",
-    );
-  if (env.agent.name === "codex" && !env.agent.openai.apiKey)
-    problems.push("OPENAI_API_KEY: required with AGENT=codex");
-  if (env.agent.name === "gemini" && !env.agent.gemini.apiKey)
-    problems.push("GEMINI_API_KEY: required with AGENT=gemini");
-  if (problems.length > 0) throw new ConfigError(`Configuration ${c.label}`, problems);
+  requireModelKey(env, c.label);
   const sandbox = createSandbox(env);
   await checkAgentSandbox(env, sandbox, deps.log);
   const agent = createAgent(env, sandbox);
   const model = await modelOf(agent, c.label);
   const { review } = deps;
-  const ownConfig = c.configFile
-    ? await readFile(c.configFile, "utf8")
-    : await readCloneFile(review.git, review.branch, REPO_CONFIG_PATH);
-  const configText = c.instructionsFile
-    ? withExtraInstructions(ownConfig, await readFile(c.instructionsFile, "utf8"), c.instructionsFile)
-    : ownConfig;
+  const configText = await configTextOf(c, review);
   const scenario =
     env.agent.name === "fake" && env.agent.fake.scenario ? await readFile(env.agent.fake.scenario, "utf8") : undefined;
   const fingerprint = configurationFingerprint({
@@ -97,12 +83,6 @@ export async function prepareConfiguration(
     sessionBudgetTokens: env.agent.sessionMaxTokens,
     cacheTtlMs: env.agent.cacheTtlMs,
   });
-  const describe = [
-    `${env.agent.name}${env.agent.model ? ` (${modelText(model) ?? env.agent.model})` : ""}`,
-    ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
-    c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
-    ...(c.instructionsFile ? [`instructions ${c.instructionsFile}`] : []),
-  ].join(", ");
   return {
     label: c.label,
     fingerprint,
@@ -114,8 +94,42 @@ export async function prepareConfiguration(
     sessions,
     ...withChecks(backtestChecks(env, sandbox, dataDir)),
     configText,
-    describe,
+    describe: describeConfiguration(c, env, model),
   };
+}
+
+/** The model key the configuration's agent needs: a backtest with no key would fail every PR. */
+function requireModelKey(env: EnvConfig, label: string): void {
+  const problems: string[] = [];
+  if (env.agent.name === "claude" && !env.agent.anthropic.apiKey)
+    problems.push(
+      "ANTHROPIC_API_KEY: required with AGENT=claude (or give the configuration AGENT=codex and OPENAI_API_KEY)",
+    );
+  if (env.agent.name === "codex" && !env.agent.openai.apiKey)
+    problems.push("OPENAI_API_KEY: required with AGENT=codex");
+  if (env.agent.name === "gemini" && !env.agent.gemini.apiKey)
+    problems.push("GEMINI_API_KEY: required with AGENT=gemini");
+  if (problems.length > 0) throw new ConfigError(`Configuration ${label}`, problems);
+}
+
+/** The `.github/no-mistakes.yml` the configuration's reviews read: its own file, else the clone's at --branch, with its extra instructions. */
+async function configTextOf(c: BacktestConfiguration, review: ReviewSettings): Promise<string | undefined> {
+  const ownConfig = c.configFile
+    ? await readFile(c.configFile, "utf8")
+    : await readCloneFile(review.git, review.branch, REPO_CONFIG_PATH);
+  return c.instructionsFile
+    ? withExtraInstructions(ownConfig, await readFile(c.instructionsFile, "utf8"), c.instructionsFile)
+    : ownConfig;
+}
+
+/** `claude (model …), config …` for the report. */
+function describeConfiguration(c: BacktestConfiguration, env: EnvConfig, model: AgentModel | undefined): string {
+  return [
+    `${env.agent.name}${env.agent.model ? ` (${modelText(model) ?? env.agent.model})` : ""}`,
+    ...(env.agent.extraArgs.length > 0 ? [`args ${env.agent.extraArgs.join(" ")}`] : []),
+    c.configFile ? `config ${c.configFile}` : "the clone's .github/no-mistakes.yml",
+    ...(c.instructionsFile ? [`instructions ${c.instructionsFile}`] : []),
+  ].join(", ");
 }
 
 /** The model the configuration's CLI sends (asked before any review, as the doctor does); a CLI that cannot say stops here. */
