@@ -42,8 +42,14 @@ export async function reviewEachPr(run: BacktestRun): Promise<ReviewedPrs> {
     total: prs.length * configurations.length,
     done: 0,
   };
-  const stopped = await eachPrAndConfiguration(loop);
-  return { results: loop.results, failures: loop.failures, ...(stopped ? { stopped } : {}) };
+  // All configurations on a PR before the next PR.
+  for (const pr of prs) {
+    for (const c of configurations) {
+      const stopped = await reviewAndScore(loop, pr, c);
+      if (stopped) return { results: loop.results, failures: loop.failures, stopped };
+    }
+  }
+  return { results: loop.results, failures: loop.failures };
 }
 
 /** The loop's tally: the run, what it has finished and failed so far, and the reviews it made itself (for the time left). */
@@ -58,17 +64,6 @@ interface Loop {
 
 /** A step's outcome: its value, the backtest stopped (why), or the PR failed for this configuration (already told). */
 type Step<T> = { value: T } | { stopped: string } | { failed: true };
-
-/** All configurations on a PR before the next PR; why the loop stopped early, if it did. */
-async function eachPrAndConfiguration(loop: Loop): Promise<string | undefined> {
-  for (const pr of loop.run.prs) {
-    for (const c of loop.run.configurations) {
-      const stopped = await reviewAndScore(loop, pr, c);
-      if (stopped) return stopped;
-    }
-  }
-  return undefined;
-}
 
 /** One PR by one configuration: reviewed (or its stored review), matched, scored and told; why the loop stops, if it does. */
 async function reviewAndScore(loop: Loop, pr: BacktestPr, c: PreparedConfiguration): Promise<string | undefined> {
