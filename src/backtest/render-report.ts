@@ -22,7 +22,12 @@ export function renderReport(report: BacktestReport): string {
 function summaryRows(report: BacktestReport): string[][] {
   const configs = report.configurations;
   const cmp = report.comparison;
-  const diff = (m: MetricDifference["metric"], show: (v: number | null) => string) => differenceCell(cmp, m, show);
+  const diff = (m: MetricDifference["metric"], show: (v: number | null) => string) => {
+    const d = cmp?.metrics.find((x) => x.metric === m);
+    if (!d) return "";
+    const part = d.resamples < cmp!.resamples ? ` (${d.resamples} of ${cmp!.resamples} resamples had a value)` : "";
+    return `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]${part}`;
+  };
   const usdDiff = (v: number | null) => (v === null ? "—" : `${v < -5e-7 ? "-" : "+"}${format.usd(Math.abs(v))}`);
   const msDiff = (v: number | null) => (v === null ? "—" : `${v <= -50 ? "-" : "+"}${format.seconds(Math.abs(v))}`);
   const rows: string[][] = [
@@ -71,18 +76,6 @@ function summaryRows(report: BacktestReport): string[][] {
     ["review cost", ...configs.map((c) => format.usd(c.summary.costUsd)), ...(cmp ? [""] : [])],
   );
   return rows;
-}
-
-/** B − A of one measure with its interval, and how many resamples had a value when not all did; empty without B. */
-function differenceCell(
-  cmp: BacktestReport["comparison"],
-  m: MetricDifference["metric"],
-  show: (v: number | null) => string,
-): string {
-  const d = cmp?.metrics.find((x) => x.metric === m);
-  if (!d) return "";
-  const part = d.resamples < cmp!.resamples ? ` (${d.resamples} of ${cmp!.resamples} resamples had a value)` : "";
-  return `${show(d.difference)} [${show(d.low)}, ${show(d.high)}]${part}`;
 }
 
 /** Recall and precision by severity, then by reproduction. */
