@@ -79,7 +79,7 @@ export async function reviewPr(deps: ReviewPrDeps, pr: BacktestPr, signal: Abort
       if (signal.aborted) throw signal.reason;
       at.head = sha;
       reviewed = await reviewPush({ deps, pr, pipeline, github, log, signal }, i, pull());
-      if (reviewed.skipped) break;
+      if (reviewed.skipped !== undefined) break;
     }
   } catch (error) {
     // Cut off: what its finished pushes cost is counted now, while this configuration's run is there to say.
@@ -134,7 +134,7 @@ async function reviewPush(
   i: number,
   p: PullRequestInfo,
 ): Promise<Reviewed> {
-  const { deps, pr, pipeline, github, log, signal } = replay;
+  const { deps, pr, pipeline, signal } = replay;
   const sha = p.headSha;
   await deps.stage.stage(pr.number, pr.baseSha, sha);
   await deps.stage.lend(deps.workspaceDir(pr.number), [pr.baseSha, sha]);
@@ -166,12 +166,23 @@ async function reviewPush(
   const reviewed = await runReview(pipeline, ctx, job, signal, { retry: 0, last: true });
   if (signal.aborted) throw signal.reason;
   if (reviewed) return { runId: run.id };
+  return { runId: run.id, ...(await unreviewedHead(replay, sha)) };
+}
+
+/**
+ * A head the review job did not review, told by its check run: skipped by the app (the reason), or failed
+ * (the run dropped, ReviewFailedError thrown); anything else goes on to the next push.
+ */
+async function unreviewedHead(
+  { deps, pr, github, log }: { deps: ReviewPrDeps; pr: BacktestPr; github: RecordingGitHubClient; log: Logger },
+  sha: string,
+): Promise<{ skipped?: string }> {
   const check = github.checkRuns.findLast((c) => c.headSha === sha)?.update;
   // a skipped head may fail its check too (it was not reviewed): the skip is told apart by its title
   if (check?.title?.startsWith("Review skipped")) {
     const skipped = check.summary?.split("\n")[0] ?? "skipped";
     log.info({ headSha: sha, skipped }, "the app skipped this PR");
-    return { runId: run.id, skipped };
+    return { skipped };
   }
   if (check?.conclusion === "failure") {
     await dropRun(deps, pr.number);
@@ -179,7 +190,7 @@ async function reviewPush(
       `${pr.id} at ${sha.slice(0, 12)}: ${check.title ?? "the review failed"}: ${check.summary ?? ""}`.trim(),
     );
   }
-  return { runId: run.id };
+  return {};
 }
 
 /** What the PR's review did: the ledger's findings with their placement, what GitHub was sent, and what its turns cost. */
