@@ -1,48 +1,14 @@
-import type { BacktestOptions } from "./backtest-options.js";
-import type { BacktestPr } from "./backtest-pr.js";
+import type { BacktestRun } from "./backtest-run.js";
 import type { BacktestReport } from "./backtest-report.js";
-import type { BacktestState } from "./backtest-state.js";
-import { bootstrapDifference } from "./bootstrap-difference.js";
-import type { Judge } from "./judge.js";
-import type { Matcher } from "./match-pr.js";
-import type { PreparedConfiguration } from "./prepared-configuration.js";
+import { bootstrapDifference } from "./score/bootstrap-difference.js";
 import type { ReviewedPrs } from "./review-each-pr.js";
-import { summarizeConfiguration } from "./summarize-configuration.js";
+import { summarizeConfiguration } from "./score/summarize-configuration.js";
 
 /** The report: the PRs, each configuration's scores over what it finished, and with two configurations B − A on the PRs both finished. */
-export function assembleReport(
-  ctx: ReviewedPrs & {
-    repo: string;
-    options: BacktestOptions;
-    prs: BacktestPr[];
-    missing: string[];
-    otherRepository: string[];
-    flagged: string[];
-    withoutGolden: number;
-    warnings: string[];
-    configurations: PreparedConfiguration[];
-    matcher?: Matcher;
-    judge?: Judge;
-    state: BacktestState;
-  },
-): BacktestReport {
-  const {
-    repo,
-    options,
-    prs,
-    missing,
-    otherRepository,
-    flagged,
-    withoutGolden,
-    warnings,
-    configurations,
-    matcher,
-    judge,
-    state,
-    results,
-    failures,
-    stopped,
-  } = ctx;
+export function assembleReport(run: BacktestRun, reviewed: ReviewedPrs): BacktestReport {
+  const { repo, options, prs, missing, otherRepository, flagged, withoutGolden, warnings } = run;
+  const { configurations, matcher, judge, state } = run;
+  const { results, failures, stopped } = reviewed;
   const report: BacktestReport = {
     repo,
     ...(options.golden ? { golden: options.golden } : {}),

@@ -1,7 +1,7 @@
-import type { BacktestFinding } from "./backtest-finding.js";
-import type { ConfigurationSummary } from "./configuration-summary.js";
-import type { MetricDifference } from "./metric-difference.js";
-import type { ScoredPr } from "./scored-pr.js";
+import type { BacktestFinding } from "./replay/backtest-finding.js";
+import type { ConfigurationSummary } from "./score/configuration-summary.js";
+import type { MetricDifference } from "./score/metric-difference.js";
+import type { ScoredPr } from "./score/scored-pr.js";
 
 /** Everything a backtest found, as written to report.json (and, a row per PR and configuration, report.csv). */
 export interface BacktestReport {

@@ -1,13 +1,25 @@
 import type { BacktestReport } from "./backtest-report.js";
-import type { ConfigurationSummary } from "./configuration-summary.js";
+import type { ConfigurationSummary } from "./score/configuration-summary.js";
 import { format } from "./format.js";
-import type { MetricDifference } from "./metric-difference.js";
+import type { MetricDifference } from "./score/metric-difference.js";
 
 /**
  * The report as the terminal shows it: one column per configuration, B − A with its interval, then severities,
  * then precision and recall of the findings the app reproduced and of the rest.
  */
 export function renderReport(report: BacktestReport): string {
+  const lines = [
+    `Backtest of ${report.repo}: ${report.prs.length} PR${report.prs.length === 1 ? "" : "s"}${report.golden ? `, golden file ${report.golden}` : ""}, matching: ${report.matching}`,
+    "",
+    ...table(summaryRows(report)),
+  ];
+  if (report.matching !== "none") lines.push(...breakdownLines(report.configurations.map((c) => c.summary)));
+  lines.push(...footerLines(report));
+  return lines.join("\n");
+}
+
+/** The main table: a row per measure, a column per configuration, and B − A with its interval when there are two. */
+function summaryRows(report: BacktestReport): string[][] {
   const configs = report.configurations;
   const cmp = report.comparison;
   const diff = (m: MetricDifference["metric"], show: (v: number | null) => string) => {
@@ -63,43 +75,32 @@ export function renderReport(report: BacktestReport): string {
     ],
     ["review cost", ...configs.map((c) => format.usd(c.summary.costUsd)), ...(cmp ? [""] : [])],
   );
-  const lines = [
-    `Backtest of ${report.repo}: ${report.prs.length} PR${report.prs.length === 1 ? "" : "s"}${report.golden ? `, golden file ${report.golden}` : ""}, matching: ${report.matching}`,
+  return rows;
+}
+
+/** Recall and precision by severity, then by reproduction. */
+function breakdownLines(summaries: ConfigurationSummary[]): string[] {
+  return [
     "",
-    ...table(rows),
+    "recall by the real issue's severity:",
+    ...table(severityRows(summaries, "recall")),
+    "",
+    "precision by the finding's severity:",
+    ...table(severityRows(summaries, "precision")),
+    "",
+    "by reproduction (the app ran the reviewer's reproducer; recall over every real issue):",
+    ...table(reproductionRows(summaries)),
   ];
-  if (report.matching !== "none") {
-    lines.push(
-      "",
-      "recall by the real issue's severity:",
-      ...table(
-        severityRows(
-          configs.map((c) => c.summary),
-          "recall",
-        ),
-      ),
-    );
-    lines.push(
-      "",
-      "precision by the finding's severity:",
-      ...table(
-        severityRows(
-          configs.map((c) => c.summary),
-          "precision",
-        ),
-      ),
-    );
-    lines.push(
-      "",
-      "by reproduction (the app ran the reviewer's reproducer; recall over every real issue):",
-      ...table(reproductionRows(configs.map((c) => c.summary))),
-    );
-  }
+}
+
+/** What was spent, each failure, each PR left out and why, the warnings, and why the backtest stopped early. */
+function footerLines(report: BacktestReport): string[] {
+  const configs = report.configurations;
   const judge = report.judge;
-  lines.push(
+  const lines = [
     "",
     `spent ${format.usd(report.spentUsd)} in all${judge ? ` (judge: ${judge.asked} asked, ${judge.cached} from the cache, ${format.usd(judge.costUsd)})` : ""}`,
-  );
+  ];
   for (const c of configs) for (const f of c.failures) lines.push(`${c.label} ${f.prId}: ${f.error}`);
   for (const m of report.missing) lines.push(`not in the clone: ${m}`);
   for (const o of report.otherRepository) lines.push(`skipped, another repository's: ${o}`);
@@ -110,7 +111,7 @@ export function renderReport(report: BacktestReport): string {
     );
   lines.push(...report.warnings);
   if (report.stopped) lines.push(report.stopped);
-  return lines.join("\n");
+  return lines;
 }
 
 function reproductionRows(summaries: ConfigurationSummary[]): string[][] {

@@ -1,24 +1,18 @@
 import { join } from "node:path";
-import type { Logger } from "pino";
 import { REPO_CONFIG_PATH } from "../config/repo/repo-config.js";
-import type { DatabaseHandle } from "../db/database.js";
-import type { BacktestIo } from "./backtest-io.js";
-import type { BacktestOptions } from "./backtest-options.js";
-import type { BacktestPr } from "./backtest-pr.js";
-import type { BacktestState } from "./backtest-state.js";
-import type { CloneGit } from "./clone-git.js";
-import { findingText, issueText } from "./finding-text.js";
+import type { BacktestRun } from "./backtest-run.js";
+import type { BacktestPr } from "./prs/backtest-pr.js";
+import { findingText, issueText } from "./score/finding-text.js";
 import { format } from "./format.js";
-import type { Judge } from "./judge.js";
-import { matchPr, type Matcher } from "./match-pr.js";
-import type { PreparedConfiguration } from "./prepared-configuration.js";
-import type { PrReviewResult } from "./pr-review-result.js";
-import { readCloneFile } from "./read-clone-file.js";
-import { ReviewFailedError } from "./review-failed-error.js";
-import { reviewPr, type ReviewPrDeps } from "./review-pr.js";
-import { scorePr } from "./score-pr.js";
-import type { ScoredPr } from "./scored-pr.js";
-import type { StageRepository } from "./stage-repository.js";
+import type { Judge } from "./judge/judge.js";
+import { matchPr } from "./score/match-pr.js";
+import type { PreparedConfiguration } from "./configurations/prepared-configuration.js";
+import type { PrReviewResult } from "./replay/pr-review-result.js";
+import { readCloneFile } from "./clone/read-clone-file.js";
+import { ReviewFailedError } from "./replay/review-failed-error.js";
+import { reviewPr, type ReviewPrDeps } from "./replay/review-pr.js";
+import { scorePr } from "./score/score-pr.js";
+import type { ScoredPr } from "./score/scored-pr.js";
 
 /** Each configuration's scored PRs (by PR id), its failed reviews, and why the backtest stopped early, if it did. */
 export interface ReviewedPrs {
@@ -38,97 +32,125 @@ const INTERRUPTED =
  * stored review that asks the judge anything not in its cache — judging from the cache alone is free and
  * goes on. An abort stops the review in progress; a failed review is reported and left for a rerun.
  */
-export async function reviewEachPr(ctx: {
-  prs: BacktestPr[];
-  configurations: PreparedConfiguration[];
-  state: BacktestState;
-  matcher?: Matcher;
-  judge?: Judge;
-  options: BacktestOptions;
-  io: BacktestIo;
-  signal: AbortSignal;
-  log: Logger;
-  database: DatabaseHandle;
-  stage: StageRepository;
-  repoName: string;
-  git: CloneGit;
-}): Promise<ReviewedPrs> {
-  const { prs, configurations, state, matcher, judge, options, io, signal } = ctx;
-  const results = new Map<string, Map<string, ScoredPr & { findings: PrReviewResult["findings"] }>>();
-  const failures = new Map<string, { prId: string; error: string }[]>(configurations.map((c) => [c.label, []]));
-  for (const c of configurations) results.set(c.label, new Map());
-  let stopped: string | undefined;
-  const reviewedHere: number[] = [];
-  const total = prs.length * configurations.length;
-  let done = 0;
-  const capReached = () => options.maxSpendUsd !== undefined && state.spentUsd() >= options.maxSpendUsd;
-  outer: for (const pr of prs) {
+export async function reviewEachPr(run: BacktestRun): Promise<ReviewedPrs> {
+  const { prs, configurations } = run;
+  const loop: Loop = {
+    run,
+    results: new Map(configurations.map((c) => [c.label, new Map()] as const)),
+    failures: new Map(configurations.map((c) => [c.label, []] as const)),
+    reviewedHere: [],
+    total: prs.length * configurations.length,
+    done: 0,
+  };
+  // All configurations on a PR before the next PR.
+  for (const pr of prs) {
     for (const c of configurations) {
-      let result = state.result(c.label, pr.id);
-      if (result && !sameCommits(result, pr)) {
-        io.progress(`${c.label} ${pr.id}: its commits are not those of the stored review; reviewed again`);
-        result = undefined;
-      }
-      if (!result) {
-        if (capReached()) {
-          stopped = spendCapLine(state.spentUsd(), options.maxSpendUsd!, total - done);
-          break outer;
-        }
-        try {
-          result = await reviewPr(reviewDeps(ctx, c), pr, signal);
-        } catch (error) {
-          if (signal.aborted) {
-            stopped = INTERRUPTED;
-            break outer;
-          }
-          if (!(error instanceof ReviewFailedError)) throw error;
-          failures.get(c.label)!.push({ prId: pr.id, error: `review failed: ${error.message}` });
-          io.progress(`${c.label} ${pr.id}: review failed (${error.message}); a rerun tries it again`);
-          done++;
-          continue;
-        }
-        await state.record(c.label, result);
-        reviewedHere.push(result.wallMs);
-      } else if (matcher?.kind === "judge" && pr.golden && capReached() && judgeMustAsk(matcher.judge, result, pr)) {
-        // A stored review whose judging is not all cached (a rerun, another judge): paid work, within the cap too.
-        stopped = spendCapLine(state.spentUsd(), options.maxSpendUsd!, total - done);
-        break outer;
-      }
-      const judgedBefore = judge?.spentUsd ?? 0;
-      let matched: Awaited<ReturnType<typeof matchPr>>;
-      try {
-        matched =
-          matcher && pr.golden
-            ? await matchPr(raisedOf(result), pr.golden.issues, matcher)
-            : { matches: [], judgeCostUsd: 0 };
-      } catch (error) {
-        if (signal.aborted) {
-          stopped = INTERRUPTED;
-          break outer;
-        }
-        // The review is kept; the PR is left unscored, and a rerun asks only the questions not yet answered.
-        const message = `judging failed: ${(error as Error).message}`;
-        failures.get(c.label)!.push({ prId: pr.id, error: message });
-        io.progress(`${c.label} ${pr.id}: ${message}; a rerun judges it again (answers so far are cached)`);
-        done++;
-        continue;
-      } finally {
-        await state.addJudgeSpend((judge?.spentUsd ?? 0) - judgedBefore);
-      }
-      const { matches, judgeCostUsd } = matched;
-      results
-        .get(c.label)!
-        .set(pr.id, { ...scorePr(result, pr.golden?.issues, matches, judgeCostUsd), findings: result.findings });
-      done++;
-      io.progress(progressLine(done, total, pr, c.label, result, state.spentUsd(), options.maxSpendUsd, reviewedHere));
-      if (signal.aborted) {
-        stopped = INTERRUPTED;
-        break outer;
-      }
+      const stopped = await reviewAndScore(loop, pr, c);
+      if (stopped) return { results: loop.results, failures: loop.failures, stopped };
     }
   }
+  return { results: loop.results, failures: loop.failures };
+}
 
-  return { results, failures, ...(stopped ? { stopped } : {}) };
+/** The loop's tally: the run, what it has finished and failed so far, and the reviews it made itself (for the time left). */
+interface Loop {
+  run: BacktestRun;
+  results: ReviewedPrs["results"];
+  failures: ReviewedPrs["failures"];
+  reviewedHere: number[];
+  total: number;
+  done: number;
+}
+
+/** A step's outcome: its value, the backtest stopped (why), or the PR failed for this configuration (already told). */
+type Step<T> = { value: T } | { stopped: string } | { failed: true };
+
+/** One PR by one configuration: reviewed (or its stored review), matched, scored and told; why the loop stops, if it does. */
+async function reviewAndScore(loop: Loop, pr: BacktestPr, c: PreparedConfiguration): Promise<string | undefined> {
+  const { io, signal, state, options } = loop.run;
+  const reviewed = await storedOrReviewed(loop, pr, c);
+  if ("stopped" in reviewed) return reviewed.stopped;
+  if ("failed" in reviewed) return undefined;
+  const result = reviewed.value;
+  const matched = await matchFindings(loop, pr, c, result);
+  if ("stopped" in matched) return matched.stopped;
+  if ("failed" in matched) return undefined;
+  const { matches, judgeCostUsd } = matched.value;
+  loop.results
+    .get(c.label)!
+    .set(pr.id, { ...scorePr(result, pr.golden?.issues, matches, judgeCostUsd), findings: result.findings });
+  loop.done++;
+  io.progress(
+    progressLine(loop.done, loop.total, pr, c.label, result, state.spentUsd(), options.maxSpendUsd, loop.reviewedHere),
+  );
+  return signal.aborted ? INTERRUPTED : undefined;
+}
+
+/**
+ * The PR's stored review when it is of the same commits, else a new one, stored as it finishes. The spend
+ * cap is checked before the review, and before a stored review whose judging asks the judge anything.
+ */
+async function storedOrReviewed(loop: Loop, pr: BacktestPr, c: PreparedConfiguration): Promise<Step<PrReviewResult>> {
+  const { state, matcher, options, io, signal } = loop.run;
+  const capReached = () => options.maxSpendUsd !== undefined && state.spentUsd() >= options.maxSpendUsd;
+  const capLine = () => spendCapLine(state.spentUsd(), options.maxSpendUsd!, loop.total - loop.done);
+  let result = state.result(c.label, pr.id);
+  if (result && !sameCommits(result, pr)) {
+    io.progress(`${c.label} ${pr.id}: its commits are not those of the stored review; reviewed again`);
+    result = undefined;
+  }
+  if (result) {
+    // A stored review whose judging is not all cached (a rerun, another judge): paid work, within the cap too.
+    if (matcher?.kind === "judge" && pr.golden && capReached() && judgeMustAsk(matcher.judge, result, pr))
+      return { stopped: capLine() };
+    return { value: result };
+  }
+  if (capReached()) return { stopped: capLine() };
+  try {
+    result = await reviewPr(reviewDeps(loop.run, c), pr, signal);
+  } catch (error) {
+    if (signal.aborted) return { stopped: INTERRUPTED };
+    if (!(error instanceof ReviewFailedError)) throw error;
+    failed(loop, pr, c, `review failed: ${error.message}`, `review failed (${error.message}); a rerun tries it again`);
+    return { failed: true };
+  }
+  await state.record(c.label, result);
+  loop.reviewedHere.push(result.wallMs);
+  return { value: result };
+}
+
+/** The review's raised findings matched to the PR's real issues (none without a golden entry); what the judge spent is stored, whatever happens. */
+async function matchFindings(
+  loop: Loop,
+  pr: BacktestPr,
+  c: PreparedConfiguration,
+  result: PrReviewResult,
+): Promise<Step<Awaited<ReturnType<typeof matchPr>>>> {
+  const { matcher, judge, state, signal } = loop.run;
+  const judgedBefore = judge?.spentUsd ?? 0;
+  try {
+    return {
+      value:
+        matcher && pr.golden
+          ? await matchPr(raisedOf(result), pr.golden.issues, matcher)
+          : { matches: [], judgeCostUsd: 0 },
+    };
+  } catch (error) {
+    if (signal.aborted) return { stopped: INTERRUPTED };
+    // The review is kept; the PR is left unscored, and a rerun asks only the questions not yet answered.
+    const message = `judging failed: ${(error as Error).message}`;
+    failed(loop, pr, c, message, `${message}; a rerun judges it again (answers so far are cached)`);
+    return { failed: true };
+  } finally {
+    await state.addJudgeSpend((judge?.spentUsd ?? 0) - judgedBefore);
+  }
+}
+
+/** A PR this configuration could not finish: reported, told, and counted as done (a rerun tries it again). */
+function failed(loop: Loop, pr: BacktestPr, c: PreparedConfiguration, error: string, told: string): void {
+  loop.failures.get(c.label)!.push({ prId: pr.id, error });
+  loop.run.io.progress(`${c.label} ${pr.id}: ${told}`);
+  loop.done++;
 }
 
 /** Whether a stored review is of the PR's commits as found now (a pairs file edited, a PR ref fetched since, another branch checked out). */
@@ -151,27 +173,16 @@ function raisedOf(result: PrReviewResult): PrReviewResult["findings"] {
   return result.findings.filter((f) => f.placement !== "note");
 }
 
-function reviewDeps(
-  ctx: {
-    database: DatabaseHandle;
-    log: Logger;
-    stage: StageRepository;
-    repoName: string;
-    git: CloneGit;
-    options: BacktestOptions;
-    state: BacktestState;
-  },
-  c: PreparedConfiguration,
-): ReviewPrDeps {
-  const { database, log, stage, git, state } = ctx;
-  const branch = ctx.options.branch;
+function reviewDeps(run: BacktestRun, c: PreparedConfiguration): ReviewPrDeps {
+  const { database, log, stage, git, state } = run;
+  const branch = run.options.branch;
   return {
     db: database.db,
     sessions: c.sessions,
     log: log.child({ configuration: c.label }),
     stage,
     repositoryId: c.repositoryId,
-    repositoryFullName: ctx.repoName,
+    repositoryFullName: run.repoName,
     workspaceDir: (n: number) => join(c.dataDir, "workspaces", String(n)),
     readDefaultBranchFile: async (path: string) =>
       path === REPO_CONFIG_PATH ? c.configText : readCloneFile(git, branch, path),

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { BACKTEST_USAGE } from "./backtest-usage.js";
-import { parseBacktestArgs } from "./parse-backtest-args.js";
+import { BACKTEST_USAGE } from "./cli/backtest-usage.js";
+import { parseBacktestArgs } from "./cli/parse-backtest-args.js";
 import { runBacktest } from "./run-backtest.js";
 
 /**

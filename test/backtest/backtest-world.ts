@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BacktestOptions } from "../../src/backtest/backtest-options.js";
+import type { BacktestOptions } from "../../src/backtest/cli/backtest-options.js";
 import { BacktestRepo, lines } from "./backtest-repo.js";
 
 export const GOLDEN_FIXTURE = join(import.meta.dirname, "fixtures", "benchmark-golden.json");

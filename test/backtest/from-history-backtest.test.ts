@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BacktestIo } from "../../src/backtest/backtest-io.js";
-import { goldenFromHistory } from "../../src/backtest/golden-from-history.js";
-import { parseBacktestArgs } from "../../src/backtest/parse-backtest-args.js";
+import { goldenFromHistory } from "../../src/backtest/prs/golden-from-history.js";
+import { parseBacktestArgs } from "../../src/backtest/cli/parse-backtest-args.js";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import type { Database } from "../../src/db/database.js";
 import { runs } from "../../src/db/schema.js";

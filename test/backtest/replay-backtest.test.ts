@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { assignOneToOne } from "../../src/backtest/assign-one-to-one.js";
+import { assignOneToOne } from "../../src/backtest/score/assign-one-to-one.js";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { BacktestRepo, lines } from "./backtest-repo.js";

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { BacktestOptions } from "../../src/backtest/backtest-options.js";
+import type { BacktestOptions } from "../../src/backtest/cli/backtest-options.js";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
 import { baseEnv, calls, fakeEnv, makeRepo, options, REVIEWER_A } from "./backtest-world.js";

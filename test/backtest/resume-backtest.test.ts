@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BacktestIo } from "../../src/backtest/backtest-io.js";
-import type { BacktestOptions } from "../../src/backtest/backtest-options.js";
+import type { BacktestOptions } from "../../src/backtest/cli/backtest-options.js";
 import { runBacktest } from "../../src/backtest/run-backtest.js";
 import { createPostgresDatabase, databaseKinds } from "../helpers/test-database.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
