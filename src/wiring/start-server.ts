@@ -12,7 +12,7 @@ import type { EnvConfig } from "../config/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { migrateDatabase } from "../db/migrate-database.js";
 import { openDatabase } from "../db/open-database.js";
-import { countGitHubRequests } from "../github/count-github-requests.js";
+import { countGitHubRequests } from "../metrics/count-github-requests.js";
 import { logGitHubRetries } from "../github/log-github-retries.js";
 import { openWebhookIntake } from "../intake/open-webhook-intake.js";
 import { startDeliverySweep, type DeliverySweep } from "../intake/start-delivery-sweep.js";
