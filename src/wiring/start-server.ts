@@ -28,13 +28,13 @@ import { createRootPage } from "../server/root-page.js";
 import { bannerLine } from "../server/banner-line.js";
 import { logRequests } from "../server/log-requests.js";
 import { quietProbotLog } from "../server/quiet-probot-log.js";
-import { webhookAddress } from "../server/webhook-address.js";
+import { webhookAddress } from "../server/webhook/webhook-address.js";
 import { loadSetupAppFactory } from "../server/load-setup-app.js";
 import { saveEnvFile } from "../server/save-env-file.js";
 import { createSmeeChannel } from "../server/create-smee-channel.js";
 import { resolveSetupWebhook } from "../server/resolve-setup-webhook.js";
 import { showWebhookOnSetupPage } from "../server/show-webhook-on-setup-page.js";
-import { startWebhookProxy, type WebhookProxy } from "../server/start-webhook-proxy.js";
+import { startWebhookProxy, type WebhookProxy } from "../server/webhook/start-webhook-proxy.js";
 import { createWebAuth } from "../web/auth/web-auth.js";
 import { createWebHandler } from "../web/create-web-handler.js";
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { Refusals } from "../refusals/refusals.js";
+import type { Refusals } from "../../refusals/refusals.js";
 import { claimedDelivery } from "./claimed-delivery.js";
 import { WebhookBodyReader, type UnreadBody } from "./webhook-body-reader.js";
-import { webhookPathMatcher } from "../domain/webhook-path-matcher.js";
+import { webhookPathMatcher } from "../../domain/webhook-path-matcher.js";
 
 /** GitHub caps webhook deliveries at 25 MB: nothing larger can be a real one. */
 export const MAX_WEBHOOK_BODY_BYTES = 25 * 1024 * 1024;
