@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { printableHost } from "./printable-host.js";
+import { printableHost } from "../printable-host.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | void | Promise<boolean | void>;
 type HandlerFactory<A, O> = (app: A, options: O) => Handler | Promise<Handler>;
