@@ -23,7 +23,7 @@ import { Refusals } from "../refusals/refusals.js";
 import { VERSION } from "../version.js";
 import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-sandbox.js";
 import { guardSetupRoutes, type SetupRouteGuard } from "../server/setup/guard-setup-routes.js";
-import { createHealthHandler } from "../server/health-handler.js";
+import { createHealthHandler } from "../server/health/health-handler.js";
 import { createRootPage } from "../server/root-page.js";
 import { bannerLine } from "../server/banner-line.js";
 import { logRequests } from "../server/log-requests.js";
