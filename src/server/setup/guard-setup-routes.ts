@@ -1,3 +1,9 @@
+// The setup room: registering the GitHub App before APP_ID is set. Probot's setup flow (load-setup-app)
+// answers only whoever opens the one-time URL from the start-up log (this file, the guard); it gets a
+// webhook URL GitHub can reach (resolve-setup-webhook, a new smee.io channel from create-smee-channel),
+// says on its page where GitHub will send them (show-webhook-on-setup-page), and writes the new App's
+// credentials to ENV_FILE (save-env-file).
+
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Logger } from "pino";

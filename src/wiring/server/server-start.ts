@@ -1,3 +1,7 @@
+// The server's phases, as startServer (../start-server.ts) runs them: openStore, openMetricsAndRefusals,
+// createHttpServer and addPages, then loadApp after openIntake (the registered App) or loadSetup (the
+// setup flow), startListening; stopServer undoes them. This file is the record they pass along.
+
 import type { Logger } from "pino";
 import type { Server } from "probot";
 import type { AgentSandbox } from "../../agents/sandbox/agent-sandbox.js";
