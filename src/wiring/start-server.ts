@@ -59,7 +59,6 @@ export async function startServer(
     works,
     workersApart,
     answersWebhooks,
-    sandbox,
     database,
     metrics,
     refusals,

@@ -4,7 +4,6 @@
 
 import type { Logger } from "pino";
 import type { Server } from "probot";
-import type { AgentSandbox } from "../../agents/sandbox/agent-sandbox.js";
 import type { EnvConfig } from "../../config/env-config.js";
 import type { DatabaseHandle } from "../../db/database.js";
 import type { DeliverySweep } from "../../intake/start-delivery-sweep.js";
@@ -25,8 +24,6 @@ export interface ServerStart {
   workersApart: boolean;
   /** Not ROLE=worker: this process answers webhooks (and serves the run view). */
   answersWebhooks: boolean;
-  /** Where agents run, when they run here or in the worker process. */
-  sandbox?: AgentSandbox;
   database: DatabaseHandle;
   metrics: StartedMetrics;
   refusals: Refusals;
