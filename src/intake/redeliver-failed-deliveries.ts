@@ -58,7 +58,6 @@ export interface SweepCounts {
  * operator must act, and the caller decides how to say so.
  */
 export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: SweepWindow): Promise<SweepCounts> {
-  const now = deps.now ?? Date.now;
   const { attempts, pages, reachedWindowStart } = await readLog(deps.deliveries, window.since, deps.maxPages ?? 10);
   const counts: SweepCounts = {
     pages,
@@ -70,7 +69,27 @@ export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: Swe
     errors: 0,
     reachedWindowStart,
   };
+  const candidates = failedCandidates(deps, window, attempts, counts);
+  const known = await deps.isKnown(candidates.map((tries) => tries[0]!.guid));
+  const due = candidates.filter((tries) => !known.has(tries[0]!.guid));
+  counts.skipped.applied = candidates.length - due.length;
+  // Fewest attempts first: a cap cannot keep the same deliveries ahead of the others sweep after sweep.
+  due.sort((a, b) => a.length - b.length || a[0]!.deliveredAt.getTime() - b[0]!.deliveredAt.getTime());
+  await redeliver(deps, due, counts);
+  return counts;
+}
 
+/**
+ * The failed deliveries in the window (their attempts, oldest first) that may be asked for again: not
+ * settled, not at `maxAttempts` (given up on now, with a warn line) and not redelivered by another replica
+ * since `redeliveredAfter`. Counted in `counts`.
+ */
+function failedCandidates(
+  deps: RedeliverDeps,
+  window: SweepWindow,
+  attempts: HookDelivery[],
+  counts: SweepCounts,
+): HookDelivery[][] {
   const maxAttempts = deps.maxAttempts ?? 5;
   const candidates: HookDelivery[][] = [];
   for (const tries of groupByGuid(attempts).values()) {
@@ -97,12 +116,12 @@ export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: Swe
       counts.skipped.redeliveredRecently++;
     else candidates.push(tries);
   }
-  const known = await deps.isKnown(candidates.map((tries) => tries[0]!.guid));
-  const due = candidates.filter((tries) => !known.has(tries[0]!.guid));
-  counts.skipped.applied = candidates.length - due.length;
-  // Fewest attempts first: a cap cannot keep the same deliveries ahead of the others sweep after sweep.
-  due.sort((a, b) => a.length - b.length || a[0]!.deliveredAt.getTime() - b[0]!.deliveredAt.getTime());
+  return candidates;
+}
 
+/** Asks GitHub to redeliver the first `maxRedeliveries` of `due`; after a rate limit, the rest wait. */
+async function redeliver(deps: RedeliverDeps, due: HookDelivery[][], counts: SweepCounts): Promise<void> {
+  const now = deps.now ?? Date.now;
   const max = deps.maxRedeliveries ?? 50;
   counts.deferred = Math.max(0, due.length - max);
   for (const [i, tries] of due.slice(0, max).entries()) {
@@ -127,7 +146,6 @@ export async function redeliverFailedDeliveries(deps: RedeliverDeps, window: Swe
       }
     }
   }
-  return counts;
 }
 
 /** Newest first, page by page, until the page's oldest attempt is before `since`. */

@@ -55,132 +55,151 @@ export interface DeliverySweep {
  * to the start of the last one that left nothing behind (less a margin), 24 h at most.
  */
 export function startDeliverySweep(options: DeliverySweepOptions): DeliverySweep {
-  const { app, database, intervalMs, log } = options;
-  const now = options.now ?? Date.now;
-  const lookbackMs = options.lookbackMs ?? 24 * HOUR;
-  const asked = new Map<string, number>();
-  const settled = new Set<string>();
-  let windowStart: number | undefined;
-  let lastSweepAt: number | undefined;
+  return new DeliverySweeper(options);
+}
+
+/** The sweep's timer and what it remembers between sweeps, as startDeliverySweep says. */
+class DeliverySweeper implements DeliverySweep {
+  private readonly log: Logger;
+  private readonly intervalMs: number;
+  private readonly now: () => number;
+  private readonly lookbackMs: number;
+  private readonly asked = new Map<string, number>();
+  private readonly settled = new Set<string>();
+  private windowStart: number | undefined;
+  private lastSweepAt: number | undefined;
   /** GitHub refused the App: said once at error, quiet until it works again. */
-  let refused = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<SweepOutcome> | undefined;
-  let stopped = false;
+  private refused = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<SweepOutcome> | undefined;
+  private stopped = false;
 
-  const schedule = (delayMs: number) => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void sweepNow(), delayMs);
-    timer.unref();
-  };
+  constructor(private readonly options: DeliverySweepOptions) {
+    this.log = options.log;
+    this.intervalMs = options.intervalMs;
+    this.now = options.now ?? Date.now;
+    this.lookbackMs = options.lookbackMs ?? 24 * HOUR;
+    this.schedule(options.firstDelayMs ?? 10_000);
+  }
 
-  async function sweep(): Promise<SweepOutcome> {
-    const started = now();
-    for (const [guid, at] of asked) if (at < started - 2 * lookbackMs) asked.delete(guid);
+  sweepNow(): Promise<SweepOutcome> {
+    if (this.stopped) return Promise.resolve({ kind: "stopped" });
+    this.running ??= this.sweep().then((outcome) => {
+      this.running = undefined;
+      this.schedule(this.nextDelay(outcome));
+      return outcome;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.sweepNow(), delayMs);
+    this.timer.unref();
+  }
+
+  private async sweep(): Promise<SweepOutcome> {
+    const started = this.now();
+    for (const [guid, at] of this.asked) if (at < started - 2 * this.lookbackMs) this.asked.delete(guid);
     // Settled ids are kept while they can still be in the window; the log's attempt count holds past that.
-    if (settled.size > 100_000) settled.clear();
-    const since = new Date(Math.max(started - lookbackMs, windowStart ?? -Infinity));
-    const redeliveredAfter = new Date(lastSweepAt ?? started - intervalMs);
+    if (this.settled.size > 100_000) this.settled.clear();
+    const since = new Date(Math.max(started - this.lookbackMs, this.windowStart ?? -Infinity));
+    const redeliveredAfter = new Date(this.lastSweepAt ?? started - this.intervalMs);
     try {
+      const { app, database } = this.options;
       const result = await withTryAdvisoryLock(database, SWEEP_LOCK_KEY, async () =>
         redeliverFailedDeliveries(
           {
             deliveries: appHookDeliveries(await app.auth()),
             isKnown: (guids) => knownDeliveryIds(database.db, guids),
-            asked,
-            settled,
-            log,
-            maxPages: options.maxPages,
-            maxRedeliveries: options.maxRedeliveries,
-            maxAttempts: options.maxAttempts,
-            now,
+            asked: this.asked,
+            settled: this.settled,
+            log: this.log,
+            maxPages: this.options.maxPages,
+            maxRedeliveries: this.options.maxRedeliveries,
+            maxAttempts: this.options.maxAttempts,
+            now: this.now,
           },
           { since, redeliveredAfter },
         ),
       );
       if (!result.locked) {
-        log.debug("another replica is sweeping failed webhook deliveries");
+        this.log.debug("another replica is sweeping failed webhook deliveries");
         return { kind: "locked" };
       }
-      const counts = result.value;
-      lastSweepAt = started;
-      // The deliveries behind the page limit, over the cap or after an error are looked at again next time.
-      if (counts.reachedWindowStart && counts.deferred === 0 && counts.errors === 0) windowStart = started - OVERLAP_MS;
-      if (refused) log.info("GitHub's webhook delivery log is readable again; failed deliveries are redelivered");
-      refused = false;
-      const skipped = counts.skipped.applied + counts.skipped.asked + counts.skipped.redeliveredRecently;
-      log.info(
-        { since: since.toISOString(), ...counts, skipped, skippedBecause: counts.skipped },
-        "failed webhook deliveries swept",
-      );
-      if (!counts.reachedWindowStart)
-        log.warn(
-          { pages: counts.pages, since: since.toISOString() },
-          "delivery log longer than the pages a sweep reads; older failed deliveries were not looked at",
-        );
-      return { kind: "swept", counts };
+      this.swept(result.value, started, since);
+      return { kind: "swept", counts: result.value };
     } catch (error) {
-      reportFailure(error);
+      this.reportFailure(error);
       return { kind: "failed", error };
     }
   }
 
-  function reportFailure(error: unknown): void {
+  /** After a sweep: where the next one looks back to, and what this one did. */
+  private swept(counts: SweepCounts, started: number, since: Date): void {
+    this.lastSweepAt = started;
+    // The deliveries behind the page limit, over the cap or after an error are looked at again next time.
+    if (counts.reachedWindowStart && counts.deferred === 0 && counts.errors === 0)
+      this.windowStart = started - OVERLAP_MS;
+    if (this.refused)
+      this.log.info("GitHub's webhook delivery log is readable again; failed deliveries are redelivered");
+    this.refused = false;
+    const skipped = counts.skipped.applied + counts.skipped.asked + counts.skipped.redeliveredRecently;
+    this.log.info(
+      { since: since.toISOString(), ...counts, skipped, skippedBecause: counts.skipped },
+      "failed webhook deliveries swept",
+    );
+    if (!counts.reachedWindowStart)
+      this.log.warn(
+        { pages: counts.pages, since: since.toISOString() },
+        "delivery log longer than the pages a sweep reads; older failed deliveries were not looked at",
+      );
+  }
+
+  private reportFailure(error: unknown): void {
     const failure = error instanceof GitHubError ? error : undefined;
     if (failure && refusesTheApp(failure)) {
-      if (!refused) {
-        log.error(
+      if (!this.refused) {
+        this.log.error(
           {
             err: failure,
             status: failure.status,
             failure: failure.kind,
             authProblem: failure.authProblem,
-            retryInMs: refusedDelay(),
+            retryInMs: this.refusedDelay(),
           },
           failure.status === 401
             ? "GitHub refused the App's JWT when reading its webhook delivery log: check that APP_ID and PRIVATE_KEY belong to the same App and that this machine's clock is right (or set REDELIVER_INTERVAL=off); failed deliveries are not redelivered until then"
             : "GitHub refused the App its webhook delivery log: check that the App's webhook is active in its settings and that APP_ID is this App's (or set REDELIVER_INTERVAL=off); failed deliveries are not redelivered until then",
         );
       } else {
-        log.debug({ err: failure, status: failure.status }, "webhook delivery log still refused");
+        this.log.debug({ err: failure, status: failure.status }, "webhook delivery log still refused");
       }
-      refused = true;
+      this.refused = true;
       return;
     }
-    log.warn(
+    this.log.warn(
       { err: error, failure: failure?.kind },
       "failed webhook deliveries not swept; trying again at the next sweep",
     );
   }
 
-  const refusedDelay = () => Math.max(intervalMs, options.refusedRetryMs ?? HOUR);
-
-  function nextDelay(outcome: SweepOutcome): number {
-    if (outcome.kind !== "failed" || !(outcome.error instanceof GitHubError)) return intervalMs;
-    if (refusesTheApp(outcome.error)) return refusedDelay();
-    return Math.max(intervalMs, outcome.error.retryAfterMs ?? 0);
+  private refusedDelay(): number {
+    return Math.max(this.intervalMs, this.options.refusedRetryMs ?? HOUR);
   }
 
-  function sweepNow(): Promise<SweepOutcome> {
-    if (stopped) return Promise.resolve({ kind: "stopped" });
-    running ??= sweep().then((outcome) => {
-      running = undefined;
-      schedule(nextDelay(outcome));
-      return outcome;
-    });
-    return running;
+  private nextDelay(outcome: SweepOutcome): number {
+    if (outcome.kind !== "failed" || !(outcome.error instanceof GitHubError)) return this.intervalMs;
+    if (refusesTheApp(outcome.error)) return this.refusedDelay();
+    return Math.max(this.intervalMs, outcome.error.retryAfterMs ?? 0);
   }
-
-  schedule(options.firstDelayMs ?? 10_000);
-  return {
-    sweepNow,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
 }
 
 /** 401/403 (not a rate limit) or 404 on the App's own log: asking again will not help, an operator must act. */

@@ -9,7 +9,13 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from "prom-client";
+import { actionInstruments } from "./action-instruments.js";
+import { agentInstruments } from "./agent-instruments.js";
+import { executionInstruments } from "./execution-instruments.js";
+import { findingOutcomesGauge } from "./finding-outcomes-gauge.js";
 import { InFlightDeliveries } from "./in-flight-deliveries.js";
+import { queueInstruments } from "./queue-instruments.js";
+import { webhookInstruments } from "./webhook-instruments.js";
 import type { FindingOutcomeStat } from "./finding-outcome-stats.js";
 import type { QueueStat } from "./queue-stats.js";
 
@@ -28,13 +34,12 @@ export interface MetricsOptions {
   more?: () => Promise<MetricObjectWithValues<MetricValue<string>>[] | undefined>;
 }
 
-/** Job states that are still waiting to run: the age of their oldest is how far behind the queue is. */
-const WAITING_STATES = new Set(["created", "retry"]);
-
 /**
  * The app's Prometheus instruments, on a registry of their own (never prom-client's global one, so
  * several can live in one process). Code paths record into it when their dependencies carry it; the
- * gauges that describe state (intake backlog, queue) are read from callbacks when scraped.
+ * gauges that describe state (intake backlog, queue) are read from callbacks when scraped. The instruments
+ * are defined by concern, in the order they are exposed: webhooks, queue, agents, actions, executions,
+ * finding outcomes.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -72,141 +77,28 @@ export class Metrics {
 
   constructor(private readonly options: MetricsOptions = {}) {
     const registers = [this.registry];
-    this.webhookAckSeconds = new Histogram({
-      name: "webhook_ack_seconds",
-      help: "Time from a webhook request's start to its answer being written.",
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
-    this.webhookDeliveries = new Counter({
-      name: "webhook_deliveries_total",
-      help: "Webhook deliveries by event and outcome: accepted, ignored, rejected (4xx), failed (5xx) when answered; duplicate when the intake finds the delivery already recorded, replay when its body was applied under another delivery id.",
-      labelNames: ["event", "outcome"],
-      registers,
-    });
-    const backlog = options.intakeBacklog;
-    this.intakeBacklog = new Gauge({
-      name: "intake_backlog",
-      help: "Deliveries answered but not yet written to the database.",
-      registers,
-      collect() {
-        const value = backlog?.();
-        if (value !== undefined) this.set(value);
-      },
-    });
-    const metrics = this;
-    this.queueJobs = new Gauge({
-      name: "queue_jobs",
-      help: "pg-boss jobs per queue and state.",
-      labelNames: ["queue", "state"],
-      registers,
-      async collect() {
-        const stats = await metrics.#queueStats();
-        this.reset();
-        for (const s of stats ?? []) this.set({ queue: s.queue, state: s.state }, s.count);
-      },
-    });
-    this.queueOldestJobAge = new Gauge({
-      name: "queue_oldest_job_age_seconds",
-      help: "Age of the oldest job waiting to run (created or retry) per queue; 0 when none waits.",
-      labelNames: ["queue"],
-      registers,
-      async collect() {
-        const stats = await metrics.#queueStats();
-        this.reset();
-        const oldest = new Map<string, number>();
-        for (const s of stats ?? []) {
-          const age = WAITING_STATES.has(s.state) ? (s.oldestAgeSeconds ?? 0) : 0;
-          oldest.set(s.queue, Math.max(oldest.get(s.queue) ?? 0, age));
-        }
-        for (const [queue, age] of oldest) this.set({ queue }, age);
-      },
-    });
-    this.agentTurnSeconds = new Histogram({
-      name: "agent_turn_seconds",
-      help: "Wall time of finished agent turns by role and session mode (started, resumed, fallback, cold).",
-      labelNames: ["role", "mode"],
-      buckets: [1, 5, 10, 30, 60, 120, 300, 600, 900, 1800, 3600],
-      registers,
-    });
-    this.agentFallbacks = new Counter({
-      name: "agent_fallbacks_total",
-      help: "Agent turns that could not continue their stored session, by reason.",
-      labelNames: ["reason"],
-      registers,
-    });
-    this.agentTokens = new Counter({
-      name: "agent_tokens_total",
-      help: "Model tokens the agent reported, by role and kind (input, output).",
-      labelNames: ["role", "kind"],
-      registers,
-    });
-    this.agentCostUsd = new Counter({
-      name: "agent_cost_usd_total",
-      help: "Model spend in dollars as the agent reported it (Codex reports none), by role.",
-      labelNames: ["role"],
-      registers,
-    });
-    this.githubRequests = new Counter({
-      name: "github_requests_total",
-      help: "Requests to GitHub's API by method and status (error: no HTTP answer).",
-      labelNames: ["method", "status"],
-      registers,
-    });
-    this.refusals = new Counter({
-      name: "refusals_total",
-      help: "Things the app refused to do or take, by kind.",
-      labelNames: ["kind"],
-      registers,
-    });
-    this.fixPushes = new Counter({
-      name: "fix_pushes_total",
-      help: "Fixer commits by outcome: accepted (pushed) or refused (not pushed; the reply carries the patch).",
-      labelNames: ["outcome"],
-      registers,
-    });
-    this.executions = new Counter({
-      name: "executions_total",
-      help: "Runs of a repository's own code by kind (setup, check, reproducer) and outcome (passed, failed, timed-out, limit, error; reproduced, not-reproduced, broken); a setup reused from the cache counts as passed.",
-      labelNames: ["kind", "outcome"],
-      registers,
-    });
-    this.executionSeconds = new Histogram({
-      name: "execution_seconds",
-      help: "Wall time of runs of a repository's own code that ran (a setup reused from the cache did not), by kind.",
-      labelNames: ["kind"],
-      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800],
-      registers,
-    });
-    this.setupCache = new Counter({
-      name: "setup_cache_total",
-      help: "Setups by whether the cache had them: hit (reused) or miss (run, to fill it).",
-      labelNames: ["result"],
-      registers,
-    });
-    this.egressRefusals = new Counter({
-      name: "egress_refusals_total",
-      help: "Connections from a sandboxed setup that its egress proxy refused: the host is not an allowed registry.",
-      registers,
-    });
-    const log = options.log;
-    const readOutcomes = options.findingOutcomes;
-    this.findingOutcomes = new Gauge({
-      name: "findings_outcomes",
-      help: "Posted findings by repository, the agent and model whose review raised them, and outcome: fixed, dismissed, withdrawn, open-at-merge, abandoned, or open (none yet).",
-      labelNames: ["repository", "agent", "model", "outcome"],
-      registers,
-      async collect() {
-        this.reset();
-        if (!readOutcomes) return;
-        try {
-          for (const s of await readOutcomes())
-            this.set({ repository: s.repository, agent: s.agent, model: s.model, outcome: s.outcome }, s.count);
-        } catch (error) {
-          log?.warn({ err: error }, "finding outcome metrics could not be read");
-        }
-      },
-    });
+    const webhook = webhookInstruments(registers, options.intakeBacklog);
+    this.webhookAckSeconds = webhook.ackSeconds;
+    this.webhookDeliveries = webhook.deliveries;
+    this.intakeBacklog = webhook.intakeBacklog;
+    const queue = queueInstruments(registers, () => this.#queueStats());
+    this.queueJobs = queue.jobs;
+    this.queueOldestJobAge = queue.oldestJobAge;
+    const agent = agentInstruments(registers);
+    this.agentTurnSeconds = agent.turnSeconds;
+    this.agentFallbacks = agent.fallbacks;
+    this.agentTokens = agent.tokens;
+    this.agentCostUsd = agent.costUsd;
+    const actions = actionInstruments(registers);
+    this.githubRequests = actions.githubRequests;
+    this.refusals = actions.refusals;
+    this.fixPushes = actions.fixPushes;
+    const executions = executionInstruments(registers);
+    this.executions = executions.executions;
+    this.executionSeconds = executions.executionSeconds;
+    this.setupCache = executions.setupCache;
+    this.egressRefusals = executions.egressRefusals;
+    this.findingOutcomes = findingOutcomesGauge(registers, options.findingOutcomes, options.log);
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 

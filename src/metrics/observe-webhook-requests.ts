@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { webhookPathMatcher } from "../server/webhook-path-matcher.js";
+import { webhookPathMatcher } from "../domain/webhook-path-matcher.js";
 import type { Metrics } from "./metrics.js";
 
 /**

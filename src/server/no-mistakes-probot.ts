@@ -3,9 +3,9 @@ import type { Logger } from "pino";
 import { Probot } from "probot";
 import { withBodyDigest } from "../intake/delivery-body-digest.js";
 import type { Refusals } from "../refusals/refusals.js";
-import { limitWebhookBody } from "./limit-webhook-body.js";
-import { recordInvalidDeliveries } from "./record-invalid-deliveries.js";
-import { refuseMalformedDeliveries } from "./refuse-malformed-deliveries.js";
+import { limitWebhookBody } from "./webhook/limit-webhook-body.js";
+import { recordInvalidDeliveries } from "./webhook/record-invalid-deliveries.js";
+import { refuseMalformedDeliveries } from "./webhook/refuse-malformed-deliveries.js";
 
 type ProbotOptions = ConstructorParameters<typeof Probot>[0] & {
   /** False in a worker process (ROLE=worker): deliveries are answered 503, for a web process to take. */

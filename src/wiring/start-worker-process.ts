@@ -61,186 +61,212 @@ export interface WorkerProcess {
  * between the child's last look and its exit is never left unworked.
  */
 export function startWorkerProcess(options: WorkerProcessOptions): WorkerProcess {
-  const { log } = options;
-  const lazy = options.idleExitMs !== undefined && options.idleExitMs !== null;
-  let child: ChildProcess | undefined;
-  let state: ReturnType<WorkerProcess["state"]> = lazy ? "idle" : "starting";
-  let stopping = false;
-  /** The child was asked to stop because it was idle; set until it has exited. */
-  let exitingIdle = false;
-  /** A wake while the child exits idle: start again once it has exited. */
-  let wakeAfterExit: { reason: string; sweep: boolean } | undefined;
-  /** A start for the delivery sweep alone: tell the child to sweep once it is ready. */
-  let sweepWhenReady = false;
-  let delay = FIRST_RESTART_MS;
-  let restartTimer: NodeJS.Timeout | undefined;
-  let sweepTimer: NodeJS.Timeout | undefined;
-  let checking: Promise<void> | undefined;
-  let checkAgain: string | undefined;
-  let nextId = 0;
-  const waiting = new Map<number, (json: MetricObjectWithValues<MetricValue<string>>[] | undefined) => void>();
+  return new SupervisedWorkerProcess(options);
+}
 
-  const send = (message: ToWorker) => {
-    if (child?.connected) child.send(message);
-  };
+type WorkerState = ReturnType<WorkerProcess["state"]>;
+type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+/** The child, started, restarted, woken and stopped as startWorkerProcess says. */
+class SupervisedWorkerProcess implements WorkerProcess {
+  private readonly log: Logger;
+  private child: ChildProcess | undefined;
+  private current: WorkerState;
+  private stopping = false;
+  /** The child was asked to stop because it was idle; set until it has exited. */
+  private exitingIdle = false;
+  /** A wake while the child exits idle: start again once it has exited. */
+  private wakeAfterExit: { reason: string; sweep: boolean } | undefined;
+  /** A start for the delivery sweep alone: tell the child to sweep once it is ready. */
+  private sweepWhenReady = false;
+  private delay = FIRST_RESTART_MS;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  private checkAgain: string | undefined;
+  private nextId = 0;
+  private readonly waiting = new Map<number, (json: MetricsJson | undefined) => void>();
+
+  constructor(private readonly options: WorkerProcessOptions) {
+    this.log = options.log;
+    const lazy = options.idleExitMs !== undefined && options.idleExitMs !== null;
+    this.current = lazy ? "idle" : "starting";
+    if (lazy) this.armSweep(FIRST_SWEEP_MS);
+    else this.start();
+  }
+
+  state(): WorkerState {
+    return this.current;
+  }
+
+  pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  wake(reason: string): void {
+    this.wakeFor(reason, false);
+  }
+
+  /** One look at the queue at a time; a call during a look looks again after it (its job may be newer). */
+  wakeIfWork(reason: string): void {
+    if (this.stopping || !this.options.hasWork) return;
+    if (this.child && !this.exitingIdle) return;
+    if (this.checking) {
+      this.checkAgain = reason;
+      return;
+    }
+    this.checking = this.options
+      .hasWork()
+      .then(
+        (work) => {
+          if (work) this.wakeFor(reason, false);
+        },
+        (error: unknown) => {
+          // The queue could not be read: start it anyway, it finds out for itself (and exits idle if there is nothing).
+          this.log.warn({ err: error }, "could not look at the queue; starting the worker process");
+          this.wakeFor(reason, false);
+        },
+      )
+      .finally(() => {
+        this.checking = undefined;
+        const again = this.checkAgain;
+        this.checkAgain = undefined;
+        if (again) this.wakeIfWork(again);
+      });
+  }
+
+  metrics(): Promise<MetricsJson | undefined> {
+    if (!this.child?.connected) return Promise.resolve(undefined);
+    const id = ++this.nextId;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        resolve(undefined);
+      }, METRICS_TIMEOUT_MS);
+      this.waiting.set(id, (json) => {
+        clearTimeout(timer);
+        resolve(json);
+      });
+      this.send({ type: "metrics", id });
+    });
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.sweepTimer);
+    await this.checking;
+    const worker = this.child;
+    if (!worker || worker.exitCode !== null || worker.signalCode !== null) {
+      this.current = "stopped";
+      return;
+    }
+    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    this.send({ type: "stop", graceMs });
+    // It stops its turns after the grace period itself; past that (and its own clean-up), it is killed.
+    const deadline = setTimeout(() => worker.kill("SIGKILL"), graceMs + 30_000);
+    await exited;
+    clearTimeout(deadline);
+    this.current = "stopped";
+  }
+
+  private send(message: ToWorker): void {
+    if (this.child?.connected) this.child.send(message);
+  }
 
   /** While no child runs: the delivery sweep's next start. */
-  const armSweep = (delayMs: number) => {
-    clearTimeout(sweepTimer);
-    if (!options.sweepIntervalMs || stopping) return;
-    sweepTimer = setTimeout(() => wakeFor("the delivery sweep is due", true), delayMs);
-    sweepTimer.unref();
-  };
+  private armSweep(delayMs: number): void {
+    clearTimeout(this.sweepTimer);
+    if (!this.options.sweepIntervalMs || this.stopping) return;
+    this.sweepTimer = setTimeout(() => this.wakeFor("the delivery sweep is due", true), delayMs);
+    this.sweepTimer.unref();
+  }
 
-  const start = (reason?: string, sweep = false) => {
-    clearTimeout(sweepTimer);
-    if (reason) log.info({ reason }, "worker process starting on demand");
+  private start(reason?: string, sweep = false): void {
+    clearTimeout(this.sweepTimer);
+    if (reason) this.log.info({ reason }, "worker process starting on demand");
     const startedAt = Date.now();
-    state = "starting";
-    sweepWhenReady = sweep;
+    this.current = "starting";
+    this.sweepWhenReady = sweep;
     const env = { ...process.env };
-    if (options.embeddedSocket) env[EMBEDDED_SOCKET_ENV] = options.embeddedSocket;
+    if (this.options.embeddedSocket) env[EMBEDDED_SOCKET_ENV] = this.options.embeddedSocket;
     const worker = fork(ENTRY, [], {
       env,
       execArgv: workerExecArgv(process.execArgv),
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       serialization: "advanced",
     });
-    child = worker;
+    this.child = worker;
     // Not at background priority: it holds the embedded database's one session for its transactions, and
     // the intake's statements would wait behind a worker the scheduler keeps waiting (measured: commit lag
     // p99 553 ms niced, 4 ms not).
-    worker.on("message", (message: FromWorker) => {
-      if (message.type === "ready") {
-        state = "running";
-        log.info({ pid: worker.pid }, "worker process running");
-        if (sweepWhenReady) send({ type: "sweep" });
-        sweepWhenReady = false;
-      } else if (message.type === "metrics") {
-        waiting.get(message.id)?.(message.json);
-        waiting.delete(message.id);
-      } else if (message.type === "idle" && child === worker && !stopping && !exitingIdle) {
-        exitingIdle = true;
-        log.info(
-          { workerPid: worker.pid, reason: message.reason, idleMs: message.idleMs },
-          "worker process exiting: idle",
-        );
-        send({ type: "stop", graceMs: options.stopGraceMs ?? 30_000 });
-      }
-    });
-    worker.once("exit", (code, signal) => {
-      if (child === worker) child = undefined;
-      for (const [id, answer] of waiting) {
-        answer(undefined);
-        waiting.delete(id);
-      }
-      if (stopping) {
-        state = "stopped";
-        return;
-      }
-      if (exitingIdle) {
-        exitingIdle = false;
-        state = "idle";
-        log.info({ code, signal }, "worker process exited: idle; it starts again when a job is queued");
-        const again = wakeAfterExit;
-        wakeAfterExit = undefined;
-        if (again) start(again.reason, again.sweep);
-        else {
-          armSweep(options.sweepIntervalMs ?? 0);
-          wakeIfWork("a job was queued while it exited");
-        }
-        return;
-      }
-      if (Date.now() - startedAt > STEADY_MS) delay = FIRST_RESTART_MS;
-      state = "restarting";
-      log.error({ code, signal, restartInMs: delay }, "worker process exited; restarting it");
-      restartTimer = setTimeout(() => start(), delay);
-      delay = Math.min(delay * 2, LAST_RESTART_MS);
-    });
-  };
-
-  const wakeFor = (reason: string, sweep: boolean) => {
-    if (stopping) return;
-    if (exitingIdle) {
-      // The sweep-only flag holds only while every wake meanwhile was the sweep's.
-      wakeAfterExit = { reason: wakeAfterExit?.reason ?? reason, sweep: sweep && (wakeAfterExit?.sweep ?? true) };
-      return;
-    }
-    if (child || state === "restarting") {
-      if (!sweep) sweepWhenReady = false; // a job's start: it stays up for the job (and sweeps on its own timer)
-      return;
-    }
-    start(reason, sweep);
-  };
-
-  /** One look at the queue at a time; a call during a look looks again after it (its job may be newer). */
-  function wakeIfWork(reason: string): void {
-    if (stopping || !options.hasWork) return;
-    if (child && !exitingIdle) return;
-    if (checking) {
-      checkAgain = reason;
-      return;
-    }
-    checking = options
-      .hasWork()
-      .then(
-        (work) => {
-          if (work) wakeFor(reason, false);
-        },
-        (error: unknown) => {
-          // The queue could not be read: start it anyway, it finds out for itself (and exits idle if there is nothing).
-          log.warn({ err: error }, "could not look at the queue; starting the worker process");
-          wakeFor(reason, false);
-        },
-      )
-      .finally(() => {
-        checking = undefined;
-        const again = checkAgain;
-        checkAgain = undefined;
-        if (again) wakeIfWork(again);
-      });
+    worker.on("message", (message: FromWorker) => this.heard(worker, message));
+    worker.once("exit", (code, signal) => this.exited(worker, startedAt, code, signal));
   }
 
-  if (lazy) armSweep(FIRST_SWEEP_MS);
-  else start();
+  private heard(worker: ChildProcess, message: FromWorker): void {
+    if (message.type === "ready") {
+      this.current = "running";
+      this.log.info({ pid: worker.pid }, "worker process running");
+      if (this.sweepWhenReady) this.send({ type: "sweep" });
+      this.sweepWhenReady = false;
+    } else if (message.type === "metrics") {
+      this.waiting.get(message.id)?.(message.json);
+      this.waiting.delete(message.id);
+    } else if (message.type === "idle" && this.child === worker && !this.stopping && !this.exitingIdle) {
+      this.exitingIdle = true;
+      this.log.info(
+        { workerPid: worker.pid, reason: message.reason, idleMs: message.idleMs },
+        "worker process exiting: idle",
+      );
+      this.send({ type: "stop", graceMs: this.options.stopGraceMs ?? 30_000 });
+    }
+  }
 
-  return {
-    state: () => state,
-    pid: () => child?.pid,
-    wake: (reason) => wakeFor(reason, false),
-    wakeIfWork,
-    metrics() {
-      if (!child?.connected) return Promise.resolve(undefined);
-      const id = ++nextId;
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          waiting.delete(id);
-          resolve(undefined);
-        }, METRICS_TIMEOUT_MS);
-        waiting.set(id, (json) => {
-          clearTimeout(timer);
-          resolve(json);
-        });
-        send({ type: "metrics", id });
-      });
-    },
-    async stop(graceMs) {
-      stopping = true;
-      clearTimeout(restartTimer);
-      clearTimeout(sweepTimer);
-      await checking;
-      const worker = child;
-      if (!worker || worker.exitCode !== null || worker.signalCode !== null) {
-        state = "stopped";
-        return;
+  private exited(worker: ChildProcess, startedAt: number, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child === worker) this.child = undefined;
+    for (const [id, answer] of this.waiting) {
+      answer(undefined);
+      this.waiting.delete(id);
+    }
+    if (this.stopping) {
+      this.current = "stopped";
+      return;
+    }
+    if (this.exitingIdle) {
+      this.exitingIdle = false;
+      this.current = "idle";
+      this.log.info({ code, signal }, "worker process exited: idle; it starts again when a job is queued");
+      const again = this.wakeAfterExit;
+      this.wakeAfterExit = undefined;
+      if (again) this.start(again.reason, again.sweep);
+      else {
+        this.armSweep(this.options.sweepIntervalMs ?? 0);
+        this.wakeIfWork("a job was queued while it exited");
       }
-      const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-      send({ type: "stop", graceMs });
-      // It stops its turns after the grace period itself; past that (and its own clean-up), it is killed.
-      const deadline = setTimeout(() => worker.kill("SIGKILL"), graceMs + 30_000);
-      await exited;
-      clearTimeout(deadline);
-      state = "stopped";
-    },
-  };
+      return;
+    }
+    if (Date.now() - startedAt > STEADY_MS) this.delay = FIRST_RESTART_MS;
+    this.current = "restarting";
+    this.log.error({ code, signal, restartInMs: this.delay }, "worker process exited; restarting it");
+    this.restartTimer = setTimeout(() => this.start(), this.delay);
+    this.delay = Math.min(this.delay * 2, LAST_RESTART_MS);
+  }
+
+  private wakeFor(reason: string, sweep: boolean): void {
+    if (this.stopping) return;
+    if (this.exitingIdle) {
+      // The sweep-only flag holds only while every wake meanwhile was the sweep's.
+      this.wakeAfterExit = {
+        reason: this.wakeAfterExit?.reason ?? reason,
+        sweep: sweep && (this.wakeAfterExit?.sweep ?? true),
+      };
+      return;
+    }
+    if (this.child || this.current === "restarting") {
+      if (!sweep) this.sweepWhenReady = false; // a job's start: it stays up for the job (and sweeps on its own timer)
+      return;
+    }
+    this.start(reason, sweep);
+  }
 }

@@ -11,7 +11,7 @@ import { createSandbox } from "../agents/create-agent.js";
 import { readEnvConfig } from "../config/env/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { connectEmbedded, openDatabase } from "../db/open-database.js";
-import { countGitHubRequests } from "../github/count-github-requests.js";
+import { countGitHubRequests } from "../metrics/count-github-requests.js";
 import { logGitHubRetries } from "../github/log-github-retries.js";
 import { createLogger } from "../logging/create-logger.js";
 import { resolveLogFormat } from "../logging/resolve-log-format.js";

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { countGitHubRequests } from "../../src/github/count-github-requests.js";
+import { countGitHubRequests } from "../../src/metrics/count-github-requests.js";
 import { GitHubError } from "../../src/github/github-error.js";
 import { OctokitGitHubClient } from "../../src/github/octokit-github-client.js";
 import { Metrics } from "../../src/metrics/metrics.js";

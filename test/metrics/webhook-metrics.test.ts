@@ -5,7 +5,7 @@ import type { IntakeRecord } from "../../src/intake/intake-record.js";
 import { WebhookIntake } from "../../src/intake/webhook-intake.js";
 import { Metrics } from "../../src/metrics/metrics.js";
 import { Refusals } from "../../src/refusals/refusals.js";
-import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
+import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/webhook/limit-webhook-body.js";
 import { captureLogger } from "../helpers/capture-logger.js";
 import { pullRequestRecord } from "../helpers/intake-records.js";
 import { streamPost } from "../helpers/stream-post.js";

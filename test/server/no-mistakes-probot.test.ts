@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { IntakeRecord } from "../../src/intake/intake-record.js";
-import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
+import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/webhook/limit-webhook-body.js";
 import { streamPost } from "../helpers/stream-post.js";
 import { removeTempDirs } from "../helpers/temp-dir.js";
 import { closeWebhookEndpoints, pullRequestBody as body, serveWebhookEndpoint } from "../helpers/webhook-endpoint.js";

@@ -43,7 +43,7 @@ describe("npm start", { timeout: 180_000 }, () => {
     });
     expect(existsSync(join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
     const setup = await fetch(`http://localhost:${port}/probot`);
-    expect(setup.status).toBe(403); // only with the one-time code from the start-up log: test/server/setup-mode-process.test.ts
+    expect(setup.status).toBe(403); // only with the one-time code from the start-up log: test/server/setup/setup-mode-process.test.ts
     const code = /\/probot\?setup_code=([0-9a-f]{64})/.exec(app.output())?.[1];
     const withCode = await fetch(`http://localhost:${port}/probot?setup_code=${code}`);
     expect(withCode.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withWebhook } from "../../src/server/show-webhook-on-setup-page.js";
+import { withWebhook } from "../../../src/server/setup/show-webhook-on-setup-page.js";
 
 /** The part of Probot's setup page that matters here: the form whose button posts the manifest. */
 const page = (manifest: Record<string, unknown>) =>

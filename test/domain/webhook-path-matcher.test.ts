@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webhookPathMatcher } from "../../src/server/webhook-path-matcher.js";
+import { webhookPathMatcher } from "../../src/domain/webhook-path-matcher.js";
 
 describe("webhookPathMatcher", () => {
   const matches = webhookPathMatcher("/api/github/webhooks");

@@ -2,8 +2,8 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { saveEnvFile } from "../../src/server/save-env-file.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { saveEnvFile } from "../../../src/server/setup/save-env-file.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAnew\nline2\n-----END RSA PRIVATE KEY-----\n";
 /** What Probot's setup flow hands its writer (the key already in quotes). */

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from "probot";
-import type { Metrics } from "../metrics/metrics.js";
+import type { Metrics } from "./metrics.js";
 
 type OctokitClass = typeof ProbotOctokit;
 type Octokit = InstanceType<OctokitClass>;

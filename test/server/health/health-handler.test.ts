@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { DatabaseCheck } from "../../src/server/database-check.js";
-import { createHealthHandler, type HealthInfo } from "../../src/server/health-handler.js";
+import { DatabaseCheck } from "../../../src/server/health/database-check.js";
+import { createHealthHandler, type HealthInfo } from "../../../src/server/health/health-handler.js";
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Refusals } from "../refusals/refusals.js";
+import type { Refusals } from "../../refusals/refusals.js";
 import { claimedDelivery } from "./claimed-delivery.js";
-import { webhookPathMatcher } from "./webhook-path-matcher.js";
+import { webhookPathMatcher } from "../../domain/webhook-path-matcher.js";
 
 /** A node middleware as @octokit/webhooks types it (`next` included). */
 type NodeMiddleware = (request: IncomingMessage, response: ServerResponse, next?: Function) => Promise<boolean>;

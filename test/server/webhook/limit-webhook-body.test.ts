@@ -2,11 +2,11 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { listRefusals } from "../../src/db/refusals.js";
-import { Refusals } from "../../src/refusals/refusals.js";
-import { limitWebhookBody } from "../../src/server/limit-webhook-body.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { createTestDatabase } from "../helpers/test-database.js";
+import { listRefusals } from "../../../src/db/refusals.js";
+import { Refusals } from "../../../src/refusals/refusals.js";
+import { limitWebhookBody } from "../../../src/server/webhook/limit-webhook-body.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
+import { createTestDatabase } from "../../helpers/test-database.js";
 
 const KiB = 1024;
 const servers: Server[] = [];

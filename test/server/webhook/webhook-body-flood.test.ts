@@ -2,9 +2,9 @@ import { createHmac, generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
-import { streamPost } from "../helpers/stream-post.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../../helpers/start-app-process.js";
+import { streamPost } from "../../helpers/stream-post.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const MiB = 1024 * 1024;
 const SECRET = "flood-test-webhook-secret";

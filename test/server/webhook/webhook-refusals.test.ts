@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { listRefusals } from "../../src/db/refusals.js";
-import { refusals as refusalsTable } from "../../src/db/schema.js";
-import type { IntakeRecord } from "../../src/intake/intake-record.js";
-import { Metrics } from "../../src/metrics/metrics.js";
-import { Refusals } from "../../src/refusals/refusals.js";
-import { MAX_WEBHOOK_BODY_BYTES } from "../../src/server/limit-webhook-body.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { signature } from "../helpers/signed-delivery.js";
-import { streamPost } from "../helpers/stream-post.js";
-import { removeTempDirs } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { closeWebhookEndpoints, pullRequestBody, serveWebhookEndpoint } from "../helpers/webhook-endpoint.js";
-import { sample } from "../metrics/sample.js";
+import { listRefusals } from "../../../src/db/refusals.js";
+import { refusals as refusalsTable } from "../../../src/db/schema.js";
+import type { IntakeRecord } from "../../../src/intake/intake-record.js";
+import { Metrics } from "../../../src/metrics/metrics.js";
+import { Refusals } from "../../../src/refusals/refusals.js";
+import { MAX_WEBHOOK_BODY_BYTES } from "../../../src/server/webhook/limit-webhook-body.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
+import { signature } from "../../helpers/signed-delivery.js";
+import { streamPost } from "../../helpers/stream-post.js";
+import { removeTempDirs } from "../../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.js";
+import { closeWebhookEndpoints, pullRequestBody, serveWebhookEndpoint } from "../../helpers/webhook-endpoint.js";
+import { sample } from "../../metrics/sample.js";
 
 /**
  * Webhook requests the app refuses — no valid delivery (400, 415), too large (413), the intake full or

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { OAUTH_CALLBACK_PATH } from "../domain/oauth-callback-path.js";
+import { OAUTH_CALLBACK_PATH } from "../../domain/oauth-callback-path.js";
 import type { SetupWebhook } from "./resolve-setup-webhook.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | void | Promise<boolean | void>;

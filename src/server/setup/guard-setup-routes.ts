@@ -1,7 +1,13 @@
+// The setup room: registering the GitHub App before APP_ID is set. Probot's setup flow (load-setup-app)
+// answers only whoever opens the one-time URL from the start-up log (this file, the guard); it gets a
+// webhook URL GitHub can reach (resolve-setup-webhook, a new smee.io channel from create-smee-channel),
+// says on its page where GitHub will send them (show-webhook-on-setup-page), and writes the new App's
+// credentials to ENV_FILE (save-env-file).
+
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { printableHost } from "./printable-host.js";
+import { printableHost } from "../printable-host.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | void | Promise<boolean | void>;
 type HandlerFactory<A, O> = (app: A, options: O) => Handler | Promise<Handler>;
@@ -67,10 +73,7 @@ export function guardSetupRoutes<A, O>(
 ): SetupRouteGuard & {
   /** Probot's setup handler factory, wrapped: for `server.loadHandlerFactory`. */ handlerFactory: HandlerFactory<A, O>;
 } {
-  const code = options.code ?? token();
-  const cookieToken = token();
-  const returnToken = token();
-  const state = token();
+  const secrets: SetupSecrets = { code: options.code ?? token(), cookie: token(), return: token(), state: token() };
   const registered = options.registered ?? (() => Boolean(process.env.APP_ID?.trim()));
   const proofs = new WeakMap<IncomingMessage, Proof>();
 
@@ -80,36 +83,7 @@ export function guardSetupRoutes<A, O>(
     if (known) return known;
     const proof: Proof = { codes: [], states: [], cookies: [], returnCookies: [] };
     proofs.set(req, proof);
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    if (q >= 0) {
-      const path = url.slice(0, q);
-      const params = new URLSearchParams(url.slice(q + 1));
-      const names = path === MANIFEST_CALLBACK ? [SETUP_CODE_PARAM, STATE_PARAM] : [SETUP_CODE_PARAM];
-      if (names.some((name) => params.has(name))) {
-        proof.codes = params.getAll(SETUP_CODE_PARAM);
-        if (path === MANIFEST_CALLBACK) proof.states = params.getAll(STATE_PARAM);
-        for (const name of names) params.delete(name);
-        const rest = params.toString();
-        req.url = rest ? `${path}?${rest}` : path;
-      }
-    }
-    const cookie = req.headers.cookie;
-    if (cookie) {
-      const kept: string[] = [];
-      for (const part of cookie.split(";")) {
-        const eq = part.indexOf("=");
-        const name = (eq < 0 ? part : part.slice(0, eq)).trim();
-        const value = eq < 0 ? "" : part.slice(eq + 1).trim();
-        if (name === SETUP_COOKIE) proof.cookies.push(value);
-        else if (name === SETUP_RETURN_COOKIE) proof.returnCookies.push(value);
-        else if (part.trim()) kept.push(part.trim());
-      }
-      if (kept.length > 0) req.headers.cookie = kept.join("; ");
-      else delete req.headers.cookie;
-    }
-    const referer = req.headers.referer;
-    if (referer?.includes(SETUP_CODE_PARAM)) req.headers.referer = withoutParam(referer, SETUP_CODE_PARAM);
+    readProof(req, proof);
     return proof;
   }
 
@@ -122,45 +96,13 @@ export function guardSetupRoutes<A, O>(
         refuse(res, 404, "The GitHub App is registered (APP_ID is set). Restart no-mistakes to run it.\n");
         return true;
       }
-      const hasCode = matches(proof.codes, code);
-      const hasCookie = matches(proof.cookies, cookieToken);
-      if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
-        // The root leads to the setup page (which asks for the code when the browser has no proof yet).
-        res.setHeader("cache-control", "no-store");
-        if (hasCode) setProofCookies(req, res, cookieToken, returnToken);
-        res
-          .writeHead(302, { "content-type": "text/plain; charset=utf-8", location: "/probot" })
-          .end("Found. Redirecting to /probot\n");
-        return true;
-      }
-      if (req.method !== "GET" && req.method !== "HEAD") {
-        if (!hasCookie) {
-          refuse(res, 403, `${NO_PROOF}\n`);
-          return true;
-        }
-        if (!isSameOrigin(req)) {
-          refuse(
-            res,
-            403,
-            `Cross-origin request refused: the setup pages accept changes only from themselves. ${OPEN_URL}\n`,
-          );
-          return true;
-        }
-      } else {
-        const returning =
-          path === MANIFEST_CALLBACK &&
-          (hasCookie || matches(proof.returnCookies, returnToken)) &&
-          matches(proof.states, state);
-        if (!hasCode && (path === MANIFEST_CALLBACK ? !returning : !hasCookie)) {
-          refuse(res, 403, `${NO_PROOF}\n`);
-          return true;
-        }
-      }
+      const hasCode = matches(proof.codes, secrets.code);
+      if (answeredBeforeSetup(req, res, path, proof, secrets, hasCode)) return true;
       res.setHeader("cache-control", "no-store");
       res.setHeader("referrer-policy", "strict-origin"); // the page's URL (with the code) never leaves as a Referer
       res.setHeader("x-frame-options", "DENY");
-      if (hasCode) setProofCookies(req, res, cookieToken, returnToken);
-      if (req.method === "GET" && path === "/probot") addStateToManifestForm(res, state);
+      if (hasCode) setProofCookies(req, res, secrets.cookie, secrets.return);
+      if (req.method === "GET" && path === "/probot") addStateToManifestForm(res, secrets.state);
       return inner(req, res);
     };
   }
@@ -173,13 +115,103 @@ export function guardSetupRoutes<A, O>(
       httpServer.prependListener("request", (req: IncomingMessage) => void takeProof(req));
       const address = httpServer.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      const url = `http://${printableHost(host)}:${port}/probot?${SETUP_CODE_PARAM}=${code}`;
+      const url = `http://${printableHost(host)}:${port}/probot?${SETUP_CODE_PARAM}=${secrets.code}`;
       log.info(
         `setup: open ${url} in your browser to register the GitHub App (the setup pages answer only with this one-time code)`,
       );
       return url;
     },
   };
+}
+
+/** One guard's secrets: the code printed in the log, the two proof cookies' values and the manifest's `state`. */
+interface SetupSecrets {
+  code: string;
+  cookie: string;
+  return: string;
+  state: string;
+}
+
+/** Moves the code and `state` out of the URL and the proof cookies out of the Cookie header into `proof`. */
+function readProof(req: IncomingMessage, proof: Proof): void {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  if (q >= 0) {
+    const path = url.slice(0, q);
+    const params = new URLSearchParams(url.slice(q + 1));
+    const names = path === MANIFEST_CALLBACK ? [SETUP_CODE_PARAM, STATE_PARAM] : [SETUP_CODE_PARAM];
+    if (names.some((name) => params.has(name))) {
+      proof.codes = params.getAll(SETUP_CODE_PARAM);
+      if (path === MANIFEST_CALLBACK) proof.states = params.getAll(STATE_PARAM);
+      for (const name of names) params.delete(name);
+      const rest = params.toString();
+      req.url = rest ? `${path}?${rest}` : path;
+    }
+  }
+  const cookie = req.headers.cookie;
+  if (cookie) {
+    const kept: string[] = [];
+    for (const part of cookie.split(";")) {
+      const eq = part.indexOf("=");
+      const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+      const value = eq < 0 ? "" : part.slice(eq + 1).trim();
+      if (name === SETUP_COOKIE) proof.cookies.push(value);
+      else if (name === SETUP_RETURN_COOKIE) proof.returnCookies.push(value);
+      else if (part.trim()) kept.push(part.trim());
+    }
+    if (kept.length > 0) req.headers.cookie = kept.join("; ");
+    else delete req.headers.cookie;
+  }
+  const referer = req.headers.referer;
+  if (referer?.includes(SETUP_CODE_PARAM)) req.headers.referer = withoutParam(referer, SETUP_CODE_PARAM);
+}
+
+/**
+ * Whether the request was answered here, before the setup handler: the root's redirect to the setup page
+ * (which asks for the code when the browser has no proof yet), or a refusal for want of proof — a change
+ * needs the cookie and this origin, a page the code or the cookie, GitHub's redirect back the `state` too.
+ */
+function answeredBeforeSetup(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  proof: Proof,
+  secrets: SetupSecrets,
+  hasCode: boolean,
+): boolean {
+  const hasCookie = matches(proof.cookies, secrets.cookie);
+  if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
+    res.setHeader("cache-control", "no-store");
+    if (hasCode) setProofCookies(req, res, secrets.cookie, secrets.return);
+    res
+      .writeHead(302, { "content-type": "text/plain; charset=utf-8", location: "/probot" })
+      .end("Found. Redirecting to /probot\n");
+    return true;
+  }
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    if (!hasCookie) {
+      refuse(res, 403, `${NO_PROOF}\n`);
+      return true;
+    }
+    if (!isSameOrigin(req)) {
+      refuse(
+        res,
+        403,
+        `Cross-origin request refused: the setup pages accept changes only from themselves. ${OPEN_URL}\n`,
+      );
+      return true;
+    }
+    return false;
+  }
+  const returning =
+    path === MANIFEST_CALLBACK &&
+    (hasCookie || matches(proof.returnCookies, secrets.return)) &&
+    matches(proof.states, secrets.state);
+  if (!hasCode && (path === MANIFEST_CALLBACK ? !returning : !hasCookie)) {
+    refuse(res, 403, `${NO_PROOF}\n`);
+    return true;
+  }
+  return false;
 }
 
 const OPEN_URL = "Open the URL printed in the no-mistakes start-up log (…/probot?setup_code=…) in your browser.";

@@ -4,9 +4,9 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { adminUrl, createPostgresDatabase, databaseKinds } from "../helpers/test-database.js";
+import { listeningPort, startAppProcess, waitForHttp, type AppProcess } from "../../helpers/start-app-process.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { adminUrl, createPostgresDatabase, databaseKinds } from "../../helpers/test-database.js";
 
 const kinds = await databaseKinds();
 const running: AppProcess[] = [];

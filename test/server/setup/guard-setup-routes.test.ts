@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { guardSetupRoutes, SETUP_COOKIE, SETUP_RETURN_COOKIE } from "../../src/server/guard-setup-routes.js";
-import { captureLogger } from "../helpers/capture-logger.js";
+import { guardSetupRoutes, SETUP_COOKIE, SETUP_RETURN_COOKIE } from "../../../src/server/setup/guard-setup-routes.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
 
 const CODE = "a".repeat(64);
 const servers: Server[] = [];

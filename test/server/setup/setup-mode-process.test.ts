@@ -5,11 +5,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port.js";
-import { startAppProcess, waitForHttp, type AppProcess } from "../helpers/start-app-process.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { freePort } from "../../helpers/free-port.js";
+import { startAppProcess, waitForHttp, type AppProcess } from "../../helpers/start-app-process.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const running: AppProcess[] = [];
 const servers: Server[] = [];
 afterEach(async () => {

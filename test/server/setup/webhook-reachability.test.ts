@@ -6,14 +6,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import examples from "@octokit/webhooks-examples";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { readEnvConfig } from "../../src/config/env/env-config.js";
-import { createSmeeChannel } from "../../src/server/create-smee-channel.js";
-import { startServer, type RunningServer, type StartServerOptions } from "../../src/wiring/start-server.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { freePort } from "../helpers/free-port.js";
-import { signature } from "../helpers/signed-delivery.js";
-import { startSmeeStandIn } from "../helpers/smee-stand-in.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { readEnvConfig } from "../../../src/config/env/env-config.js";
+import { createSmeeChannel } from "../../../src/server/setup/create-smee-channel.js";
+import { startServer, type RunningServer, type StartServerOptions } from "../../../src/wiring/start-server.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
+import { freePort } from "../../helpers/free-port.js";
+import { signature } from "../../helpers/signed-delivery.js";
+import { startSmeeStandIn } from "../../helpers/smee-stand-in.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 /**
  * The first hour: the App registered by the setup page gets a webhook URL GitHub can reach (a smee.io
@@ -177,7 +177,7 @@ describe("setup registers an App GitHub can deliver to", { timeout: 120_000 }, (
     const github = await fakeGitHub();
     // Probot's setup reads package.json and app.yml from the working directory and writes .env there.
     const cwd = tempDir("nm-setup-cwd-");
-    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const root = fileURLToPath(new URL("../../..", import.meta.url));
     for (const file of ["package.json", "app.yml"]) copyFileSync(join(root, file), join(cwd, file));
     const restore = withProcessState(cwd, { GHE_HOST: github.host, GHE_PROTOCOL: "http" });
     closing.push(async () => restore());

@@ -1,9 +1,16 @@
+// The webhook room: what stands between a webhook request and the intake. This file caps the body
+// (GitHub's 25 MB, and a budget for the bodies arriving together) as it is read (webhook-body-reader);
+// malformed deliveries are refused before @octokit/webhooks verifies them (refuse-malformed-deliveries),
+// the ones it refuses are kept as refusals (record-invalid-deliveries), each named by the delivery it
+// claims to be (claimed-delivery). Where GitHub sends them: webhook-address, and start-webhook-proxy,
+// which forwards a smee.io channel's deliveries to the webhook path. no-mistakes-probot (above) mounts them.
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { Refusals } from "../refusals/refusals.js";
+import type { Refusals } from "../../refusals/refusals.js";
 import { claimedDelivery } from "./claimed-delivery.js";
 import { WebhookBodyReader, type UnreadBody } from "./webhook-body-reader.js";
-import { webhookPathMatcher } from "./webhook-path-matcher.js";
+import { webhookPathMatcher } from "../../domain/webhook-path-matcher.js";
 
 /** GitHub caps webhook deliveries at 25 MB: nothing larger can be a real one. */
 export const MAX_WEBHOOK_BODY_BYTES = 25 * 1024 * 1024;

@@ -1,3 +1,6 @@
+// The health room: /health (liveness, from the last known state, never waiting on the database) and
+// /ready (readiness, a bounded ping) — this file — and the database check both read (database-check).
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DatabaseCheck } from "./database-check.js";
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { Refusals } from "../refusals/refusals.js";
+import type { Refusals } from "../../refusals/refusals.js";
 import { claimedDelivery } from "./claimed-delivery.js";
 
 /** A node middleware as @octokit/webhooks types it (`next` included). */
