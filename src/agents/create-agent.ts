@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
 import type { AgentChoice } from "../config/agent-roles.js";
 import type { EnvConfig } from "../config/env-config.js";
-import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
-import { CodexAgent } from "./codex.js";
-import { FakeAgent } from "./fake.js";
+import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude/claude-code.js";
+import { CodexAgent } from "./codex/codex.js";
+import { FakeAgent } from "./fake/fake.js";
 import { GeminiAgent } from "./gemini/index.js";
 import { OpenCodeAgent } from "./opencode/index.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";

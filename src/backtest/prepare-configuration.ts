@@ -11,7 +11,7 @@ import { readEnvConfig } from "../config/env-config.js";
 import type { Database } from "../db/database.js";
 import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { RunSessions } from "../pipeline/sessions/run-sessions.js";
-import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
+import { checkAgentSandbox } from "../agents/sandbox/check-agent-sandbox.js";
 import type { BacktestConfiguration } from "./backtest-configuration.js";
 import { backtestChecks } from "./backtest-checks.js";
 import { backtestEnv } from "./backtest-env.js";

@@ -21,7 +21,7 @@ import type { WebhookIntake } from "../intake/webhook-intake.js";
 import type { RunQueue } from "../queue/run-queue.js";
 import { Refusals } from "../refusals/refusals.js";
 import { VERSION } from "../version.js";
-import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-sandbox.js";
+import { checkAgentSandbox, type SandboxStatus } from "../agents/sandbox/check-agent-sandbox.js";
 import { guardSetupRoutes, type SetupRouteGuard } from "../server/guard-setup-routes.js";
 import { createHealthHandler } from "../server/health-handler.js";
 import { createRootPage } from "../server/root-page.js";

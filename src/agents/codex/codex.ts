@@ -1,8 +1,8 @@
 import { mkdir, readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentError } from "./agent-error.js";
-import type { AgentModel } from "./agent-model.js";
+import { AgentError } from "../agent-error.js";
+import type { AgentModel } from "../agent-model.js";
 import {
   classifyCodexFailure,
   codexError,
@@ -21,18 +21,18 @@ import {
   type PackedRollout,
 } from "./codex-rollout.js";
 import { resetCodexHomeEntries } from "./codex-home-entries.js";
-import { extractJson } from "./extract-json.js";
-import { interpretMetered } from "./metered-usage.js";
-import { buildAgentEnv } from "./process/build-agent-env.js";
-import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
-import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
-import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
-import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
-import { modelPolicyFor } from "./sandbox/model-policy.js";
-import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "./types.js";
+import { extractJson } from "../extract-json.js";
+import { interpretMetered } from "../metered-usage.js";
+import { buildAgentEnv } from "../process/build-agent-env.js";
+import { placeAppFiles, type AppFile } from "../sandbox/agent-home-files.js";
+import type { AgentSandbox, SandboxedResult } from "../sandbox/agent-sandbox.js";
+import { BubblewrapSandbox } from "../sandbox/bubblewrap-sandbox.js";
+import { cliRuntimePaths } from "../sandbox/cli-runtime.js";
+import { modelPolicyFor } from "../sandbox/model-policy.js";
+import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "../types.js";
 
 /** The pinned CLI of this package. */
-export const DEFAULT_CODEX_CLI = fileURLToPath(new URL("../../node_modules/.bin/codex", import.meta.url));
+export const DEFAULT_CODEX_CLI = fileURLToPath(new URL("../../../node_modules/.bin/codex", import.meta.url));
 /** A model codex 0.171 knows (`codex debug models`); an unknown slug still runs, with generic defaults. */
 export const DEFAULT_CODEX_MODEL = "gpt-5.5";
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";

@@ -1,23 +1,23 @@
 import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentError, type AgentErrorKind } from "./agent-error.js";
-import type { AgentModel } from "./agent-model.js";
+import { AgentError, type AgentErrorKind } from "../agent-error.js";
+import type { AgentModel } from "../agent-model.js";
 import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
-import { extractJson } from "./extract-json.js";
-import { interpretMetered } from "./metered-usage.js";
-import { buildAgentEnv } from "./process/build-agent-env.js";
-import { probeSentModel } from "./probe-sent-model.js";
-import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
-import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
-import type { ModelEndpoint } from "./sandbox/model-route.js";
-import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
-import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
-import { modelPolicyFor } from "./sandbox/model-policy.js";
-import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "./types.js";
+import { extractJson } from "../extract-json.js";
+import { interpretMetered } from "../metered-usage.js";
+import { buildAgentEnv } from "../process/build-agent-env.js";
+import { probeSentModel } from "../probe-sent-model.js";
+import { placeAppFiles, type AppFile } from "../sandbox/agent-home-files.js";
+import type { AgentSandbox, SandboxedResult } from "../sandbox/agent-sandbox.js";
+import type { ModelEndpoint } from "../sandbox/model-route.js";
+import { BubblewrapSandbox } from "../sandbox/bubblewrap-sandbox.js";
+import { cliRuntimePaths } from "../sandbox/cli-runtime.js";
+import { modelPolicyFor } from "../sandbox/model-policy.js";
+import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "../types.js";
 
 /** The pinned CLI of this package (node_modules/.bin/claude, relative to the project root). */
-export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
+export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../../node_modules/.bin/claude", import.meta.url));
 const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** The model when AGENT_MODEL names none. */
 export const DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5";
