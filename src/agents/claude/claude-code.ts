@@ -1,3 +1,7 @@
+/*
+ * The claude room: the Claude Code adapter. This file runs `claude -p` in the sandbox and reads its result
+ * object; claude-sessions.ts exports a session's transcript after a turn and writes it back before a resume.
+ */
 import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,3 +1,8 @@
+/*
+ * The codex room: the OpenAI Codex CLI adapter. This file runs `codex exec --json` in the sandbox; the
+ * events it prints are read by codex-events.ts, its threads' rollout files exported and restored by
+ * codex-rollout.ts, and what an earlier turn left in its home reset by codex-home-entries.ts.
+ */
 import { mkdir, readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";

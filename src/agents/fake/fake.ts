@@ -1,3 +1,7 @@
+/*
+ * The fake room: the agent without a model, for tests, benches and demos (AGENT=fake). This file plays a scenario
+ * (fake-scenario.ts reads it) step by step, or finds nothing and changes nothing without one.
+ */
 import { createHash, randomUUID } from "node:crypto";
 import { appendFile, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, isAbsolute, sep } from "node:path";
