@@ -122,19 +122,7 @@ export class CodexAgent implements Agent {
     await resetCodexHomeEntries(home);
 
     const asked = options.sessionId;
-    let baseline: CodexTokenTotals = { input: 0, output: 0 };
-    if (asked !== undefined) {
-      if (!THREAD_ID.test(asked))
-        throw new AgentError("resume-failed", `codex: ${JSON.stringify(asked)} is not a thread id`);
-      const packed = this.#pending.get(asked);
-      if (packed) {
-        this.#pending.delete(asked);
-        await restoreRollout(home, packed);
-      }
-      const rollout = await findRollout(home, asked);
-      if (rollout) baseline = await readRolloutTotals(home, rollout);
-      if (baseline.input === 0 && baseline.output === 0) baseline = this.#totals.get(asked) ?? baseline;
-    }
+    const baseline = asked === undefined ? { input: 0, output: 0 } : await this.#resumedTotals(home, asked);
 
     // Inside our sandbox, codex's own is off: ours already gives the reviewer a read-only tree, the fixer
     // a writable one, no network and no key, and codex's bubblewrap cannot nest in it (its helper,
@@ -142,22 +130,7 @@ export class CodexAgent implements Agent {
     // read-only / workspace-write sandbox is all there is.
     const confined = this.#cli.sandbox.kind !== "off";
     const mode = confined ? "danger-full-access" : options.role === "fixer" ? "workspace-write" : "read-only";
-    // Options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin.
-    const args = [
-      "exec",
-      "--json",
-      "--skip-git-repo-check",
-      "--sandbox",
-      mode,
-      "--color",
-      "never",
-      // No execpolicy rules: a .rules file an earlier turn left in the home would steer which commands run,
-      // and a malformed one makes codex exit before the turn starts ("Error loading rules").
-      "--ignore-rules",
-      ...(this.#options.extraArgs ?? []),
-    ];
-    if (asked !== undefined) args.push("resume", asked, "-");
-    else args.push("-");
+    const args = this.#args(mode, asked);
 
     // Unconfined, codex runs each tool through its sandbox helper, an alias of its binary it puts in
     // CODEX_HOME/tmp — but refuses to when CODEX_HOME is under its temp dir ($TMPDIR, else /tmp), and
@@ -191,6 +164,45 @@ export class CodexAgent implements Agent {
       model: await this.resolveModel(),
       interpret: (result) => this.#interpret(result, options, { asked, baseline, home, secrets }),
     });
+  }
+
+  /**
+   * A resumed thread's token totals before this turn: its rollout's (put back first when it was imported for
+   * this run), else what its last turn here reported.
+   */
+  async #resumedTotals(home: string, asked: string): Promise<CodexTokenTotals> {
+    if (!THREAD_ID.test(asked))
+      throw new AgentError("resume-failed", `codex: ${JSON.stringify(asked)} is not a thread id`);
+    const packed = this.#pending.get(asked);
+    if (packed) {
+      this.#pending.delete(asked);
+      await restoreRollout(home, packed);
+    }
+    let baseline: CodexTokenTotals = { input: 0, output: 0 };
+    const rollout = await findRollout(home, asked);
+    if (rollout) baseline = await readRolloutTotals(home, rollout);
+    if (baseline.input === 0 && baseline.output === 0) baseline = this.#totals.get(asked) ?? baseline;
+    return baseline;
+  }
+
+  /** The arguments of `codex exec`: options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin. */
+  #args(mode: string, asked: string | undefined): string[] {
+    const args = [
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "--sandbox",
+      mode,
+      "--color",
+      "never",
+      // No execpolicy rules: a .rules file an earlier turn left in the home would steer which commands run,
+      // and a malformed one makes codex exit before the turn starts ("Error loading rules").
+      "--ignore-rules",
+      ...(this.#options.extraArgs ?? []),
+    ];
+    if (asked !== undefined) args.push("resume", asked, "-");
+    else args.push("-");
+    return args;
   }
 
   #interpret(
