@@ -2,7 +2,7 @@ import { RunSessions, type PipelineDeps } from "../../src/pipeline/index.js";
 import { join } from "node:path";
 import pino from "pino";
 import { Probot, ProbotOctokit } from "probot";
-import { FakeAgent } from "../../src/agents/fake.js";
+import { FakeAgent } from "../../src/agents/fake/fake.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { migrateDatabase } from "../../src/db/migrate-database.js";
 import { openDatabase } from "../../src/db/open-database.js";

@@ -27,7 +27,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pino from "pino";
-import { FakeAgent } from "../../src/agents/fake.js";
+import { FakeAgent } from "../../src/agents/fake/fake.js";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import { CommandRunner, SetupCache, type Checks } from "../../src/checks/index.js";
 import { parseRepoConfig } from "../../src/config/repo/repo-config.js";

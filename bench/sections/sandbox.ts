@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
+import { ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import { startFakeAnthropicServer } from "../../test/helpers/fake-anthropic-server.js";

@@ -23,8 +23,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import nock from "nock";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import { CodexAgent } from "../../src/agents/codex.js";
+import { ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
+import { CodexAgent } from "../../src/agents/codex/codex.js";
 import { GeminiAgent } from "../../src/agents/gemini/index.js";
 import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
 import { DEFAULT_SESSION_BUDGET_TOKENS } from "../../src/config/env/agent-defaults.js";

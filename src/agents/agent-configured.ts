@@ -1,18 +1,10 @@
-import type { AgentName } from "../config/env/agent-roles.js";
 import type { EnvConfig } from "../config/env/env-config.js";
+import { AGENT_KEYS, type AgentName } from "../config/env/agent-roles.js";
 
-/** Whether this app can run `name`: its key is set (the fake agent needs none). */
+/** Whether this app can run `name`: its key is set, or what stands in for it (the fake agent needs none). */
 export function agentConfigured(config: EnvConfig, name: AgentName): boolean {
-  switch (name) {
-    case "fake":
-      return true;
-    case "claude":
-      return config.agent.anthropic.apiKey !== undefined;
-    case "codex":
-      return config.agent.openai.apiKey !== undefined;
-    case "gemini":
-      return config.agent.gemini.apiKey !== undefined;
-    case "opencode":
-      return config.agent.opencode.apiKey !== undefined || config.agent.opencode.baseUrl !== undefined;
-  }
+  const key = AGENT_KEYS[name];
+  if (!key) return true;
+  const settings = config.agent[key.provider];
+  return settings.apiKey !== undefined || (key.unlessSet !== undefined && settings.baseUrl !== undefined);
 }

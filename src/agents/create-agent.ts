@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
 import type { AgentChoice } from "../config/env/agent-roles.js";
 import type { EnvConfig } from "../config/env/env-config.js";
-import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude-code.js";
-import { CodexAgent } from "./codex.js";
-import { FakeAgent } from "./fake.js";
+import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI } from "./claude/claude-code.js";
+import { CodexAgent } from "./codex/codex.js";
+import { FakeAgent } from "./fake/fake.js";
 import { GeminiAgent } from "./gemini/index.js";
 import { OpenCodeAgent } from "./opencode/index.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
@@ -29,6 +29,16 @@ export function createAgent(
   const own = choice.name === config.agent.name;
   const cli = own ? config.agent.cli : undefined;
   const extraArgs = own ? config.agent.extraArgs : [];
+  const shared = {
+    homeDir: resolve(config.agent.homeDir),
+    maxOutputTokens: config.agent.maxOutputTokens,
+    serverTools: config.agent.serverTools,
+    sandbox,
+  };
+  const api = (settings: { apiKey?: string; baseUrl?: string }) => ({
+    apiKey: settings.apiKey,
+    baseUrl: settings.baseUrl,
+  });
   switch (choice.name) {
     case "fake":
       return new FakeAgent({
@@ -38,52 +48,24 @@ export function createAgent(
       });
     case "claude":
       return new ClaudeCodeAgent({
+        ...shared,
         cli: cli ?? DEFAULT_CLAUDE_CLI,
-        homeDir: resolve(config.agent.homeDir),
-        apiKey: config.agent.anthropic.apiKey,
-        baseUrl: config.agent.anthropic.baseUrl,
         model,
         extraArgs,
-        maxOutputTokens: config.agent.maxOutputTokens,
-        serverTools: config.agent.serverTools,
-        sandbox,
+        ...api(config.agent.anthropic),
       });
     case "codex":
-      return new CodexAgent({
-        cli,
-        homeDir: resolve(config.agent.homeDir),
-        apiKey: config.agent.openai.apiKey,
-        baseUrl: config.agent.openai.baseUrl,
-        model,
-        extraArgs,
-        maxOutputTokens: config.agent.maxOutputTokens,
-        serverTools: config.agent.serverTools,
-        sandbox,
-      });
+      return new CodexAgent({ ...shared, cli, model, extraArgs, ...api(config.agent.openai) });
     case "gemini":
-      return new GeminiAgent({
-        cli,
-        homeDir: resolve(config.agent.homeDir),
-        apiKey: config.agent.gemini.apiKey,
-        baseUrl: config.agent.gemini.baseUrl,
-        model,
-        extraArgs,
-        maxOutputTokens: config.agent.maxOutputTokens,
-        serverTools: config.agent.serverTools,
-        sandbox,
-      });
+      return new GeminiAgent({ ...shared, cli, model, extraArgs, ...api(config.agent.gemini) });
     case "opencode":
       return new OpenCodeAgent({
+        ...shared,
         cli: config.agent.cli,
-        homeDir: resolve(config.agent.homeDir),
         provider: config.agent.opencode.provider,
-        apiKey: config.agent.opencode.apiKey,
-        baseUrl: config.agent.opencode.baseUrl,
         model: config.agent.model,
         extraArgs: config.agent.extraArgs,
-        maxOutputTokens: config.agent.maxOutputTokens,
-        serverTools: config.agent.serverTools,
-        sandbox,
+        ...api(config.agent.opencode),
       });
   }
 }

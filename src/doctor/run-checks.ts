@@ -6,7 +6,7 @@ import { readEnvConfig, type EnvConfig } from "../config/env/env-config.js";
 import { privateKeyProblem } from "../config/env/private-key-problem.js";
 import { AppSetupError, readAppSetup, type AppSetup } from "../github/read-app-setup.js";
 import { createLogger } from "../logging/create-logger.js";
-import { checkAgentSandbox } from "../server/check-agent-sandbox.js";
+import { checkAgentSandbox } from "../agents/sandbox/check-agent-sandbox.js";
 import { apiOf, checkAgentModel } from "./check-agent-model.js";
 import { checkDatabase } from "./check-database.js";
 import { checkInstallations } from "./check-installations.js";

@@ -1,7 +1,6 @@
 import type { RepoAgentChoice } from "../pipeline/index.js";
 import { agentConfigured } from "../agents/agent-configured.js";
-import { createAgent } from "../agents/create-agent.js";
-import type { AgentsByRole } from "../agents/create-role-agents.js";
+import { agentMemo, type AgentsByRole } from "../agents/create-role-agents.js";
 import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
 import type { Agent, Role } from "../agents/types.js";
 import type { AgentChoice, AgentName } from "../config/env/agent-roles.js";
@@ -12,15 +11,14 @@ import type { EnvConfig } from "../config/env/env-config.js";
  * lets it choose (of agents the app has a key for), and a second opinion's. One adapter per agent and model.
  */
 export class AgentPool {
-  readonly #made = new Map<string, Agent>();
+  readonly #of: (choice: AgentChoice) => Agent;
 
   constructor(
     private readonly config: EnvConfig,
     private readonly roles: AgentsByRole,
-    private readonly sandbox: AgentSandbox | undefined,
+    sandbox: AgentSandbox | undefined,
   ) {
-    for (const role of ["reviewer", "fixer", "verifier"] as const)
-      this.#made.set(key(config.agent.roles[role]), roles[role]);
+    this.#of = agentMemo(config, sandbox, roles);
   }
 
   /** A role's agent: the repository's choice when it may choose and the app can run it, else the operator's. */
@@ -36,12 +34,6 @@ export class AgentPool {
   }
 
   of(choice: AgentChoice): Agent {
-    let agent = this.#made.get(key(choice));
-    if (!agent) this.#made.set(key(choice), (agent = createAgent(this.config, this.sandbox, choice)));
-    return agent;
+    return this.#of(choice);
   }
-}
-
-function key(choice: AgentChoice): string {
-  return JSON.stringify([choice.name, choice.model ?? null]);
 }

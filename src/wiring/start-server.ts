@@ -5,7 +5,7 @@ import { createSandbox } from "../agents/create-agent.js";
 import type { EnvConfig } from "../config/env/env-config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { startDeliverySweep } from "../intake/start-delivery-sweep.js";
-import { checkAgentSandbox, type SandboxStatus } from "../server/check-agent-sandbox.js";
+import { checkAgentSandbox, type SandboxStatus } from "../agents/sandbox/check-agent-sandbox.js";
 import type { SetupRouteGuard } from "../server/setup/guard-setup-routes.js";
 import { addPages } from "./server/add-pages.js";
 import { createHttpServer } from "./server/create-http-server.js";

@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLAUDE_APP_SETTINGS, ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import { CodexAgent, codexHomeFor } from "../../src/agents/codex.js";
+import { CLAUDE_APP_SETTINGS, ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
+import { CodexAgent, codexHomeFor } from "../../src/agents/codex/codex.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import {

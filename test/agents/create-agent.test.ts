@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import { CodexAgent, DEFAULT_CODEX_CLI } from "../../src/agents/codex.js";
+import { ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
+import { CodexAgent, DEFAULT_CODEX_CLI } from "../../src/agents/codex/codex.js";
 import { createAgent } from "../../src/agents/create-agent.js";
 import { createRoleAgents } from "../../src/agents/create-role-agents.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
-import { FakeAgent } from "../../src/agents/fake.js";
+import { FakeAgent } from "../../src/agents/fake/fake.js";
 import { DEFAULT_OPENCODE_CLI, OpenCodeAgent } from "../../src/agents/opencode/index.js";
 import { readEnvConfig } from "../../src/config/env/env-config.js";
 import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import { CodexAgent } from "../../src/agents/codex.js";
+import { ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
+import { CodexAgent } from "../../src/agents/codex/codex.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";

@@ -14,8 +14,8 @@ import {
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLAUDE_APP_SETTINGS, ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import { CodexAgent } from "../../src/agents/codex.js";
+import { CLAUDE_APP_SETTINGS, ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
+import { CodexAgent } from "../../src/agents/codex/codex.js";
 import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
+import { ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
 import { startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { inputText, startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { FlowFixture, LOOP_FINDING, numbered } from "../helpers/flow-fixture.js";

@@ -7,7 +7,7 @@ import { Probot, ProbotOctokit } from "probot";
 import { NoMistakesProbot } from "../../src/server/no-mistakes-probot.js";
 import { createApp } from "../../src/app.js";
 import { startWorkers } from "../../src/wiring/start-workers.js";
-import { FakeAgent } from "../../src/agents/fake.js";
+import { FakeAgent } from "../../src/agents/fake/fake.js";
 import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
 import type { Agent, Role } from "../../src/agents/types.js";
 import type { EnvConfig } from "../../src/config/env/env-config.js";

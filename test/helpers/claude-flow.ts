@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
+import { ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
 import type { TurnLimits } from "../../src/agents/sandbox/turn-limits.js";
 import type { DatabaseHandle } from "../../src/db/database.js";

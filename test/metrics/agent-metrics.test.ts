@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeAgent } from "../../src/agents/fake.js";
+import { FakeAgent } from "../../src/agents/fake/fake.js";
 import type { Agent } from "../../src/agents/types.js";
 import { Metrics } from "../../src/metrics/metrics.js";
 import { RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";

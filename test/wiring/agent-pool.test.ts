@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CodexAgent } from "../../src/agents/codex.js";
+import { CodexAgent } from "../../src/agents/codex/codex.js";
 import { createRoleAgents } from "../../src/agents/create-role-agents.js";
 import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
 import { readEnvConfig } from "../../src/config/env/env-config.js";

@@ -5,13 +5,9 @@ import { fileURLToPath } from "node:url";
 import { AgentError } from "../agent-error.js";
 import type { AgentModel } from "../agent-model.js";
 import { extractJson } from "../extract-json.js";
-import { interpretMetered } from "../metered-usage.js";
-import { buildAgentEnv } from "../process/build-agent-env.js";
 import { placeAppFiles, writeHomeFile, type AppFile } from "../sandbox/agent-home-files.js";
-import type { AgentSandbox, SandboxedResult } from "../sandbox/agent-sandbox.js";
-import { BubblewrapSandbox } from "../sandbox/bubblewrap-sandbox.js";
-import { cliRuntimePaths } from "../sandbox/cli-runtime.js";
-import { modelPolicyFor } from "../sandbox/model-policy.js";
+import type { SandboxedResult } from "../sandbox/agent-sandbox.js";
+import { SandboxedCli, stoppedTurnError, type SandboxedCliOptions } from "../sandbox/sandboxed-cli.js";
 import type { Agent, AgentResult, AgentRunOptions, PortableSessions, Role } from "../types.js";
 import {
   classifyGeminiFailure,
@@ -31,7 +27,7 @@ const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 /** Where the system settings appear inside the sandbox: under no folder the agent may write. */
 const SANDBOX_SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json";
 
-export interface GeminiAgentOptions {
+export interface GeminiAgentOptions extends SandboxedCliOptions {
   /** A call's HOME is `<homeDir>/gemini/<scope ?? "default">` (one per run and role); the CLI keeps `.gemini/` there. */
   homeDir: string;
   /** Path of the `gemini` script; default DEFAULT_GEMINI_CLI. */
@@ -40,17 +36,6 @@ export interface GeminiAgentOptions {
   model?: string;
   /** GOOGLE_GEMINI_BASE_URL: the Gemini API's base (no version). Default https://generativelanguage.googleapis.com. */
   baseUrl?: string;
-  apiKey?: string;
-  /** Output cap of every model request (AGENT_MAX_OUTPUT_TOKENS). */
-  maxOutputTokens?: number;
-  /** Let server-side tools (Google Search, code execution, URL context) through the proxy (AGENT_SERVER_TOOLS=on). */
-  serverTools?: boolean;
-  /** Appended to every invocation (AGENT_ARGS). */
-  extraArgs?: string[];
-  killGraceMs?: number;
-  baseEnv?: NodeJS.ProcessEnv;
-  /** Where the CLI runs; default bubblewrap (AGENT_SANDBOX=off gives the unconfined one). */
-  sandbox?: AgentSandbox;
 }
 
 /** The HOME of a scope (one per run and role), under the agents' home dir. */
@@ -72,11 +57,11 @@ export class GeminiAgent implements Agent {
   readonly supportsResume = true;
   readonly portable: PortableSessions;
   readonly #options: GeminiAgentOptions;
-  readonly #sandbox: AgentSandbox;
+  readonly #cli: SandboxedCli;
 
   constructor(options: GeminiAgentOptions) {
     this.#options = options;
-    this.#sandbox = options.sandbox ?? new BubblewrapSandbox();
+    this.#cli = new SandboxedCli(options, DEFAULT_GEMINI_CLI);
     this.portable = {
       exportSession: (sessionId, cwd, scope) => exportGeminiSession(this.home(scope), sessionId, cwd),
       importSession: (sessionId, cwd, state, scope) => importGeminiSession(this.home(scope), sessionId, cwd, state),
@@ -93,7 +78,7 @@ export class GeminiAgent implements Agent {
    * only whether it is there to run.
    */
   async resolveModel(): Promise<AgentModel> {
-    const cli = this.#options.cli ?? DEFAULT_GEMINI_CLI;
+    const cli = this.#cli.path;
     await access(cli, constants.X_OK).catch((error: NodeJS.ErrnoException) => {
       throw new AgentError("spawn", `gemini CLI ${cli} cannot be run (${error.code ?? error.message})`);
     });
@@ -119,53 +104,38 @@ export class GeminiAgent implements Agent {
     if (asked !== undefined && !isGeminiSessionId(asked))
       throw new AgentError("resume-failed", `gemini: ${JSON.stringify(asked)} is not a session id`);
     const home = this.home(options.scope);
-    const confined = this.#sandbox.kind !== "off";
+    const confined = this.#cli.sandbox.kind !== "off";
     const { appFiles, systemSettings } = await this.#prepareHome(home, options.scope, options.role, confined);
-    const upstream = this.#options.baseUrl ?? DEFAULT_BASE_URL;
-    const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
-    const env = buildAgentEnv(
-      {
-        HOME: home,
-        GEMINI_API_KEY: endpoint.apiKey,
-        GOOGLE_GEMINI_BASE_URL: endpoint.baseUrl,
-        GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemSettings,
-        // no relaunch of itself in a child node, no sandbox of its own (ours confines it), no colours
-        GEMINI_CLI_NO_RELAUNCH: "true",
-        GEMINI_SANDBOX: "false",
-        NO_COLOR: "1",
-      },
-      this.#options.baseEnv,
-    );
-    const cli = this.#options.cli ?? DEFAULT_GEMINI_CLI;
-    const result = await this.#sandbox.run({
-      command: cli,
+    const { upstream, endpoint } = this.#cli.endpoint(DEFAULT_BASE_URL);
+    const env = this.#cli.env({
+      HOME: home,
+      GEMINI_API_KEY: endpoint.apiKey,
+      GOOGLE_GEMINI_BASE_URL: endpoint.baseUrl,
+      GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemSettings,
+      // no relaunch of itself in a child node, no sandbox of its own (ours confines it), no colours
+      GEMINI_CLI_NO_RELAUNCH: "true",
+      GEMINI_SANDBOX: "false",
+      NO_COLOR: "1",
+    });
+    return this.#cli.run(options, {
+      agent: "gemini",
       args: this.args(options),
-      workspace: options.cwd,
-      writable: options.role === "fixer",
       home,
       appFiles,
       hidden: geminiHiddenPaths(options.cwd, home),
-      runtime: cliRuntimePaths(cli),
       env,
-      stdin: options.prompt,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      killGraceMs: this.#options.killGraceMs,
-      model: {
-        upstream,
-        auth: this.#options.apiKey ? { header: "x-goog-api-key", value: this.#options.apiKey } : undefined,
-        policy: modelPolicyFor("gemini", await this.resolveModel(), this.#options),
-      },
-      budget: options.budget,
+      upstream,
+      api: "gemini",
+      authHeader: "x-goog-api-key",
+      model: await this.resolveModel(),
+      interpret: (result) => this.#interpret(result, options),
     });
-    return interpretMetered("gemini", result.metered, () => this.#interpret(result, options));
   }
 
   #interpret(result: SandboxedResult, options: AgentRunOptions): AgentResult {
     const secrets = [this.#options.apiKey];
-    if (result.cancelled || options.signal?.aborted)
-      throw new AgentError("cancelled", `gemini: cancelled after ${result.durationMs} ms`);
-    if (result.timedOut) throw new AgentError("timeout", `gemini: timed out after ${options.timeoutMs} ms`);
+    const stopped = stoppedTurnError("gemini", result, options);
+    if (stopped) throw stopped;
     const output = parseGeminiOutput(result.stdout);
     const stderr = geminiStderrTail(result.stderr);
     if (result.exitCode !== 0 || output?.error) {

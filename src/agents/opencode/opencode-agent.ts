@@ -3,14 +3,10 @@ import { fileURLToPath } from "node:url";
 import { AgentError } from "../agent-error.js";
 import type { AgentModel } from "../agent-model.js";
 import { extractJson } from "../extract-json.js";
-import { interpretMetered } from "../metered-usage.js";
-import { buildAgentEnv } from "../process/build-agent-env.js";
 import { runAgentProcess } from "../process/run-agent-process.js";
-import type { AgentSandbox, SandboxedResult } from "../sandbox/agent-sandbox.js";
-import { BubblewrapSandbox } from "../sandbox/bubblewrap-sandbox.js";
-import { cliRuntimePaths } from "../sandbox/cli-runtime.js";
-import { DEFAULT_MAX_OUTPUT_TOKENS, modelPolicyFor } from "../sandbox/model-policy.js";
-import type { ModelRoute } from "../sandbox/model-route.js";
+import type { SandboxedResult } from "../sandbox/agent-sandbox.js";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "../sandbox/model-policy.js";
+import { SandboxedCli, stoppedTurnError, type SandboxedCliOptions } from "../sandbox/sandboxed-cli.js";
 import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "../types.js";
 import { API_KEY_ENV, openCodeConfig, type OpenCodeProvider } from "./opencode-config.js";
 import { classifyOpenCodeFailure, openCodeError, parseOpenCodeEvents, stderrTail } from "./opencode-events.js";
@@ -50,7 +46,7 @@ const WORKSPACE_HIDDEN = [
   ".agents",
 ];
 
-export interface OpenCodeAgentOptions {
+export interface OpenCodeAgentOptions extends SandboxedCliOptions {
   /** Per-(run, role) homes live in `<homeDir>/opencode/<scope ?? "default">`. */
   homeDir: string;
   /** Path of the opencode binary; default DEFAULT_OPENCODE_CLI. */
@@ -61,14 +57,8 @@ export interface OpenCodeAgentOptions {
   model?: string;
   /** Upstream base (OPENCODE_BASE_URL): like ANTHROPIC_BASE_URL (no /v1) or OPENAI_BASE_URL (ending in /v1). */
   baseUrl?: string;
-  apiKey?: string;
-  maxOutputTokens?: number;
-  serverTools?: boolean;
   /** Appended to every `opencode run` call. */
   extraArgs?: string[];
-  killGraceMs?: number;
-  baseEnv?: NodeJS.ProcessEnv;
-  sandbox?: AgentSandbox;
 }
 
 /**
@@ -83,11 +73,11 @@ export class OpenCodeAgent implements Agent {
   readonly supportsResume = true;
   readonly portable: PortableSessions;
   readonly #options: OpenCodeAgentOptions;
-  readonly #sandbox: AgentSandbox;
+  readonly #cli: SandboxedCli;
 
   constructor(options: OpenCodeAgentOptions) {
     this.#options = options;
-    this.#sandbox = options.sandbox ?? new BubblewrapSandbox();
+    this.#cli = new SandboxedCli(options, DEFAULT_OPENCODE_CLI);
     this.portable = {
       exportSession: async (sessionId, _cwd, scope) => {
         const h = this.#home(scope);
@@ -114,7 +104,7 @@ export class OpenCodeAgent implements Agent {
 
   /** The CLI's version (`opencode --version`), run outside any workspace; throws when it does not start. */
   async version(): Promise<string> {
-    const cli = this.#options.cli ?? DEFAULT_OPENCODE_CLI;
+    const cli = this.#cli.path;
     const h = this.#home("doctor");
     await resetOpenCodeHome(h);
     const result = await runAgentProcess({
@@ -149,8 +139,7 @@ export class OpenCodeAgent implements Agent {
     // stops it, and the exported state holds only the current session.
     if (asked === undefined) await removeOpenCodeDb(h.home, h.data);
 
-    const upstream = this.#options.baseUrl ?? DEFAULT_BASE_URLS[this.#provider];
-    const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
+    const { upstream, endpoint } = this.#cli.endpoint(DEFAULT_BASE_URLS[this.#provider]);
     const model = await this.resolveModel();
     const appFiles = await placeOpenCodeConfig(h, join(this.#options.homeDir, "app", "opencode", basename(h.home)), {
       "opencode.json": openCodeConfig({
@@ -168,73 +157,50 @@ export class OpenCodeAgent implements Agent {
     const args = ["run", "--format", "json", "--title", `no-mistakes ${options.role}`];
     if (asked !== undefined) args.push("-s", asked, "--dir", options.cwd);
     args.push(...(this.#options.extraArgs ?? []));
-    const cli = this.#options.cli ?? DEFAULT_OPENCODE_CLI;
-    const result = await this.#sandbox.run({
-      command: cli,
+    const anthropic = this.#provider === "anthropic";
+    return this.#cli.run(options, {
+      agent: "opencode",
       args,
-      workspace: options.cwd,
-      writable: options.role === "fixer",
       home: h.home,
       appFiles,
       hidden: WORKSPACE_HIDDEN.map((name) => join(options.cwd, name)),
-      runtime: cliRuntimePaths(cli),
       env: this.#env(h, endpoint.apiKey),
-      stdin: options.prompt,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      killGraceMs: this.#options.killGraceMs,
-      model: this.#route(upstream, model),
-      budget: options.budget,
-    });
-    return interpretMetered("opencode", result.metered, () => this.#interpret(result, options));
-  }
-
-  #route(upstream: string, model: AgentModel): ModelRoute {
-    const key = this.#options.apiKey;
-    const anthropic = this.#provider === "anthropic";
-    return {
       upstream,
-      auth: key
-        ? anthropic
-          ? { header: "x-api-key", value: key }
-          : { header: "authorization", value: `Bearer ${key}` }
-        : undefined,
-      policy: modelPolicyFor(anthropic ? "anthropic" : "openai-chat", model, this.#options),
-    };
+      api: anthropic ? "anthropic" : "openai-chat",
+      authHeader: anthropic ? "x-api-key" : "authorization",
+      model,
+      interpret: (result) => this.#interpret(result, options),
+    });
   }
 
   /** Offline and confined: nothing fetched, updated, shared or installed; no project config or skills. */
   #env(h: OpenCodeHome, apiKey: string | undefined): Record<string, string> {
-    return buildAgentEnv(
-      {
-        HOME: h.home,
-        XDG_CONFIG_HOME: h.config,
-        XDG_DATA_HOME: h.data,
-        XDG_STATE_HOME: h.state,
-        XDG_CACHE_HOME: h.cache,
-        [API_KEY_ENV]: apiKey,
-        OPENCODE_DISABLE_MODELS_FETCH: "1",
-        OPENCODE_DISABLE_AUTOUPDATE: "1",
-        OPENCODE_DISABLE_SHARE: "1",
-        OPENCODE_DISABLE_FFF: "1",
-        OPENCODE_DISABLE_PROJECT_CONFIG: "1",
-        OPENCODE_DISABLE_CLAUDE_CODE: "1",
-        OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
-        OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-        OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-        OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
-        NO_COLOR: "1",
-      },
-      this.#options.baseEnv,
-    );
+    return this.#cli.env({
+      HOME: h.home,
+      XDG_CONFIG_HOME: h.config,
+      XDG_DATA_HOME: h.data,
+      XDG_STATE_HOME: h.state,
+      XDG_CACHE_HOME: h.cache,
+      [API_KEY_ENV]: apiKey,
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      OPENCODE_DISABLE_FFF: "1",
+      OPENCODE_DISABLE_PROJECT_CONFIG: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+      OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
+      NO_COLOR: "1",
+    });
   }
 
   #interpret(result: SandboxedResult, options: AgentRunOptions): AgentResult {
     const asked = options.sessionId;
     const secrets = [this.#options.apiKey];
-    if (result.cancelled || options.signal?.aborted)
-      throw new AgentError("cancelled", `opencode: cancelled after ${result.durationMs} ms`);
-    if (result.timedOut) throw new AgentError("timeout", `opencode: timed out after ${options.timeoutMs} ms`);
+    const stopped = stoppedTurnError("opencode", result, options);
+    if (stopped) throw stopped;
 
     const events = parseOpenCodeEvents(result.stdout);
     const failure =

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { AgentError } from "../agent-error.js";
 
 export interface AgentProcessOptions {
@@ -97,9 +97,6 @@ class TailBuffer {
  */
 export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProcessResult> {
   const started = Date.now();
-  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-
   if (options.signal?.aborted) {
     return Promise.resolve({
       exitCode: null,
@@ -114,7 +111,7 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
   }
 
   return new Promise<AgentProcessResult>((resolve, reject) => {
-    let child: ReturnType<typeof spawn>;
+    let child: ChildProcess;
     try {
       child = spawn(options.command, options.args, {
         cwd: options.cwd,
@@ -126,100 +123,130 @@ export function runAgentProcess(options: AgentProcessOptions): Promise<AgentProc
       reject(spawnError(options.command, error));
       return;
     }
+    new AgentProcessRun(child, options, started, { resolve, reject });
+  });
+}
 
-    const stdout = new TailBuffer(cap);
-    const stderr = new TailBuffer(cap);
-    let timedOut = false;
-    let cancelled = false;
-    let exitCode: number | null = null;
-    let exitSignal: NodeJS.Signals | null = null;
-    let exited = false;
-    let settled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    let closeTimer: NodeJS.Timeout | undefined;
-    const pgid = child.pid;
+/**
+ * One child, from its start to its outcome: its output kept (the tail past the cap), its time limit and the
+ * caller's cancel armed, its group killed once it exits, and the outcome settled once, when its stdio closes.
+ */
+class AgentProcessRun {
+  readonly #stdout: TailBuffer;
+  readonly #stderr: TailBuffer;
+  readonly #pgid: number | undefined;
+  readonly #timeout: NodeJS.Timeout;
+  #timedOut = false;
+  #cancelled = false;
+  #exitCode: number | null = null;
+  #exitSignal: NodeJS.Signals | null = null;
+  #exited = false;
+  #settled = false;
+  #killTimer: NodeJS.Timeout | undefined;
+  #closeTimer: NodeJS.Timeout | undefined;
+  readonly #onAbort = (): void => {
+    this.#cancelled = true;
+    this.#terminate();
+  };
 
-    const terminate = (): void => {
-      if (pgid === undefined || exited || killTimer) return;
-      killGroup(pgid, "SIGTERM");
-      killTimer = setTimeout(() => killGroup(pgid, "SIGKILL"), grace);
-      killTimer.unref();
-    };
-
-    const timeout = setTimeout(() => {
-      timedOut = true;
-      terminate();
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly options: AgentProcessOptions,
+    private readonly started: number,
+    private readonly settle: {
+      resolve: (result: AgentProcessResult) => void;
+      reject: (error: AgentError) => void;
+    },
+  ) {
+    const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    this.#stdout = new TailBuffer(cap);
+    this.#stderr = new TailBuffer(cap);
+    this.#pgid = child.pid;
+    this.#timeout = setTimeout(() => {
+      this.#timedOut = true;
+      this.#terminate();
     }, options.timeoutMs);
-    const onAbort = (): void => {
-      cancelled = true;
-      terminate();
-    };
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-
-    const cleanup = (): void => {
-      clearTimeout(timeout);
-      if (killTimer) clearTimeout(killTimer);
-      if (closeTimer) clearTimeout(closeTimer);
-      options.signal?.removeEventListener("abort", onAbort);
-      if (pgid !== undefined) liveGroups.delete(pgid);
-    };
-
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      resolve({
-        exitCode,
-        signal: exitSignal,
-        stdout: stdout.toString(),
-        stderr: stderr.toString(),
-        timedOut,
-        cancelled,
-        truncated: stdout.truncated || stderr.truncated,
-        durationMs: Date.now() - started,
-      });
-    };
-
-    child.on("error", (error) => {
-      if (settled) return;
-      if (pgid === undefined) {
-        settled = true;
-        cleanup();
-        reject(spawnError(options.command, error));
-      }
-      // Errors after a successful spawn (a failed kill) change nothing: exit/close still come.
-    });
-
-    if (pgid !== undefined) {
+    options.signal?.addEventListener("abort", this.#onAbort, { once: true });
+    child.on("error", (error) => this.#failed(error));
+    if (this.#pgid !== undefined) {
       installExitHook();
-      liveGroups.add(pgid);
-      options.onSpawn?.(pgid);
+      liveGroups.add(this.#pgid);
+      options.onSpawn?.(this.#pgid);
     }
+    this.#feed();
+    child.on("exit", (code, signal) => this.#leaderExited(code, signal));
+    child.on("close", () => {
+      if (this.#exited) this.#finish();
+    });
+  }
 
-    child.stdout!.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk));
+  /** The output read as it comes, the prompt written to stdin, and stdin closed. */
+  #feed(): void {
+    const child = this.child;
+    child.stdout!.on("data", (chunk: Buffer) => this.#stdout.push(chunk));
+    child.stderr!.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     child.stdin!.on("error", () => {
       // EPIPE: the child exited without reading its stdin; its exit code tells the story
     });
-    child.stdin!.end(options.stdin);
+    child.stdin!.end(this.options.stdin);
+  }
 
-    child.on("exit", (code, signal) => {
-      exited = true;
-      exitCode = code;
-      exitSignal = signal;
-      // The leader is gone: nothing of its group may outlive the call.
-      if (pgid !== undefined) killGroup(pgid, "SIGKILL");
-      closeTimer = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        finish();
-      }, CLOSE_WAIT_MS);
-      closeTimer.unref();
+  /** SIGTERM to the group, then SIGKILL after the grace (once, and only while the leader lives). */
+  #terminate(): void {
+    const pgid = this.#pgid;
+    if (pgid === undefined || this.#exited || this.#killTimer) return;
+    killGroup(pgid, "SIGTERM");
+    this.#killTimer = setTimeout(() => killGroup(pgid, "SIGKILL"), this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    this.#killTimer.unref();
+  }
+
+  #failed(error: Error): void {
+    if (this.#settled) return;
+    if (this.#pgid === undefined) {
+      this.#settled = true;
+      this.#cleanup();
+      this.settle.reject(spawnError(this.options.command, error));
+    }
+    // Errors after a successful spawn (a failed kill) change nothing: exit/close still come.
+  }
+
+  #leaderExited(code: number | null, signal: NodeJS.Signals | null): void {
+    this.#exited = true;
+    this.#exitCode = code;
+    this.#exitSignal = signal;
+    // The leader is gone: nothing of its group may outlive the call.
+    if (this.#pgid !== undefined) killGroup(this.#pgid, "SIGKILL");
+    this.#closeTimer = setTimeout(() => {
+      this.child.stdout?.destroy();
+      this.child.stderr?.destroy();
+      this.#finish();
+    }, CLOSE_WAIT_MS);
+    this.#closeTimer.unref();
+  }
+
+  #cleanup(): void {
+    clearTimeout(this.#timeout);
+    if (this.#killTimer) clearTimeout(this.#killTimer);
+    if (this.#closeTimer) clearTimeout(this.#closeTimer);
+    this.options.signal?.removeEventListener("abort", this.#onAbort);
+    if (this.#pgid !== undefined) liveGroups.delete(this.#pgid);
+  }
+
+  #finish(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#cleanup();
+    this.settle.resolve({
+      exitCode: this.#exitCode,
+      signal: this.#exitSignal,
+      stdout: this.#stdout.toString(),
+      stderr: this.#stderr.toString(),
+      timedOut: this.#timedOut,
+      cancelled: this.#cancelled,
+      truncated: this.#stdout.truncated || this.#stderr.truncated,
+      durationMs: Date.now() - this.started,
     });
-    child.on("close", () => {
-      if (exited) finish();
-    });
-  });
+  }
 }
 
 function spawnError(command: string, error: unknown): AgentError {

@@ -33,6 +33,18 @@ export interface ModelProxy {
   close(): Promise<void>;
 }
 
+/** What every exchange of one proxy shares: where it forwards, what it lets through, what it metered and noted. */
+interface ProxyContext {
+  route: ModelRoute;
+  upstream: URL;
+  send: typeof httpRequest;
+  policy: ModelPolicy;
+  meter: ModelMeter;
+  log: RefusalLog;
+  /** The request bodies held at once, over all connections. */
+  held: { bytes: number };
+}
+
 /**
  * An HTTP proxy on a unix socket that forwards an agent's model API calls to `route.upstream`,
  * replacing whatever credentials the agent sent with the real key. Only POSTs to the API's model
@@ -46,126 +58,17 @@ export async function startModelProxy(
   budget?: ModelBudget,
 ): Promise<ModelProxy> {
   const upstream = new URL(route.upstream.replace(/\/+$/, ""));
-  const send = upstream.protocol === "https:" ? httpsRequest : httpRequest;
-  const policy = route.policy;
-  const meter = new ModelMeter(policy.api, budget);
-  const refused: string[] = [];
-  const note = (line: string) => {
-    if (refused.length < MAX_REFUSALS_KEPT) refused.push(line.slice(0, 200));
+  const context: ProxyContext = {
+    route,
+    upstream,
+    send: upstream.protocol === "https:" ? httpsRequest : httpRequest,
+    policy: route.policy,
+    meter: new ModelMeter(route.policy.api, budget),
+    log: new RefusalLog(),
+    held: { bytes: 0 },
   };
-  // the CLI sends its switches with every request: each one dropped is noted once (at most 10 a note)
-  const droppedOnce = new Set<string>();
-  const noteDropped = (what: string, dropped: readonly string[]) => {
-    const fresh = [...new Set(dropped.map((d) => d.slice(0, 80)))].filter((d) => !droppedOnce.has(d)).slice(0, 10);
-    if (fresh.length === 0 || refused.length >= MAX_REFUSALS_KEPT) return;
-    fresh.forEach((d) => droppedOnce.add(d));
-    note(`${what}: dropped ${fresh.map((d) => JSON.stringify(d)).join(", ")}`);
-  };
+  const server = createServer((req, res) => answer(context, req, res));
   const sockets = new Set<Socket>();
-  const held = { bytes: 0 };
-
-  const refuse = (res: ServerResponse, what: string, status: number, message: string) => {
-    note(`${what} (${status})`);
-    res.writeHead(status, { "content-type": "application/json" }).end(errorBody(policy.api, status, message));
-  };
-
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? "/";
-    const path = url.split("?")[0] ?? "/";
-    const method = req.method ?? "?";
-    const what = `${method} ${path}`;
-    const local = localAnswer(policy.api, method, path);
-    if (local) {
-      req.resume();
-      res.writeHead(local.status, local.body ? { "content-type": "application/json" } : {}).end(local.body);
-      return;
-    }
-    const routeRefusal = checkRoute(policy, method, path);
-    if (routeRefusal) {
-      req.resume();
-      refuse(res, what, routeRefusal.status, routeRefusal.message);
-      return;
-    }
-    let holding = 0;
-    res.on("close", () => (held.bytes -= holding));
-    readBody(req, held, (bytes) => (holding += bytes)).then(
-      (raw) => {
-        if (raw === undefined)
-          return refuse(res, what, 413, `the request bodies held at once are over ${MAX_REQUEST_BYTES} bytes`);
-        if (meter.stopped) return refuse(res, what, 403, meter.stopped);
-        const passed = applyPolicy(policy, req.headers, raw, path);
-        if (!("body" in passed)) {
-          if (passed.model !== undefined) meter.noteModelRefused(passed.message);
-          return refuse(res, what, passed.status, passed.message);
-        }
-        if (passed.stripped.length > 0) note(`${what}: removed ${passed.stripped.join(", ")}`);
-        noteDropped(what, passed.droppedSwitches);
-        forward(res, url, path, passed.headers, passed.body, passed.model);
-      },
-      () => res.destroy(),
-    );
-  });
-
-  function forward(
-    res: ServerResponse,
-    url: string,
-    path: string,
-    headers: Record<string, string | string[]>,
-    body: Buffer,
-    model: string,
-  ): void {
-    if (route.auth) headers[route.auth.header] = route.auth.value;
-    const outgoing = send(
-      {
-        protocol: upstream.protocol,
-        hostname: upstream.hostname,
-        port: upstream.port || undefined,
-        method: "POST",
-        path: `${upstream.pathname === "/" ? "" : upstream.pathname}${url}`,
-        headers,
-      },
-      (incoming) => {
-        const out: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name.toLowerCase())) out[name] = value;
-        }
-        const status = incoming.statusCode ?? 502;
-        res.writeHead(status, out);
-        // Token counting is free; any other answer that succeeded is billed, read or estimated.
-        const billed = status >= 200 && status < 300 && !isTokenCount(path);
-        const streamed = /text\/event-stream/i.test(String(incoming.headers["content-type"] ?? ""));
-        const reader = billed ? meter.reader(model, streamed, estimate(policy, body)) : undefined;
-        const refusal = status === 404 ? new ErrorReader() : undefined;
-        incoming.on("data", (chunk: Buffer) => {
-          reader?.push(chunk);
-          refusal?.push(chunk);
-          res.write(chunk);
-        });
-        incoming.on("end", () => {
-          reader?.end();
-          if (refusal) meter.noteModelRefused(upstreamRefusal(policy, model, status, refusal.message()));
-          res.end();
-        });
-        incoming.on("error", () => res.destroy());
-        incoming.on("close", () => reader?.end());
-      },
-    );
-    outgoing.on("error", (error) => {
-      // The CLI sees what it would see from an unreachable API: a connection-level failure.
-      if (!res.headersSent) {
-        res
-          .writeHead(502, { "content-type": "application/json" })
-          .end(
-            errorBody(policy.api, 502, `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`),
-          );
-      } else {
-        res.destroy();
-      }
-    });
-    res.on("close", () => outgoing.destroy());
-    outgoing.end(body);
-  }
-
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -181,9 +84,9 @@ export async function startModelProxy(
 
   return {
     socketPath,
-    refused,
+    refused: context.log.refused,
     get usage() {
-      return meter.report;
+      return context.meter.report;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -191,6 +94,139 @@ export async function startModelProxy(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The refusals, removals and dropped switches kept for the log (the first MAX_REFUSALS_KEPT). */
+class RefusalLog {
+  readonly refused: string[] = [];
+  /** The switches already noted: the CLI sends them with every request, each dropped one is noted once. */
+  readonly #droppedOnce = new Set<string>();
+
+  note(line: string): void {
+    if (this.refused.length < MAX_REFUSALS_KEPT) this.refused.push(line.slice(0, 200));
+  }
+
+  /** The switches dropped that were not noted before (at most 10 a note). */
+  noteDropped(what: string, dropped: readonly string[]): void {
+    const fresh = [...new Set(dropped.map((d) => d.slice(0, 80)))]
+      .filter((d) => !this.#droppedOnce.has(d))
+      .slice(0, 10);
+    if (fresh.length === 0 || this.refused.length >= MAX_REFUSALS_KEPT) return;
+    fresh.forEach((d) => this.#droppedOnce.add(d));
+    this.note(`${what}: dropped ${fresh.map((d) => JSON.stringify(d)).join(", ")}`);
+  }
+}
+
+/** A refusal, noted, and answered as the API would answer it. */
+function refuse(context: ProxyContext, res: ServerResponse, what: string, status: number, message: string): void {
+  context.log.note(`${what} (${status})`);
+  res.writeHead(status, { "content-type": "application/json" }).end(errorBody(context.policy.api, status, message));
+}
+
+/** One request: answered here, refused, or read whole, put through the policy and forwarded. */
+function answer(context: ProxyContext, req: IncomingMessage, res: ServerResponse): void {
+  const { policy, meter, held } = context;
+  const url = req.url ?? "/";
+  const path = url.split("?")[0] ?? "/";
+  const method = req.method ?? "?";
+  const what = `${method} ${path}`;
+  const local = localAnswer(policy.api, method, path);
+  if (local) {
+    req.resume();
+    res.writeHead(local.status, local.body ? { "content-type": "application/json" } : {}).end(local.body);
+    return;
+  }
+  const routeRefusal = checkRoute(policy, method, path);
+  if (routeRefusal) {
+    req.resume();
+    refuse(context, res, what, routeRefusal.status, routeRefusal.message);
+    return;
+  }
+  let holding = 0;
+  res.on("close", () => (held.bytes -= holding));
+  readBody(req, held, (bytes) => (holding += bytes)).then(
+    (raw) => {
+      if (raw === undefined)
+        return refuse(context, res, what, 413, `the request bodies held at once are over ${MAX_REQUEST_BYTES} bytes`);
+      if (meter.stopped) return refuse(context, res, what, 403, meter.stopped);
+      const passed = applyPolicy(policy, req.headers, raw, path);
+      if (!("body" in passed)) {
+        if (passed.model !== undefined) meter.noteModelRefused(passed.message);
+        return refuse(context, res, what, passed.status, passed.message);
+      }
+      if (passed.stripped.length > 0) context.log.note(`${what}: removed ${passed.stripped.join(", ")}`);
+      context.log.noteDropped(what, passed.droppedSwitches);
+      forward(context, res, { url, path, headers: passed.headers, body: passed.body, model: passed.model });
+    },
+    () => res.destroy(),
+  );
+}
+
+/** A request that passed the policy, as it goes upstream. */
+interface PassedRequest {
+  url: string;
+  path: string;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  model: string;
+}
+
+/** The request sent upstream with the real key; an unreachable API answers as a connection-level failure. */
+function forward(context: ProxyContext, res: ServerResponse, request: PassedRequest): void {
+  const { route, upstream, policy } = context;
+  const headers = request.headers;
+  if (route.auth) headers[route.auth.header] = route.auth.value;
+  const outgoing = context.send(
+    {
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port || undefined,
+      method: "POST",
+      path: `${upstream.pathname === "/" ? "" : upstream.pathname}${request.url}`,
+      headers,
+    },
+    (incoming) => relay(context, incoming, res, request),
+  );
+  outgoing.on("error", (error) => {
+    // The CLI sees what it would see from an unreachable API: a connection-level failure.
+    if (!res.headersSent) {
+      res
+        .writeHead(502, { "content-type": "application/json" })
+        .end(errorBody(policy.api, 502, `model API unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`));
+    } else {
+      res.destroy();
+    }
+  });
+  res.on("close", () => outgoing.destroy());
+  outgoing.end(request.body);
+}
+
+/** The upstream answer passed back to the CLI as it comes, metered, and its refusal of the model noted. */
+function relay(context: ProxyContext, incoming: IncomingMessage, res: ServerResponse, request: PassedRequest): void {
+  const { policy, meter } = context;
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name.toLowerCase())) out[name] = value;
+  }
+  const status = incoming.statusCode ?? 502;
+  res.writeHead(status, out);
+  // Token counting is free; any other answer that succeeded is billed, read or estimated.
+  const billed = status >= 200 && status < 300 && !isTokenCount(request.path);
+  const streamed = /text\/event-stream/i.test(String(incoming.headers["content-type"] ?? ""));
+  const reader = billed ? meter.reader(request.model, streamed, estimate(policy, request.body)) : undefined;
+  const refusal = status === 404 ? new ErrorReader() : undefined;
+  incoming.on("data", (chunk: Buffer) => {
+    reader?.push(chunk);
+    refusal?.push(chunk);
+    res.write(chunk);
+  });
+  incoming.on("end", () => {
+    reader?.end();
+    if (refusal) meter.noteModelRefused(upstreamRefusal(policy, request.model, status, refusal.message()));
+    res.end();
+  });
+  incoming.on("error", () => res.destroy());
+  incoming.on("close", () => reader?.end());
 }
 
 /** The error message of an API's error answer (both APIs put it at `error.message`), from its first 16 KiB. */

@@ -37,76 +37,101 @@ interface DiskUse {
  * the first limit passed it kills every process of the turn and reports the reason once.
  */
 export async function startTurnWatchdog(options: TurnWatchdogOptions): Promise<TurnWatchdog> {
-  const { limits, cgroup } = options;
-  const fileCap = limits.maxFileMb * MB;
-  const baseline = await diskUse(options.writable, fileCap);
-  let reason: string | undefined;
-  let root: number | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let diskTimer: NodeJS.Timeout | undefined;
-  let sampling = false;
-  let walking = false;
+  const fileCap = options.limits.maxFileMb * MB;
+  return new TurnWatch(options, fileCap, await diskUse(options.writable, fileCap));
+}
 
-  const breach = async (limit: keyof TurnLimits): Promise<void> => {
-    if (reason !== undefined) return;
-    reason = limitReason(limit, limits);
+/** One turn's watch: its samples (one of each kind at a time), and the first limit passed, breached once. */
+class TurnWatch implements TurnWatchdog {
+  #reason: string | undefined;
+  #root: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #diskTimer: NodeJS.Timeout | undefined;
+  #sampling = false;
+  #walking = false;
+
+  constructor(
+    private readonly options: TurnWatchdogOptions,
+    private readonly fileCap: number,
+    /** The writable paths' use before the turn. */
+    private readonly baseline: DiskUse,
+  ) {}
+
+  get reason(): string | undefined {
+    return this.#reason;
+  }
+
+  watch(pid: number): void {
+    this.#root = pid;
+    this.#timer = setInterval(() => void this.#sample(), SAMPLE_MS);
+    this.#diskTimer = setInterval(() => void this.#sampleDisk(), DISK_SAMPLE_MS);
+    this.#timer.unref();
+    this.#diskTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    const cgroup = this.options.cgroup;
+    clearInterval(this.#timer);
+    clearInterval(this.#diskTimer);
+    if (this.#reason === undefined && cgroup) {
+      if (await cgroup.hitProcessLimit()) await this.#breach("maxProcesses");
+      else if (await cgroup.hitMemoryLimit()) await this.#breach("maxMemoryMb");
+    }
+    while (this.#walking) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.#sampleDisk();
+  }
+
+  /** Every process of the turn killed, and the reason told once. */
+  async #breach(limit: keyof TurnLimits): Promise<void> {
+    if (this.#reason !== undefined) return;
+    const { cgroup, limits } = this.options;
+    this.#reason = limitReason(limit, limits);
     if (cgroup) for (const pid of await cgroup.pids()) killPid(pid);
-    else if (root !== undefined) for (const pid of await descendants(root)) killPid(pid);
-    options.onBreach(reason);
-  };
+    else if (this.#root !== undefined) for (const pid of await descendants(this.#root)) killPid(pid);
+    this.options.onBreach(this.#reason);
+  }
 
-  const sample = async (): Promise<void> => {
-    if (sampling || reason !== undefined) return;
-    sampling = true;
+  async #sample(): Promise<void> {
+    if (this.#sampling || this.#reason !== undefined) return;
+    this.#sampling = true;
     try {
-      if (cgroup) {
-        if ((await cgroup.hitProcessLimit()) || ((await cgroup.processCount()) ?? 0) >= limits.maxProcesses)
-          return await breach("maxProcesses");
-        if (await cgroup.hitMemoryLimit()) return await breach("maxMemoryMb");
-      } else if (root !== undefined) {
-        const pids = await descendants(root);
-        if (pids.length >= limits.maxProcesses) return await breach("maxProcesses");
-        if ((await rssBytes(pids)) > limits.maxMemoryMb * MB) return await breach("maxMemoryMb");
-      }
+      const passed = await processLimitPassed(this.options.limits, this.options.cgroup, this.#root);
+      if (passed) await this.#breach(passed);
     } finally {
-      sampling = false;
+      this.#sampling = false;
     }
-  };
+  }
 
-  const sampleDisk = async (): Promise<void> => {
-    if (walking || reason !== undefined) return;
-    walking = true;
+  async #sampleDisk(): Promise<void> {
+    if (this.#walking || this.#reason !== undefined) return;
+    this.#walking = true;
+    const { limits, writable } = this.options;
     try {
-      const now = await diskUse(options.writable, fileCap);
-      if ([...now.bigFiles].some((path) => !baseline.bigFiles.has(path))) return await breach("maxFileMb");
-      if (now.bytes - baseline.bytes > limits.maxWorkspaceMb * MB) return await breach("maxWorkspaceMb");
+      const now = await diskUse(writable, this.fileCap);
+      if ([...now.bigFiles].some((path) => !this.baseline.bigFiles.has(path))) return await this.#breach("maxFileMb");
+      if (now.bytes - this.baseline.bytes > limits.maxWorkspaceMb * MB) return await this.#breach("maxWorkspaceMb");
     } finally {
-      walking = false;
+      this.#walking = false;
     }
-  };
+  }
+}
 
-  return {
-    watch(pid: number): void {
-      root = pid;
-      timer = setInterval(() => void sample(), SAMPLE_MS);
-      diskTimer = setInterval(() => void sampleDisk(), DISK_SAMPLE_MS);
-      timer.unref();
-      diskTimer.unref();
-    },
-    async stop(): Promise<void> {
-      clearInterval(timer);
-      clearInterval(diskTimer);
-      if (reason === undefined && cgroup) {
-        if (await cgroup.hitProcessLimit()) await breach("maxProcesses");
-        else if (await cgroup.hitMemoryLimit()) await breach("maxMemoryMb");
-      }
-      while (walking) await new Promise((resolve) => setTimeout(resolve, 20));
-      await sampleDisk();
-    },
-    get reason() {
-      return reason;
-    },
-  };
+/** The process or memory limit the turn is past (its cgroup's counters, else its /proc descendants'), if any. */
+async function processLimitPassed(
+  limits: TurnLimits,
+  cgroup: TurnCgroup | undefined,
+  root: number | undefined,
+): Promise<"maxProcesses" | "maxMemoryMb" | undefined> {
+  if (cgroup) {
+    if ((await cgroup.hitProcessLimit()) || ((await cgroup.processCount()) ?? 0) >= limits.maxProcesses)
+      return "maxProcesses";
+    if (await cgroup.hitMemoryLimit()) return "maxMemoryMb";
+  } else if (root !== undefined) {
+    const pids = await descendants(root);
+    if (pids.length >= limits.maxProcesses) return "maxProcesses";
+    if ((await rssBytes(pids)) > limits.maxMemoryMb * MB) return "maxMemoryMb";
+  }
+  return undefined;
 }
 
 /** Allocated bytes under the paths (not following links, skipping a top-level .git), and files at the cap. */

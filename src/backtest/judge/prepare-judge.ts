@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { createAgent, createSandbox } from "../../agents/create-agent.js";
 import { readEnvConfig } from "../../config/env/env-config.js";
-import { checkAgentSandbox } from "../../server/check-agent-sandbox.js";
+import { checkAgentSandbox } from "../../agents/sandbox/check-agent-sandbox.js";
 import { backtestEnv } from "../configurations/backtest-env.js";
 import { Judge } from "./judge.js";
 import type { JudgeCache } from "./judge-cache.js";

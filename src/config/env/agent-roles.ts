@@ -13,15 +13,26 @@ export interface AgentChoice {
 
 export type AgentRoles = Record<Role, AgentChoice>;
 
-/** The key each real CLI needs, and what it is (for the problem a missing one gives). */
-const AGENT_KEYS: Partial<Record<AgentName, { variable: string; cli: string; unlessSet?: string }>> = {
-  claude: { variable: "ANTHROPIC_API_KEY", cli: "Claude Code" },
-  codex: { variable: "OPENAI_API_KEY", cli: "Codex" },
-  gemini: { variable: "GEMINI_API_KEY", cli: "Gemini CLI" },
+/** The key a real CLI needs: its variable, what it is (for the problem a missing one gives), and where it is read. */
+export interface AgentKey {
+  variable: string;
+  cli: string;
+  /** The settings of `agent` in the environment's config that hold it (`apiKey`, and `baseUrl` for unlessSet). */
+  provider: "anthropic" | "openai" | "gemini" | "opencode";
+  /** A variable (the provider's base URL) that, set, stands in for the key. */
+  unlessSet?: string;
+}
+
+/** The key each real CLI needs (the fake agent needs none): the one source of which agents the app can run. */
+export const AGENT_KEYS: Partial<Record<AgentName, AgentKey>> = {
+  claude: { variable: "ANTHROPIC_API_KEY", cli: "Claude Code", provider: "anthropic" },
+  codex: { variable: "OPENAI_API_KEY", cli: "Codex", provider: "openai" },
+  gemini: { variable: "GEMINI_API_KEY", cli: "Gemini CLI", provider: "gemini" },
   // a keyless model server of the team's own needs only its URL
   opencode: {
     variable: "OPENCODE_API_KEY",
     cli: "OpenCode (of OPENCODE_PROVIDER's API)",
+    provider: "opencode",
     unlessSet: "OPENCODE_BASE_URL",
   },
 };

@@ -1,4 +1,4 @@
-import type { SandboxStatus } from "../../server/check-agent-sandbox.js";
+import type { SandboxStatus } from "../../agents/sandbox/check-agent-sandbox.js";
 import { createHealthHandler } from "../../server/health/health-handler.js";
 import { createRootPage } from "../../server/root-page.js";
 import { webhookAddress } from "../../server/webhook/webhook-address.js";

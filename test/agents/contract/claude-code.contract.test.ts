@@ -1,4 +1,4 @@
-import { ClaudeCodeAgent } from "../../../src/agents/claude-code.js";
+import { ClaudeCodeAgent } from "../../../src/agents/claude/claude-code.js";
 import { startFakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { describeAgentContract } from "./agent-contract.js";
 

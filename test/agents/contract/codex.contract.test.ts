@@ -1,4 +1,4 @@
-import { CodexAgent } from "../../../src/agents/codex.js";
+import { CodexAgent } from "../../../src/agents/codex/codex.js";
 import { startFakeOpenAIServer } from "../../helpers/fake-openai-server.js";
 import { describeAgentContract } from "./agent-contract.js";
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FakeAgent } from "../../../src/agents/fake.js";
+import { FakeAgent } from "../../../src/agents/fake/fake.js";
 import { buildJudgePrompt } from "../../../src/backtest/judge/build-judge-prompt.js";
 import { Judge } from "../../../src/backtest/judge/judge.js";
 import { JudgeCache } from "../../../src/backtest/judge/judge-cache.js";

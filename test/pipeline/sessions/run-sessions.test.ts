@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AgentError } from "../../../src/agents/agent-error.js";
-import { FakeAgent } from "../../../src/agents/fake.js";
+import { FakeAgent } from "../../../src/agents/fake/fake.js";
 import type { Agent, AgentResult, AgentRunOptions } from "../../../src/agents/types.js";
 import { listRunAgentSessions, loadRunAgentSession, saveRunAgentSession } from "../../../src/db/run-agent-sessions.js";
 import { updateRun } from "../../../src/db/runs.js";

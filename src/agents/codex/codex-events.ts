@@ -1,4 +1,4 @@
-import { AgentError, type AgentErrorKind } from "./agent-error.js";
+import { AgentError, type AgentErrorKind } from "../agent-error.js";
 
 /** Token totals as `codex exec --json` reports them in `turn.completed.usage`. */
 export interface CodexTokenTotals {

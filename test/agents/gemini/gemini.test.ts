@@ -3,17 +3,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AgentError } from "../../src/agents/agent-error.js";
-import { GeminiAgent, geminiHomeFor, type GeminiAgentOptions } from "../../src/agents/gemini/index.js";
-import { SANDBOX_API_KEY_PLACEHOLDER } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
-import type { AgentRunOptions } from "../../src/agents/types.js";
-import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
-import { agentScope, RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { contentsText, startFakeGeminiServer, type FakeGeminiServer } from "../helpers/fake-gemini-server.js";
-import { createRun } from "../helpers/run-fixture.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { AgentError } from "../../../src/agents/agent-error.js";
+import { GeminiAgent, geminiHomeFor, type GeminiAgentOptions } from "../../../src/agents/gemini/index.js";
+import { SANDBOX_API_KEY_PLACEHOLDER } from "../../../src/agents/sandbox/bubblewrap-sandbox.js";
+import type { AgentRunOptions } from "../../../src/agents/types.js";
+import { loadRunAgentSession, saveRunAgentSession } from "../../../src/db/run-agent-sessions.js";
+import { agentScope, RunSessions, type TurnRequest } from "../../../src/pipeline/sessions/run-sessions.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
+import { contentsText, startFakeGeminiServer, type FakeGeminiServer } from "../../helpers/fake-gemini-server.js";
+import { createRun } from "../../helpers/run-fixture.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.js";
 
 const API_KEY = "AIza-test-gemini-Secret-0123456789";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GeminiAgent } from "../../src/agents/gemini/index.js";
-import type { AgentRunOptions } from "../../src/agents/types.js";
-import { startFakeGeminiServer, type FakeGeminiServer } from "../helpers/fake-gemini-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { GeminiAgent } from "../../../src/agents/gemini/index.js";
+import type { AgentRunOptions } from "../../../src/agents/types.js";
+import { startFakeGeminiServer, type FakeGeminiServer } from "../../helpers/fake-gemini-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 let server: FakeGeminiServer;
 let homeDir: string;

@@ -1,23 +1,23 @@
+/*
+ * The claude room: the Claude Code adapter. This file runs `claude -p` in the sandbox and reads its result
+ * object; claude-sessions.ts exports a session's transcript after a turn and writes it back before a resume.
+ */
 import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentError, type AgentErrorKind } from "./agent-error.js";
-import type { AgentModel } from "./agent-model.js";
+import { AgentError, type AgentErrorKind } from "../agent-error.js";
+import type { AgentModel } from "../agent-model.js";
 import { exportClaudeSession, importClaudeSession } from "./claude-sessions.js";
-import { extractJson } from "./extract-json.js";
-import { interpretMetered } from "./metered-usage.js";
-import { buildAgentEnv } from "./process/build-agent-env.js";
-import { probeSentModel } from "./probe-sent-model.js";
-import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
-import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
-import type { ModelEndpoint } from "./sandbox/model-route.js";
-import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
-import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
-import { modelPolicyFor } from "./sandbox/model-policy.js";
-import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "./types.js";
+import { extractJson } from "../extract-json.js";
+import { probeSentModel } from "../probe-sent-model.js";
+import { placeAppFiles, type AppFile } from "../sandbox/agent-home-files.js";
+import type { SandboxedResult } from "../sandbox/agent-sandbox.js";
+import type { ModelEndpoint } from "../sandbox/model-route.js";
+import { SandboxedCli, type SandboxedCliOptions } from "../sandbox/sandboxed-cli.js";
+import type { Agent, AgentResult, AgentRunOptions, AgentUsage, PortableSessions, Role } from "../types.js";
 
 /** The pinned CLI of this package (node_modules/.bin/claude, relative to the project root). */
-export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
+export const DEFAULT_CLAUDE_CLI = fileURLToPath(new URL("../../../node_modules/.bin/claude", import.meta.url));
 const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 /** The model when AGENT_MODEL names none. */
 export const DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5";
@@ -29,27 +29,13 @@ export const DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5";
 export const CLAUDE_APP_SETTINGS = { disableAllHooks: true, includeGitInstructions: false } as const;
 const SETTINGS_FILES = ["settings.json", "settings.local.json"];
 
-export interface ClaudeCodeAgentOptions {
+export interface ClaudeCodeAgentOptions extends SandboxedCliOptions {
   /** Path of the `claude` binary; default DEFAULT_CLAUDE_CLI. */
   cli?: string;
   /** CLAUDE_CONFIG_DIR of a call is `<homeDir>/claude/<scope ?? "default">` (one per run and role). */
   homeDir: string;
-  apiKey?: string;
-  baseUrl?: string;
   /** The one model the CLI runs (`--model`); the proxy lets it through, and the id the CLI sends for it. Default DEFAULT_CLAUDE_MODEL. */
   model?: string;
-  /** Output cap of every model request (AGENT_MAX_OUTPUT_TOKENS); default DEFAULT_MAX_OUTPUT_TOKENS. */
-  maxOutputTokens?: number;
-  /** Let server-side tools (web search/fetch, code execution, MCP servers) through the proxy (AGENT_SERVER_TOOLS=on). */
-  serverTools?: boolean;
-  /** Appended to every invocation (AGENT_ARGS). */
-  extraArgs?: string[];
-  /** Parent environment the allowlist is applied to; default process.env. */
-  baseEnv?: NodeJS.ProcessEnv;
-  /** SIGTERM → SIGKILL grace on timeout/cancel; default 5000. */
-  killGraceMs?: number;
-  /** Where the CLI runs; default bubblewrap (AGENT_SANDBOX=off gives the unconfined one). */
-  sandbox?: AgentSandbox;
 }
 
 /** Tools per role. The reviewer only reads; the fixer also edits files (never runs commands). */
@@ -109,11 +95,11 @@ export class ClaudeCodeAgent implements Agent {
   readonly supportsResume = true;
   readonly portable: PortableSessions;
   readonly #options: ClaudeCodeAgentOptions;
-  readonly #sandbox: AgentSandbox;
+  readonly #cli: SandboxedCli;
 
   constructor(options: ClaudeCodeAgentOptions) {
     this.#options = options;
-    this.#sandbox = options.sandbox ?? new BubblewrapSandbox();
+    this.#cli = new SandboxedCli(options, DEFAULT_CLAUDE_CLI);
     this.portable = {
       exportSession: async (sessionId, cwd, scope) => exportClaudeSession(this.configDir(scope), sessionId, cwd),
       importSession: async (sessionId, cwd, state, scope) => {
@@ -131,7 +117,7 @@ export class ClaudeCodeAgent implements Agent {
   /** The model of every turn: as configured, and the id the CLI sends for it (learnt once, from the CLI). */
   async resolveModel(): Promise<AgentModel> {
     const configured = this.#model;
-    const cli = this.#options.cli ?? DEFAULT_CLAUDE_CLI;
+    const cli = this.#cli.path;
     const key = [await binaryIdentity(cli), configured, ...(this.#options.extraArgs ?? [])].join("\0");
     let sent = SENT_MODELS.get(key);
     if (!sent) {
@@ -183,28 +169,25 @@ export class ClaudeCodeAgent implements Agent {
    * or a configured alias such as `haiku` would name itself.
    */
   #env(endpoint: ModelEndpoint, configDir: string, home: string, sent: string | undefined): Record<string, string> {
-    return buildAgentEnv(
-      {
-        ANTHROPIC_API_KEY: endpoint.apiKey,
-        ANTHROPIC_BASE_URL: endpoint.baseUrl,
-        CLAUDE_CONFIG_DIR: configDir,
-        HOME: home,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        ANTHROPIC_SMALL_FAST_MODEL: sent,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: sent,
-        CLAUDE_CODE_MAX_RETRIES: "0",
-        DISABLE_AUTOUPDATER: "1",
-        DISABLE_TELEMETRY: "1",
-        DISABLE_ERROR_REPORTING: "1",
-        // No memory files: the maintainers' guidelines come from the base commit, in the prompt. Project
-        // memory (CLAUDE.md, CLAUDE.local.md, .claude/, nested ones) is the PR head's, kept out already by
-        // `--setting-sources user`; user memory and auto memory live in the config dir, writable during a
-        // turn. With these nothing of either is read, whatever AGENT_ARGS says about setting sources.
-        CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1",
-        CLAUDE_CODE_DISABLE_AUTO_MEMORY: "1",
-      },
-      this.#options.baseEnv ?? process.env,
-    );
+    return this.#cli.env({
+      ANTHROPIC_API_KEY: endpoint.apiKey,
+      ANTHROPIC_BASE_URL: endpoint.baseUrl,
+      CLAUDE_CONFIG_DIR: configDir,
+      HOME: home,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      ANTHROPIC_SMALL_FAST_MODEL: sent,
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: sent,
+      CLAUDE_CODE_MAX_RETRIES: "0",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      // No memory files: the maintainers' guidelines come from the base commit, in the prompt. Project
+      // memory (CLAUDE.md, CLAUDE.local.md, .claude/, nested ones) is the PR head's, kept out already by
+      // `--setting-sources user`; user memory and auto memory live in the config dir, writable during a
+      // turn. With these nothing of either is read, whatever AGENT_ARGS says about setting sources.
+      CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1",
+      CLAUDE_CODE_DISABLE_AUTO_MEMORY: "1",
+    });
   }
 
   /** CLAUDE_CONFIG_DIR for a scope. */
@@ -249,31 +232,19 @@ export class ClaudeCodeAgent implements Agent {
         { cause: error },
       );
     }
-    const upstream = this.#options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL;
-    const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
-    const env = this.#env(endpoint, configDir, home, model.sent);
-    const cli = this.#options.cli ?? DEFAULT_CLAUDE_CLI;
-    const outcome = await this.#sandbox.run({
-      command: cli,
+    const { upstream, endpoint } = this.#cli.endpoint(DEFAULT_ANTHROPIC_BASE_URL);
+    return this.#cli.run(options, {
+      agent: "claude",
       args: this.args(options),
-      workspace: options.cwd,
-      writable: options.role === "fixer",
       home: configDir,
       appFiles,
-      runtime: cliRuntimePaths(cli),
-      env,
-      stdin: options.prompt,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      killGraceMs: this.#options.killGraceMs,
-      model: {
-        upstream,
-        auth: this.#options.apiKey ? { header: "x-api-key", value: this.#options.apiKey } : undefined,
-        policy: modelPolicyFor("anthropic", model, this.#options),
-      },
-      budget: options.budget,
+      env: this.#env(endpoint, configDir, home, model.sent),
+      upstream,
+      api: "anthropic",
+      authHeader: "x-api-key",
+      model,
+      interpret: (outcome) => this.#interpret(outcome, options),
     });
-    return interpretMetered("claude", outcome.metered, () => this.#interpret(outcome, options));
   }
 
   #interpret(outcome: SandboxedResult, options: AgentRunOptions): AgentResult {

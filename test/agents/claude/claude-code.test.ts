@@ -11,25 +11,29 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AgentError } from "../../src/agents/agent-error.js";
-import { ClaudeCodeAgent, DEFAULT_CLAUDE_CLI, type ClaudeCodeAgentOptions } from "../../src/agents/claude-code.js";
-import { claudeProjectDirName } from "../../src/agents/claude-sessions.js";
-import { SANDBOX_MODEL_PORT } from "../../src/agents/sandbox/bubblewrap-args.js";
-import { BubblewrapSandbox, SANDBOX_API_KEY_PLACEHOLDER } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
-import type { AgentRunOptions } from "../../src/agents/types.js";
-import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
-import { listTurns } from "../../src/db/turns.js";
-import { RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";
-import { captureLogger } from "../helpers/capture-logger.js";
+import { AgentError } from "../../../src/agents/agent-error.js";
+import {
+  ClaudeCodeAgent,
+  DEFAULT_CLAUDE_CLI,
+  type ClaudeCodeAgentOptions,
+} from "../../../src/agents/claude/claude-code.js";
+import { claudeProjectDirName } from "../../../src/agents/claude/claude-sessions.js";
+import { SANDBOX_MODEL_PORT } from "../../../src/agents/sandbox/bubblewrap-args.js";
+import { BubblewrapSandbox, SANDBOX_API_KEY_PLACEHOLDER } from "../../../src/agents/sandbox/bubblewrap-sandbox.js";
+import type { AgentRunOptions } from "../../../src/agents/types.js";
+import { loadRunAgentSession, saveRunAgentSession } from "../../../src/db/run-agent-sessions.js";
+import { listTurns } from "../../../src/db/turns.js";
+import { RunSessions, type TurnRequest } from "../../../src/pipeline/sessions/run-sessions.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
 import {
   lastToolResult,
   messagesText,
   startFakeAnthropicServer,
   type FakeAnthropicServer,
-} from "../helpers/fake-anthropic-server.js";
-import { createRun } from "../helpers/run-fixture.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+} from "../../helpers/fake-anthropic-server.js";
+import { createRun } from "../../helpers/run-fixture.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.js";
 
 const API_KEY = "sk-ant-test-0123456789abcdef";
 /** Every test against the real CLI is bounded: a CLI call here takes about 1-2 s. */
@@ -465,8 +469,8 @@ describe("ClaudeCodeAgent arguments and wiring", () => {
   });
 
   it("is what createAgent makes for AGENT=claude, with the pinned CLI by default", async () => {
-    const { createAgent } = await import("../../src/agents/create-agent.js");
-    const { readEnvConfig } = await import("../../src/config/env/env-config.js");
+    const { createAgent } = await import("../../../src/agents/create-agent.js");
+    const { readEnvConfig } = await import("../../../src/config/env/env-config.js");
     const dataDir = tempDir();
     const made = createAgent(
       readEnvConfig({ AGENT: "claude", DATA_DIR: dataDir, ANTHROPIC_API_KEY: "k", WEBHOOK_SECRET: "s" }),

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AgentError, type AgentErrorKind } from "../../src/agents/agent-error.js";
-import { FakeAgent } from "../../src/agents/fake.js";
-import type { AgentRunOptions, Role } from "../../src/agents/types.js";
-import { ConfigError } from "../../src/config/config-error.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { AgentError, type AgentErrorKind } from "../../../src/agents/agent-error.js";
+import { FakeAgent } from "../../../src/agents/fake/fake.js";
+import type { AgentRunOptions, Role } from "../../../src/agents/types.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 afterAll(removeTempDirs);
 

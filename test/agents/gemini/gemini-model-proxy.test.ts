@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ModelPolicy } from "../../src/agents/sandbox/model-policy.js";
-import { startModelProxy, type ModelProxy } from "../../src/agents/sandbox/model-proxy.js";
+import type { ModelPolicy } from "../../../src/agents/sandbox/model-policy.js";
+import { startModelProxy, type ModelProxy } from "../../../src/agents/sandbox/model-proxy.js";
 
 /** The model proxy speaking the Gemini API: the real proxy over its socket, a recording upstream. */
 

@@ -11,10 +11,19 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { claudeProjectDirName, exportClaudeSession, importClaudeSession } from "../../src/agents/claude-sessions.js";
-import { findRollout, packRollout, readRolloutTotals, restoreRollout } from "../../src/agents/codex-rollout.js";
-import { HOME_FILE_MAX_BYTES, readHomeFile, writeHomeFile } from "../../src/agents/sandbox/agent-home-files.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import {
+  claudeProjectDirName,
+  exportClaudeSession,
+  importClaudeSession,
+} from "../../../src/agents/claude/claude-sessions.js";
+import {
+  findRollout,
+  packRollout,
+  readRolloutTotals,
+  restoreRollout,
+} from "../../../src/agents/codex/codex-rollout.js";
+import { HOME_FILE_MAX_BYTES, readHomeFile, writeHomeFile } from "../../../src/agents/sandbox/agent-home-files.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const SESSION = "0b1c2d3e-4f50-4617-8899-aabbccddeeff";
 const SECRET = "PRIVATE_KEY=never-exported";

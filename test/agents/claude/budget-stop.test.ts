@@ -1,16 +1,16 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import { DEFAULT_REPO_CONFIG } from "../../src/config/repo/repo-config.js";
-import { listTurns } from "../../src/db/turns.js";
-import { spendOf } from "../../src/pipeline/sessions/check-budget.js";
-import { RunSessions } from "../../src/pipeline/sessions/run-sessions.js";
-import { captureLogger } from "../helpers/capture-logger.js";
-import { startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { createRun } from "../helpers/run-fixture.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { ClaudeCodeAgent } from "../../../src/agents/claude/claude-code.js";
+import { DEFAULT_REPO_CONFIG } from "../../../src/config/repo/repo-config.js";
+import { listTurns } from "../../../src/db/turns.js";
+import { spendOf } from "../../../src/pipeline/sessions/check-budget.js";
+import { RunSessions } from "../../../src/pipeline/sessions/run-sessions.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
+import { startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { createRun } from "../../helpers/run-fixture.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.js";
 
 let server: FakeAnthropicServer;
 let database: TestDatabase;

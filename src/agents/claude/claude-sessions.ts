@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { listHomeDir, readHomeFile, writeHomeFile } from "./sandbox/agent-home-files.js";
+import { listHomeDir, readHomeFile, writeHomeFile } from "../sandbox/agent-home-files.js";
 
 /**
  * Claude Code keeps each session as a transcript,

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CodexAgent } from "../../src/agents/codex.js";
-import type { AgentRunOptions } from "../../src/agents/types.js";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { CodexAgent } from "../../../src/agents/codex/codex.js";
+import type { AgentRunOptions } from "../../../src/agents/types.js";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../../helpers/fake-openai-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const T = 90_000;
 let server: FakeOpenAIServer;

@@ -4,17 +4,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GeminiAgent } from "../../src/agents/gemini/index.js";
-import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
-import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
-import type { AgentResult, Role } from "../../src/agents/types.js";
+import { GeminiAgent } from "../../../src/agents/gemini/index.js";
+import type { AgentSandbox } from "../../../src/agents/sandbox/agent-sandbox.js";
+import { UnconfinedSandbox } from "../../../src/agents/sandbox/unconfined-sandbox.js";
+import type { AgentResult, Role } from "../../../src/agents/types.js";
 import {
   contentsText,
   startFakeGeminiServer,
   type FakeGeminiReply,
   type FakeGeminiServer,
-} from "../helpers/fake-gemini-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+} from "../../helpers/fake-gemini-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 /**
  * test/agents/sandbox-escape.test.ts, for Gemini CLI: the PR author scripts the model, which tries every way
@@ -24,7 +24,7 @@ import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
  * the legitimate edit must land.
  */
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const tag = randomBytes(6).toString("hex");
 const CANARY = {
   app: `CANARY_APP_ENV_${tag}`,

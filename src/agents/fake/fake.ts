@@ -1,13 +1,17 @@
+/*
+ * The fake room: the agent without a model, for tests, benches and demos (AGENT=fake). This file plays a scenario
+ * (fake-scenario.ts reads it) step by step, or finds nothing and changes nothing without one.
+ */
 import { createHash, randomUUID } from "node:crypto";
 import { appendFile, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, isAbsolute, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { runGit } from "../git/run-git.js";
-import { writeFileReplacing } from "../system/write-file-replacing.js";
-import { AgentError } from "./agent-error.js";
-import { extractJson } from "./extract-json.js";
+import { runGit } from "../../git/run-git.js";
+import { writeFileReplacing } from "../../system/write-file-replacing.js";
+import { AgentError } from "../agent-error.js";
+import { extractJson } from "../extract-json.js";
 import { loadFakeScenario, type FakeScenario, type FakeStep } from "./fake-scenario.js";
-import type { Agent, AgentResult, AgentRunOptions, PortableSessions, Role } from "./types.js";
+import type { Agent, AgentResult, AgentRunOptions, PortableSessions, Role } from "../types.js";
 
 export interface FakeAgentOptions {
   /** Scenario file; without one the reviewer finds nothing and the fixer changes nothing. */

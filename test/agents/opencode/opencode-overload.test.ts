@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentError } from "../../src/agents/agent-error.js";
-import { OpenCodeAgent } from "../../src/agents/opencode/index.js";
-import { startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { AgentError } from "../../../src/agents/agent-error.js";
+import { OpenCodeAgent } from "../../../src/agents/opencode/index.js";
+import { startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 let server: FakeAnthropicServer;
 let cwd: string;

@@ -1,8 +1,13 @@
+/*
+ * The codex room: the OpenAI Codex CLI adapter. This file runs `codex exec --json` in the sandbox; the
+ * events it prints are read by codex-events.ts, its threads' rollout files exported and restored by
+ * codex-rollout.ts, and what an earlier turn left in its home reset by codex-home-entries.ts.
+ */
 import { mkdir, readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentError } from "./agent-error.js";
-import type { AgentModel } from "./agent-model.js";
+import { AgentError } from "../agent-error.js";
+import type { AgentModel } from "../agent-model.js";
 import {
   classifyCodexFailure,
   codexError,
@@ -21,18 +26,14 @@ import {
   type PackedRollout,
 } from "./codex-rollout.js";
 import { resetCodexHomeEntries } from "./codex-home-entries.js";
-import { extractJson } from "./extract-json.js";
-import { interpretMetered } from "./metered-usage.js";
-import { buildAgentEnv } from "./process/build-agent-env.js";
-import { placeAppFiles, type AppFile } from "./sandbox/agent-home-files.js";
-import type { AgentSandbox, SandboxedResult } from "./sandbox/agent-sandbox.js";
-import { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
-import { cliRuntimePaths } from "./sandbox/cli-runtime.js";
-import { modelPolicyFor } from "./sandbox/model-policy.js";
-import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "./types.js";
+import { extractJson } from "../extract-json.js";
+import { placeAppFiles, type AppFile } from "../sandbox/agent-home-files.js";
+import type { SandboxedResult } from "../sandbox/agent-sandbox.js";
+import { SandboxedCli, stoppedTurnError, type SandboxedCliOptions } from "../sandbox/sandboxed-cli.js";
+import type { Agent, AgentResult, AgentRunOptions, PortableSessions } from "../types.js";
 
 /** The pinned CLI of this package. */
-export const DEFAULT_CODEX_CLI = fileURLToPath(new URL("../../node_modules/.bin/codex", import.meta.url));
+export const DEFAULT_CODEX_CLI = fileURLToPath(new URL("../../../node_modules/.bin/codex", import.meta.url));
 /** A model codex 0.171 knows (`codex debug models`); an unknown slug still runs, with generic defaults. */
 export const DEFAULT_CODEX_MODEL = "gpt-5.5";
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -40,31 +41,18 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const API_KEY_ENV = "OPENAI_API_KEY";
 const PROVIDER_ID = "no_mistakes";
 
-export interface CodexAgentOptions {
+export interface CodexAgentOptions extends SandboxedCliOptions {
   /** Per-installation CODEX_HOMEs live in `<homeDir>/codex/<scope ?? "default">`. */
   homeDir: string;
-  /** Path of the codex binary; default: the pinned one in node_modules/.bin. */
-  cli?: string;
   /** The one model codex runs and the proxy lets through (codex sends it as it is); default DEFAULT_CODEX_MODEL. */
   model?: string;
-  /** Output cap of every model request (AGENT_MAX_OUTPUT_TOKENS); default DEFAULT_MAX_OUTPUT_TOKENS. */
-  maxOutputTokens?: number;
-  /** Let server-side tools (web search, file search, code interpreter, MCP) through the proxy (AGENT_SERVER_TOOLS=on). */
-  serverTools?: boolean;
   /** OpenAI-compatible Responses API base, ending in /v1. Default https://api.openai.com/v1. */
   baseUrl?: string;
-  apiKey?: string;
   /** Appended to every `codex exec` call, before the prompt marker. */
   extraArgs?: string[];
   /** The CLI's own retries of a failed model request / dropped stream; default 1 each (RunSessions retries transients too). */
   requestMaxRetries?: number;
   streamMaxRetries?: number;
-  /** SIGTERM → SIGKILL grace of the process group on timeout/cancel; default 5000. */
-  killGraceMs?: number;
-  /** The environment allowlisted variables are taken from; default process.env. */
-  baseEnv?: NodeJS.ProcessEnv;
-  /** Where the CLI runs; default bubblewrap (AGENT_SANDBOX=off gives the unconfined one). */
-  sandbox?: AgentSandbox;
 }
 
 /** The CODEX_HOME of a scope (one per run and role), under the agents' home dir. */
@@ -90,7 +78,7 @@ export class CodexAgent implements Agent {
   readonly supportsResume = true;
   readonly portable: PortableSessions;
   readonly #options: CodexAgentOptions;
-  readonly #sandbox: AgentSandbox;
+  readonly #cli: SandboxedCli;
   /** Where each thread this process ran lives (its CODEX_HOME), for export. */
   readonly #homes = new Map<string, string>();
   /** Imported rollouts waiting for the run that resumes them (its scope decides the CODEX_HOME). */
@@ -100,7 +88,7 @@ export class CodexAgent implements Agent {
 
   constructor(options: CodexAgentOptions) {
     this.#options = options;
-    this.#sandbox = options.sandbox ?? new BubblewrapSandbox();
+    this.#cli = new SandboxedCli(options, DEFAULT_CODEX_CLI);
     this.portable = {
       exportSession: (sessionId, _cwd, scope) => this.#export(sessionId, scope),
       importSession: async (sessionId, _cwd, state, scope) => {
@@ -134,27 +122,71 @@ export class CodexAgent implements Agent {
     await resetCodexHomeEntries(home);
 
     const asked = options.sessionId;
-    let baseline: CodexTokenTotals = { input: 0, output: 0 };
-    if (asked !== undefined) {
-      if (!THREAD_ID.test(asked))
-        throw new AgentError("resume-failed", `codex: ${JSON.stringify(asked)} is not a thread id`);
-      const packed = this.#pending.get(asked);
-      if (packed) {
-        this.#pending.delete(asked);
-        await restoreRollout(home, packed);
-      }
-      const rollout = await findRollout(home, asked);
-      if (rollout) baseline = await readRolloutTotals(home, rollout);
-      if (baseline.input === 0 && baseline.output === 0) baseline = this.#totals.get(asked) ?? baseline;
-    }
+    const baseline = asked === undefined ? { input: 0, output: 0 } : await this.#resumedTotals(home, asked);
 
     // Inside our sandbox, codex's own is off: ours already gives the reviewer a read-only tree, the fixer
     // a writable one, no network and no key, and codex's bubblewrap cannot nest in it (its helper,
     // codex-linux-sandbox, is not on the sandbox's PATH). Unconfined (AGENT_SANDBOX=off), codex's own
     // read-only / workspace-write sandbox is all there is.
-    const confined = this.#sandbox.kind !== "off";
+    const confined = this.#cli.sandbox.kind !== "off";
     const mode = confined ? "danger-full-access" : options.role === "fixer" ? "workspace-write" : "read-only";
-    // Options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin.
+    const args = this.#args(mode, asked);
+
+    // Unconfined, codex runs each tool through its sandbox helper, an alias of its binary it puts in
+    // CODEX_HOME/tmp — but refuses to when CODEX_HOME is under its temp dir ($TMPDIR, else /tmp), and
+    // every tool call then fails ("bwrap: execvp codex-linux-sandbox"). So it gets a temp dir of its own
+    // inside the home (not an ancestor of it), and /tmp is left out of the fixer's writable roots (see
+    // the config): the home, with the alias codex execs outside its sandbox, stays out of the tools' reach.
+    const tmpdir = confined ? undefined : join(home, "tmpdir");
+    if (tmpdir !== undefined) await mkdir(tmpdir, { recursive: true, mode: 0o700 });
+
+    const { upstream, endpoint } = this.#cli.endpoint(DEFAULT_BASE_URL);
+    const appFiles = await this.#prepareHome(home, options.scope, endpoint.baseUrl, endpoint.apiKey !== undefined);
+    const env = this.#cli.env({
+      CODEX_HOME: home,
+      HOME: home,
+      TMPDIR: tmpdir,
+      [API_KEY_ENV]: endpoint.apiKey,
+      NO_COLOR: "1",
+      RUST_LOG: "error",
+    });
+    const secrets = [this.#options.apiKey];
+    return this.#cli.run(options, {
+      agent: "codex",
+      args,
+      home,
+      appFiles,
+      runtimeSiblings: "codex-",
+      env,
+      upstream,
+      api: "openai",
+      authHeader: "authorization",
+      model: await this.resolveModel(),
+      interpret: (result) => this.#interpret(result, options, { asked, baseline, home, secrets }),
+    });
+  }
+
+  /**
+   * A resumed thread's token totals before this turn: its rollout's (put back first when it was imported for
+   * this run), else what its last turn here reported.
+   */
+  async #resumedTotals(home: string, asked: string): Promise<CodexTokenTotals> {
+    if (!THREAD_ID.test(asked))
+      throw new AgentError("resume-failed", `codex: ${JSON.stringify(asked)} is not a thread id`);
+    const packed = this.#pending.get(asked);
+    if (packed) {
+      this.#pending.delete(asked);
+      await restoreRollout(home, packed);
+    }
+    let baseline: CodexTokenTotals = { input: 0, output: 0 };
+    const rollout = await findRollout(home, asked);
+    if (rollout) baseline = await readRolloutTotals(home, rollout);
+    if (baseline.input === 0 && baseline.output === 0) baseline = this.#totals.get(asked) ?? baseline;
+    return baseline;
+  }
+
+  /** The arguments of `codex exec`: options go before `resume` (exec-level; `resume` has no --sandbox). `-` reads the prompt from stdin. */
+  #args(mode: string, asked: string | undefined): string[] {
     const args = [
       "exec",
       "--json",
@@ -170,54 +202,7 @@ export class CodexAgent implements Agent {
     ];
     if (asked !== undefined) args.push("resume", asked, "-");
     else args.push("-");
-
-    // Unconfined, codex runs each tool through its sandbox helper, an alias of its binary it puts in
-    // CODEX_HOME/tmp — but refuses to when CODEX_HOME is under its temp dir ($TMPDIR, else /tmp), and
-    // every tool call then fails ("bwrap: execvp codex-linux-sandbox"). So it gets a temp dir of its own
-    // inside the home (not an ancestor of it), and /tmp is left out of the fixer's writable roots (see
-    // the config): the home, with the alias codex execs outside its sandbox, stays out of the tools' reach.
-    const tmpdir = confined ? undefined : join(home, "tmpdir");
-    if (tmpdir !== undefined) await mkdir(tmpdir, { recursive: true, mode: 0o700 });
-
-    const upstream = this.#options.baseUrl ?? DEFAULT_BASE_URL;
-    const endpoint = this.#sandbox.modelEndpoint({ baseUrl: upstream, apiKey: this.#options.apiKey });
-    const appFiles = await this.#prepareHome(home, options.scope, endpoint.baseUrl, endpoint.apiKey !== undefined);
-    const env = buildAgentEnv(
-      {
-        CODEX_HOME: home,
-        HOME: home,
-        TMPDIR: tmpdir,
-        [API_KEY_ENV]: endpoint.apiKey,
-        NO_COLOR: "1",
-        RUST_LOG: "error",
-      },
-      this.#options.baseEnv,
-    );
-    const secrets = [this.#options.apiKey];
-    const cli = this.#options.cli ?? DEFAULT_CODEX_CLI;
-    const result = await this.#sandbox.run({
-      command: cli,
-      args,
-      workspace: options.cwd,
-      writable: options.role === "fixer",
-      home,
-      appFiles,
-      runtime: cliRuntimePaths(cli, "codex-"),
-      env,
-      stdin: options.prompt,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      killGraceMs: this.#options.killGraceMs,
-      model: {
-        upstream,
-        auth: this.#options.apiKey ? { header: "authorization", value: `Bearer ${this.#options.apiKey}` } : undefined,
-        policy: modelPolicyFor("openai", await this.resolveModel(), this.#options),
-      },
-      budget: options.budget,
-    });
-    return interpretMetered("codex", result.metered, () =>
-      this.#interpret(result, options, { asked, baseline, home, secrets }),
-    );
+    return args;
   }
 
   #interpret(
@@ -227,9 +212,8 @@ export class CodexAgent implements Agent {
   ): AgentResult {
     const { asked, baseline, home, secrets } = turn;
 
-    if (result.cancelled || options.signal?.aborted)
-      throw new AgentError("cancelled", `codex: cancelled after ${result.durationMs} ms`);
-    if (result.timedOut) throw new AgentError("timeout", `codex: timed out after ${options.timeoutMs} ms`);
+    const stopped = stoppedTurnError("codex", result, options);
+    if (stopped) throw stopped;
 
     const events = parseCodexEvents(result.stdout);
     const failure =

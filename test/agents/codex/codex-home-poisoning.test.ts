@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { CodexAgent } from "../../src/agents/codex.js";
-import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
-import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
-import type { Role } from "../../src/agents/types.js";
-import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { CodexAgent } from "../../../src/agents/codex/codex.js";
+import type { AgentSandbox } from "../../../src/agents/sandbox/agent-sandbox.js";
+import { UnconfinedSandbox } from "../../../src/agents/sandbox/unconfined-sandbox.js";
+import type { Role } from "../../../src/agents/types.js";
+import { startFakeOpenAIServer } from "../../helpers/fake-openai-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 /**
  * A turn writes its CODEX_HOME, and the home is kept for the later turns of its run and role. What a

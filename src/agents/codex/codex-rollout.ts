@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import type { CodexTokenTotals } from "./codex-events.js";
-import { listHomeDir, readHomeFile, writeHomeFile } from "./sandbox/agent-home-files.js";
+import { listHomeDir, readHomeFile, writeHomeFile } from "../sandbox/agent-home-files.js";
 
 /**
  * Codex keeps a thread as one rollout file, `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread_id>.jsonl`,

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readEnvConfig } from "../../src/config/env/env-config.js";
-import { checkAgentModel } from "../../src/doctor/check-agent-model.js";
-import { checkModelKey } from "../../src/doctor/check-model-key.js";
-import { GeminiAgent } from "../../src/agents/gemini/index.js";
-import { createAgent } from "../../src/agents/create-agent.js";
-import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
-import { startFakeGeminiServer, type FakeGeminiServer } from "../helpers/fake-gemini-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { readEnvConfig } from "../../../src/config/env/env-config.js";
+import { checkAgentModel } from "../../../src/doctor/check-agent-model.js";
+import { checkModelKey } from "../../../src/doctor/check-model-key.js";
+import { createAgent } from "../../../src/agents/create-agent.js";
+import { UnconfinedSandbox } from "../../../src/agents/sandbox/unconfined-sandbox.js";
+import { startFakeGeminiServer, type FakeGeminiServer } from "../../helpers/fake-gemini-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { GeminiAgent } from "../../../src/agents/gemini/index.js";
 
 let server: FakeGeminiServer;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../../config/config-error.js";
 
 const stepSchema = z
   .object({

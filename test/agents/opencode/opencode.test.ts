@@ -2,22 +2,26 @@ import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AgentError } from "../../src/agents/agent-error.js";
-import { DEFAULT_OPENCODE_CLI, OpenCodeAgent, type OpenCodeAgentOptions } from "../../src/agents/opencode/index.js";
-import type { AgentRunOptions } from "../../src/agents/types.js";
-import { loadRunAgentSession, saveRunAgentSession } from "../../src/db/run-agent-sessions.js";
-import { agentScope, RunSessions, type TurnRequest } from "../../src/pipeline/sessions/run-sessions.js";
-import { captureLogger } from "../helpers/capture-logger.js";
+import { AgentError } from "../../../src/agents/agent-error.js";
+import { DEFAULT_OPENCODE_CLI, OpenCodeAgent, type OpenCodeAgentOptions } from "../../../src/agents/opencode/index.js";
+import type { AgentRunOptions } from "../../../src/agents/types.js";
+import { loadRunAgentSession, saveRunAgentSession } from "../../../src/db/run-agent-sessions.js";
+import { agentScope, RunSessions, type TurnRequest } from "../../../src/pipeline/sessions/run-sessions.js";
+import { captureLogger } from "../../helpers/capture-logger.js";
 import {
   lastToolResult,
   messagesText,
   startFakeAnthropicServer,
   type FakeAnthropicServer,
-} from "../helpers/fake-anthropic-server.js";
-import { chatText, startFakeOpenAIChatServer, type FakeOpenAIChatServer } from "../helpers/fake-openai-chat-server.js";
-import { createRun } from "../helpers/run-fixture.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+} from "../../helpers/fake-anthropic-server.js";
+import {
+  chatText,
+  startFakeOpenAIChatServer,
+  type FakeOpenAIChatServer,
+} from "../../helpers/fake-openai-chat-server.js";
+import { createRun } from "../../helpers/run-fixture.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.js";
 
 const API_KEY = "sk-ant-test-opencode-Secret-0123456789";
 const SESSION = /^ses_[A-Za-z0-9]+$/;

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClaudeCodeAgent } from "../../src/agents/claude-code.js";
-import type { AgentRunOptions } from "../../src/agents/types.js";
-import { startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { ClaudeCodeAgent } from "../../../src/agents/claude/claude-code.js";
+import type { AgentRunOptions } from "../../../src/agents/types.js";
+import { startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const T = 60_000;
 let server: FakeAnthropicServer;

@@ -1,15 +1,15 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GeminiAgent } from "../../src/agents/gemini/index.js";
+import { GeminiAgent } from "../../../src/agents/gemini/index.js";
 import {
   contentsText,
   startFakeGeminiServer,
   type FakeGeminiReply,
   type FakeGeminiServer,
   type GeminiRequestBody,
-} from "../helpers/fake-gemini-server.js";
-import { FlowFixture, LOOP_BUG_APP, LOOP_FIXED_APP, ONE_BUG } from "../helpers/flow-fixture.js";
-import { useFlowDatabase } from "../helpers/use-flow-database.js";
+} from "../../helpers/fake-gemini-server.js";
+import { FlowFixture, LOOP_BUG_APP, LOOP_FIXED_APP, ONE_BUG } from "../../helpers/flow-fixture.js";
+import { useFlowDatabase } from "../../helpers/use-flow-database.js";
 
 /**
  * AGENT=gemini through the app: the real (sandboxed) Gemini CLI reviews a PR, resumes its session on the next

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import type { AgentSandbox } from "../agents/sandbox/agent-sandbox.js";
-import { probeSandbox } from "../agents/sandbox/probe-sandbox.js";
-import type { EnvConfig } from "../config/env/env-config.js";
-import { ConfigError } from "../config/config-error.js";
+import type { AgentSandbox } from "./agent-sandbox.js";
+import { probeSandbox } from "./probe-sandbox.js";
+import type { EnvConfig } from "../../config/env/env-config.js";
+import { ConfigError } from "../../config/config-error.js";
 
 /** What /health reports about agent confinement. */
 export type SandboxStatus = "bubblewrap" | "off" | "not needed (fake agent)";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { UsageReader } from "../../src/agents/sandbox/model-meter.js";
-import { applyPolicy, checkRoute, modelPolicyFor } from "../../src/agents/sandbox/model-policy.js";
-import type { MeteredTokens } from "../../src/agents/sandbox/model-prices.js";
+import { UsageReader } from "../../../src/agents/sandbox/model-meter.js";
+import { applyPolicy, checkRoute, modelPolicyFor } from "../../../src/agents/sandbox/model-policy.js";
+import type { MeteredTokens } from "../../../src/agents/sandbox/model-prices.js";
 
 /** The proxy's route for OpenCode's OpenAI-compatible provider: chat completions, as vLLM or Ollama serve them. */
 const policy = modelPolicyFor(

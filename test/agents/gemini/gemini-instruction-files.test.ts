@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GeminiAgent, geminiHomeFor } from "../../src/agents/gemini/index.js";
-import type { AgentSandbox } from "../../src/agents/sandbox/agent-sandbox.js";
-import { UnconfinedSandbox } from "../../src/agents/sandbox/unconfined-sandbox.js";
-import type { Role } from "../../src/agents/types.js";
-import { startFakeGeminiServer, type FakeGeminiServer } from "../helpers/fake-gemini-server.js";
-import { removeTempDirs, tempDir } from "../helpers/temp-dir.js";
+import { GeminiAgent, geminiHomeFor } from "../../../src/agents/gemini/index.js";
+import type { AgentSandbox } from "../../../src/agents/sandbox/agent-sandbox.js";
+import { UnconfinedSandbox } from "../../../src/agents/sandbox/unconfined-sandbox.js";
+import type { Role } from "../../../src/agents/types.js";
+import { startFakeGeminiServer, type FakeGeminiServer } from "../../helpers/fake-gemini-server.js";
+import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 /**
  * Gemini CLI reads, by itself, the working directory's GEMINI.md (and its folders' and home's), the
