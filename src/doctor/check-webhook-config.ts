@@ -1,6 +1,6 @@
 import type { EnvConfig } from "../config/env/env-config.js";
 import type { AppSetup } from "../github/read-app-setup.js";
-import { webhookAddress } from "../server/webhook/webhook-address.js";
+import { webhookAddress } from "../config/env/webhook-address.js";
 import { fail, pass, type DoctorCheck } from "./doctor-check.js";
 
 const LOCAL = /^(localhost|127(\.\d+){3}|\[?::1\]?|0\.0\.0\.0)$/i;

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { webhookAddress } from "../webhook/webhook-address.js";
+import { webhookAddress } from "../../config/env/webhook-address.js";
 
 /** What the setup page registers as the App's webhook URL: one GitHub can reach, or why there is none. */
 export type SetupWebhook =

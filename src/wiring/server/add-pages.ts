@@ -1,7 +1,7 @@
 import type { SandboxStatus } from "../../agents/sandbox/check-agent-sandbox.js";
 import { createHealthHandler } from "../../server/health/health-handler.js";
 import { createRootPage } from "../../server/root-page.js";
-import { webhookAddress } from "../../server/webhook/webhook-address.js";
+import { webhookAddress } from "../../config/env/webhook-address.js";
 import { VERSION } from "../../version.js";
 import { createWebAuth } from "../../web/auth/web-auth.js";
 import { createWebHandler } from "../../web/create-web-handler.js";

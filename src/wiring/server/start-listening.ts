@@ -2,7 +2,7 @@ import { bannerLine } from "../../server/banner-line.js";
 import { logRequests } from "../../server/log-requests.js";
 import type { SetupRouteGuard } from "../../server/setup/guard-setup-routes.js";
 import { startWebhookProxy } from "../../server/webhook/start-webhook-proxy.js";
-import { webhookAddress } from "../../server/webhook/webhook-address.js";
+import { webhookAddress } from "../../config/env/webhook-address.js";
 import { VERSION } from "../../version.js";
 import type { ServerStart } from "./server-start.js";
 
