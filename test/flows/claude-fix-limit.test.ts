@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TURN_LIMITS } from "../../src/agents/sandbox/turn-limits.js";
+import { DEFAULT_TURN_LIMITS } from "../../src/config/env/turn-limits.js";
 import { useClaudeFlow } from "../helpers/claude-flow.js";
 import { lastToolResult } from "../helpers/fake-anthropic-server.js";
 import { LOOP_BUG_APP, LOOP_FINDING } from "../helpers/flow-fixture.js";

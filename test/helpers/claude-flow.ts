@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { ClaudeCodeAgent } from "../../src/agents/claude/claude-code.js";
 import { BubblewrapSandbox } from "../../src/agents/sandbox/bubblewrap-sandbox.js";
-import type { TurnLimits } from "../../src/agents/sandbox/turn-limits.js";
+import type { TurnLimits } from "../../src/config/env/turn-limits.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { startFakeAnthropicServer, type FakeAnthropicServer } from "./fake-anthropic-server.js";
 import { FlowFixture } from "./flow-fixture.js";

@@ -22,7 +22,8 @@ import type { ModelEndpoint } from "./model-route.js";
 import { startModelProxy } from "./model-proxy.js";
 import { limitedCommand } from "./limited-command.js";
 import { startTurnGuard, type TurnGuard } from "./turn-guard.js";
-import { DEFAULT_TURN_LIMITS, limitReason, type TurnLimits } from "./turn-limits.js";
+import { DEFAULT_TURN_LIMITS, type TurnLimits } from "../../config/env/turn-limits.js";
+import { limitReason } from "./limit-reason.js";
 import type { WorkspaceBound } from "./workspace-bound.js";
 
 /** The bridge script, run by node inside the sandbox. */

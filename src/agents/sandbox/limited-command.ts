@@ -1,4 +1,4 @@
-import type { TurnLimits } from "./turn-limits.js";
+import type { TurnLimits } from "../../config/env/turn-limits.js";
 
 /**
  * Joins the turn's cgroup (each cgroup.procs file given) before anything else runs, so nothing of

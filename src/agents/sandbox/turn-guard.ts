@@ -1,5 +1,5 @@
 import { createTurnCgroup } from "./turn-cgroup.js";
-import type { TurnLimits } from "./turn-limits.js";
+import type { TurnLimits } from "../../config/env/turn-limits.js";
 import { startTurnWatchdog } from "./turn-watchdog.js";
 
 export interface TurnGuard {

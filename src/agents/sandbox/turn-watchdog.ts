@@ -1,7 +1,8 @@
 import { readdir, readFile, lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { killPid, type TurnCgroup } from "./turn-cgroup.js";
-import { limitReason, type TurnLimits } from "./turn-limits.js";
+import { type TurnLimits } from "../../config/env/turn-limits.js";
+import { limitReason } from "./limit-reason.js";
 
 const SAMPLE_MS = 250;
 const DISK_SAMPLE_MS = 2000;

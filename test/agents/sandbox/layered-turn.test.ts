@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AgentError } from "../../../src/agents/agent-error.js";
 import { BubblewrapSandbox } from "../../../src/agents/sandbox/bubblewrap-sandbox.js";
-import type { TurnLimits } from "../../../src/agents/sandbox/turn-limits.js";
+import type { TurnLimits } from "../../../src/config/env/turn-limits.js";
 import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AgentError } from "../../../src/agents/agent-error.js";
 import { BubblewrapSandbox } from "../../../src/agents/sandbox/bubblewrap-sandbox.js";
 import { turnCgroupPrefix } from "../../../src/agents/sandbox/turn-cgroup.js";
-import type { TurnLimits } from "../../../src/agents/sandbox/turn-limits.js";
+import type { TurnLimits } from "../../../src/config/env/turn-limits.js";
 import { classifyFailure } from "../../../src/pipeline/job/classify-failure.js";
 import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 

@@ -1,7 +1,5 @@
 import type { TurnLimits } from "../../config/env/turn-limits.js";
 
-export { DEFAULT_TURN_LIMITS, type TurnLimits } from "../../config/env/turn-limits.js";
-
 /** Which limit a turn passed, in words for the check run. */
 export function limitReason(limit: keyof TurnLimits, limits: TurnLimits): string {
   switch (limit) {
