@@ -20,9 +20,9 @@ export default tseslint.config(
     },
   },
   {
-    // The pipeline reads as steps: a function that outgrows a screen is split into named ones
-    // (docs/architecture.md, "The pipeline's rooms").
-    files: ["src/pipeline/**/*.ts"],
+    // The code reads as steps: a function that outgrows a screen is split into named ones
+    // (docs/architecture.md, "Folders").
+    files: ["src/**/*.ts"],
     rules: { "max-lines-per-function": ["error", { max: 60 }] },
   },
 );
