@@ -15,9 +15,11 @@ import { findRepository } from "./queries/find-repository.js";
 import { readOperatorView } from "./queries/read-operator-view.js";
 import { readRepositoriesView } from "./queries/read-repositories-view.js";
 import { readRepositoryView } from "./queries/read-repository-view.js";
-import { readScorecard } from "./queries/read-scorecard.js";
+import type { ScorecardScope } from "./queries/read-scorecard.js";
 import { readRunView } from "./queries/read-run-view.js";
+import { createScorecardCache } from "./queries/scorecard-cache.js";
 import { parseRepositoryFilter } from "./parse-repository-filter.js";
+import type { Scorecard } from "./views/scorecard-view.js";
 import { webRoute, type WebRoute } from "./web-route.js";
 
 const ANONYMOUS = { operator: false };
@@ -52,6 +54,7 @@ const SECURITY_HEADERS = {
  */
 export function createWebHandler(deps: WebHandlerDeps) {
   const redact = createSecretRedactor(deps.secrets);
+  const scorecard = createScorecardCache(deps.db);
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const route = webRoute(url.pathname);
@@ -105,7 +108,7 @@ export function createWebHandler(deps: WebHandlerDeps) {
       };
       const user = await deps.auth.signedIn(req);
       if (!user) return signIn();
-      const page = await renderRoute(deps, route, user, url, redact);
+      const page = await renderRoute(deps, route, user, url, redact, scorecard);
       if (page === SIGNED_OUT) return signIn(); // the session ended while this page was asked for
       if (page === undefined) send(404, renderMessagePage({ kind: "not-found" }, { user, operator: false }));
       else send(200, page);
@@ -134,13 +137,14 @@ async function renderRoute(
   user: WebUser,
   url: URL,
   redact: (text: string) => string,
+  readScorecard: (scope: ScorecardScope) => Promise<Scorecard>,
 ): Promise<string | undefined | typeof SIGNED_OUT> {
   const operator = await deps.auth.isOperator(user);
   const context = { user, operator, github: { webOrigin: deps.webOrigin } };
   if (route.kind === "unknown") return undefined;
   if (route.kind === "operator") {
     if (!operator) return undefined;
-    const [view, scorecard] = await Promise.all([readOperatorView(deps.db), readScorecard(deps.db, "all")]);
+    const [view, scorecard] = await Promise.all([readOperatorView(deps.db), readScorecard("all")]);
     return renderOperatorPage(view, context, redact, scorecard);
   }
   const readable = await deps.auth.readableRepositories(user);
@@ -153,7 +157,7 @@ async function renderRoute(
     const filter = parseRepositoryFilter(url.searchParams);
     const [view, scorecard] = await Promise.all([
       readRepositoryView(deps.db, repository.repositoryId, filter),
-      readScorecard(deps.db, { repositoryIds: [repository.repositoryId] }),
+      readScorecard({ repositoryIds: [repository.repositoryId] }),
     ]);
     return renderRepositoryPage(view, context, scorecard);
   }
