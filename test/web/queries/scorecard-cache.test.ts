@@ -48,6 +48,18 @@ describe.each(kinds)("the scorecard cache on %s", (kind) => {
     expect(await cached(one, later)).toEqual(await readScorecard(db, one, later));
   });
 
+  it("reads no scorecard while the revisions hold (a change made with the triggers off is not seen)", async () => {
+    const cached = createScorecardCache(database.handle.db);
+    const one = { repositoryIds: [1] };
+    const before = await cached(one, SCORECARD_NOW);
+    await database.handle.transaction(async (tx) => {
+      await tx.executeSql("set local session_replication_role = replica");
+      await tx.db.update(turns).set({ costUsd: 100 }).where(eq(turns.runId, ids.merged));
+    });
+    expect((await fresh(one)).spendUsd).not.toBe(before.spendUsd);
+    expect(await cached(one, SCORECARD_NOW)).toEqual(before);
+  });
+
   it("a transaction raises its repository's revision once at its commit, whatever it wrote", async () => {
     const db = database.handle.db;
     const before = await revisions();
