@@ -271,17 +271,81 @@ const summary = (values: number[]) => {
   return { p50: round(percentile(s, 50)), p95: round(percentile(s, 95)), max: round(s.at(-1) ?? NaN) };
 };
 
-async function measure(kind: "embedded" | "postgres") {
+type Kind = "embedded" | "postgres";
+type Get = (path: string) => Promise<{ text: string; sample: Sample }>;
+
+async function measure(kind: Kind) {
   const root = tempRoot(`web-${kind}`);
   const dataDir = join(root, "app-data");
   const pg = kind === "postgres" ? await createDatabase() : undefined;
+  const seedMs = await seedAppDatabase(pg, dataDir);
+  const gh = await startGitHub();
+  const repo = buildRepo(
+    root,
+    5,
+    Array.from({ length: cfg.loadPrs }, (_, i) => ({
+      number: i + 1,
+      changedFiles: 1,
+      laterPushes: cfg.commitsPerPr - 1,
+    })),
+  );
+  const app = await startApp(gh, root, dataDir, pg);
+  const origin = `http://127.0.0.1:${app.port}`;
+  const load = startDeliveries(app.port, repo);
 
-  // The app's database, seeded before the app opens it (the embedded one serves one process at a time).
+  // Sign in as a person does, and wait for the workers' first reviews (warm: token, workspaces, JIT).
+  const session = await signIn(origin);
+  await untilReviewsPosted(gh, 2, `${kind}: no review posted within 120 s of the first deliveries; see ${app.logPath}`);
+  const get = pageGetter(kind, origin, session.cookie);
+  const checks = await checkPages(get);
+  const loaded = await measureUnderLoad(gh, load, get);
+
+  // For comparison only: the same pages once the deliveries stop and the workers have gone idle (no
+  // review posted for 3 s), unpaced. What the load itself adds; not what the targets are judged on.
+  await load.stop();
+  await untilQuiet(gh);
+  const idle = await pass(get, cfg.idleIterations, 0);
+  const reviewsDuringIdle = gh.reviews.filter((r) => r.at >= idle.from && r.at <= idle.to).length;
+  writeFileSync(join(root, "samples.json"), JSON.stringify({ loaded: loaded.samples, idle: idle.samples }));
+
+  const stoppedCleanly = await app.kill(120_000);
+  load.agent.destroy();
+  const turnRows = await readLoadTurns(pg, dataDir);
+  await gh.stop();
+  await pg?.drop();
+  const { idle: idleFigures, ...figures } = figuresOf(loaded.samples, idle.samples);
+  return {
+    database: kind,
+    seedMs,
+    checks,
+    ...figures,
+    load: {
+      ...loaded.figures,
+      reviewsPosted: gh.reviews.length,
+      deliveries: load.deliveries,
+      turns: Object.fromEntries(turnRows.map((t) => [t.status, Number(t.n)])),
+    },
+    /** The same pages with the workers idle (deliveries stopped), unpaced: for comparison, not judged. */
+    idle: { reviewsDuring: reviewsDuringIdle, ...idleFigures },
+    signIn: { ...session.steps, github: Object.fromEntries(gh.oauth!.counts) },
+    unmatchedGitHubRequests: gh.unmatched.length,
+    unmatchedSample: [...new Set(gh.unmatched)].slice(0, 10),
+    stoppedCleanly,
+    log: app.logPath,
+  };
+}
+
+/** The app's database, seeded before the app opens it (the embedded one serves one process at a time). */
+async function seedAppDatabase(pg: { url: string } | undefined, dataDir: string): Promise<number> {
   const seeding = await openDatabase(pg ? { databaseUrl: pg.url } : { pgliteDir: join(dataDir, "pglite") });
   await migrateDatabase(seeding);
   const seedMs = await seed(seeding);
   await seeding.close();
+  return seedMs;
+}
 
+/** The bench's GitHub, with the OAuth web flow for PERSON, who reaches every seeded repository. */
+async function startGitHub(): Promise<GitHubHttpStandIn> {
   const gh = new GitHubHttpStandIn();
   gh.oauth = new GitHubOAuthRoutes(
     OAUTH_CLIENT,
@@ -294,18 +358,14 @@ async function measure(kind: "embedded" | "postgres") {
     () => gh.webOrigin,
   );
   await gh.start();
-  const repo = buildRepo(
-    root,
-    5,
-    Array.from({ length: cfg.loadPrs }, (_, i) => ({
-      number: i + 1,
-      changedFiles: 1,
-      laterPushes: cfg.commitsPerPr - 1,
-    })),
-  );
+  return gh;
+}
+
+/** The app as `npm start` runs it, on the seeded database, with the fake agent and the run view's sign-in. */
+async function startApp(gh: GitHubHttpStandIn, root: string, dataDir: string, pg: { url: string } | undefined) {
   const scenario = join(root, "scenario.json");
   writeFileSync(scenario, JSON.stringify({ steps: [{ role: "reviewer", answer: REVIEWER_ANSWER }] }));
-  const app = await startChild(
+  return startChild(
     "bench/servers/app-server.ts",
     {
       ...appEnv(gh.host),
@@ -320,10 +380,13 @@ async function measure(kind: "embedded" | "postgres") {
     },
     join(root, "app.log"),
   );
-  const origin = `http://127.0.0.1:${app.port}`;
+}
 
-  // Deliveries all through: the k-th names PR (k mod loadPrs)+1 at that PR's next commit (its
-  // refs/pull/<n>/head moved there first), on a fixed schedule whatever the app's answers take.
+/**
+ * Deliveries all through: the k-th names PR (k mod loadPrs)+1 at that PR's next commit (its
+ * refs/pull/<n>/head moved there first), on a fixed schedule whatever the app's answers take.
+ */
+function startDeliveries(port: number, repo: ReturnType<typeof buildRepo>) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   const mover = new PullHeadMover(repo.bare);
   const deliveries = { sent: 0, ok: 0, failed: 0 };
@@ -348,7 +411,7 @@ async function measure(kind: "embedded" | "postgres") {
       }),
     );
     deliveries.sent++;
-    const status = await postWebhook(app.port, agent, "pull_request", randomUUID(), body);
+    const status = await postWebhook(port, agent, "pull_request", randomUUID(), body);
     if (status >= 200 && status < 300) deliveries.ok++;
     else deliveries.failed++;
   };
@@ -356,19 +419,23 @@ async function measure(kind: "embedded" | "postgres") {
     const p = deliver().finally(() => inFlight.delete(p));
     inFlight.add(p);
   }, 1000 / cfg.deliveriesPerSecond);
+  return {
+    agent,
+    deliveries,
+    /** No more deliveries; resolves once those sent are answered. */
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      await mover.close();
+    },
+  };
+}
 
-  // Sign in as a person does, and wait for the workers' first reviews (warm: token, workspaces, JIT).
-  const session = await signIn(origin);
-  const warmDeadline = Date.now() + 120_000;
-  while (gh.reviews.length < 2) {
-    if (Date.now() > warmDeadline)
-      throw new Error(`${kind}: no review posted within 120 s of the first deliveries; see ${app.logPath}`);
-    await sleep(100);
-  }
-
-  const get = async (path: string) => {
+/** A page over HTTP with the session cookie: its text and times (a non-200 or no server-timing throws). */
+function pageGetter(kind: Kind, origin: string, cookie: string): Get {
+  return async (path) => {
     const started = performance.now();
-    const response = await fetch(`${origin}${path}`, { headers: { cookie: session.cookie }, redirect: "manual" });
+    const response = await fetch(`${origin}${path}`, { headers: { cookie }, redirect: "manual" });
     const text = await response.text();
     const wall = performance.now() - started;
     const timing = /app;dur=([\d.]+)/.exec(response.headers.get("server-timing") ?? "");
@@ -376,13 +443,15 @@ async function measure(kind: "embedded" | "postgres") {
       throw new Error(`${kind}: GET ${path} answered ${response.status} (server-timing ${timing ? "set" : "missing"})`);
     return { text, sample: { server: Number(timing[1]), wall } };
   };
+}
+
+/** After a warm-up, what the pages show, checked once: the measured pages carry what was seeded. */
+async function checkPages(get: Get) {
   const pages = Object.keys(PAGES) as Page[];
   for (let i = 0; i < WARM_UP; i++) for (const page of pages) await get(PAGES[page]);
-
-  // What the pages show, checked once: the measured pages carry what was seeded.
   const big = (await get(PAGES.runView)).text;
   const many = (await get(PAGES.repositoryPage)).text;
-  const checks = {
+  return {
     runViewFindings: big.split('<details class="finding"').length - 1,
     runViewTurns: big.split('<tr id="turn-').length - 1,
     repositoryTotal: Number((/([\d,]+)\s+pull\s+requests?/.exec(many)?.[1] ?? "NaN").replace(/,/g, "")),
@@ -390,34 +459,55 @@ async function measure(kind: "embedded" | "postgres") {
     repositoryPosted: Number((/<dt>Posted<\/dt>\s*<dd>([\d,]+)/.exec(many)?.[1] ?? "NaN").replace(/,/g, "")),
     runViewKb: Math.round(Buffer.byteLength(big) / 1024),
   };
+}
 
-  /** Rounds of every page in turn, spread over `seconds` (a pause after each round, as between a person's clicks). */
-  const pass = async (iterations: number, seconds: number) => {
-    const taken = Object.fromEntries(pages.map((p) => [p, [] as Sample[]])) as Record<Page, Sample[]>;
-    const from = performance.now();
-    for (let i = 0; i < iterations; i++) {
-      for (const page of pages) taken[page].push((await get(PAGES[page])).sample);
-      const due = from + ((i + 1) * seconds * 1000) / iterations;
-      if (i < iterations - 1 && performance.now() < due) await sleep(due - performance.now());
-    }
-    return { samples: taken, from, to: performance.now() };
-  };
+/** Rounds of every page in turn, spread over `seconds` (a pause after each round, as between a person's clicks). */
+async function pass(get: Get, iterations: number, seconds: number) {
+  const pages = Object.keys(PAGES) as Page[];
+  const taken = Object.fromEntries(pages.map((p) => [p, [] as Sample[]])) as Record<Page, Sample[]>;
+  const from = performance.now();
+  for (let i = 0; i < iterations; i++) {
+    for (const page of pages) taken[page].push((await get(PAGES[page])).sample);
+    const due = from + ((i + 1) * seconds * 1000) / iterations;
+    if (i < iterations - 1 && performance.now() < due) await sleep(due - performance.now());
+  }
+  return { samples: taken, from, to: performance.now() };
+}
 
-  // The measurement: the workers reviewing all through (the window is long enough to span many reviews).
+/** The measurement: the workers reviewing all through (the window is long enough to span many reviews). */
+async function measureUnderLoad(gh: GitHubHttpStandIn, load: ReturnType<typeof startDeliveries>, get: Get) {
   const reviewsBefore = gh.reviews.length;
-  const deliveriesBefore = deliveries.ok;
+  const deliveriesBefore = load.deliveries.ok;
   const loadBefore = loadavg()[0]!;
-  const loaded = await pass(cfg.iterations, cfg.seconds);
+  const loaded = await pass(get, cfg.iterations, cfg.seconds);
   const loadAfter = loadavg()[0]!;
   const reviewsDuringMeasurement = gh.reviews.filter((r) => r.at >= loaded.from && r.at <= loaded.to).length;
-  const deliveriesDuringMeasurement = deliveries.ok - deliveriesBefore;
   const measuredSeconds = (loaded.to - loaded.from) / 1000;
+  return {
+    samples: loaded.samples,
+    figures: {
+      measuredSeconds: round(measuredSeconds, 1),
+      deliveriesDuringMeasurement: load.deliveries.ok - deliveriesBefore,
+      reviewsDuringMeasurement,
+      reviewsPerSecond: round(reviewsDuringMeasurement / measuredSeconds),
+      /** The machine's 1-minute load average before and after the window (2 cores: other work shows here too). */
+      loadAverage: [round(loadBefore), round(loadAfter)],
+      reviewsBefore,
+    },
+  };
+}
 
-  // For comparison only: the same pages once the deliveries stop and the workers have gone idle (no
-  // review posted for 3 s), unpaced. What the load itself adds; not what the targets are judged on.
-  clearInterval(timer);
-  await Promise.all(inFlight);
-  await mover.close();
+/** Until `count` reviews were posted; `failure` thrown past 120 s. */
+async function untilReviewsPosted(gh: GitHubHttpStandIn, count: number, failure: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (gh.reviews.length < count) {
+    if (Date.now() > deadline) throw new Error(failure);
+    await sleep(100);
+  }
+}
+
+/** Until no review was posted for 3 s (at most 120 s). */
+async function untilQuiet(gh: GitHubHttpStandIn): Promise<void> {
   let posted = gh.reviews.length;
   let quietSince = performance.now();
   const idleDeadline = Date.now() + 120_000;
@@ -428,14 +518,10 @@ async function measure(kind: "embedded" | "postgres") {
       quietSince = performance.now();
     }
   }
-  const idle = await pass(cfg.idleIterations, 0);
-  const reviewsDuringIdle = gh.reviews.filter((r) => r.at >= idle.from && r.at <= idle.to).length;
-  writeFileSync(join(root, "samples.json"), JSON.stringify({ loaded: loaded.samples, idle: idle.samples }));
+}
 
-  const stoppedCleanly = await app.kill(120_000);
-  agent.destroy();
-
-  // The turns the workers ran, read as the app reads its database (it has stopped).
+/** The turns the workers ran, read as the app reads its database (it has stopped). */
+async function readLoadTurns(pg: { url: string } | undefined, dataDir: string) {
   const after = await openDatabase(
     pg ? { databaseUrl: pg.url, maxConnections: 2 } : { pgliteDir: join(dataDir, "pglite") },
   );
@@ -446,49 +532,30 @@ async function measure(kind: "embedded" | "postgres") {
     )
   ).rows as { status: string; n: number }[];
   await after.close();
-  await gh.stop();
-  await pg?.drop();
+  return turnRows;
+}
 
-  const figuresOf = (taken: Record<Page, Sample[]>) =>
+/** Every page's figures under load, the big pages' ratios to their baselines, and the idle figures beside. */
+function figuresOf(loadedSamples: Record<Page, Sample[]>, idleSamples: Record<Page, Sample[]>) {
+  const pages = Object.keys(PAGES) as Page[];
+  const of = (taken: Record<Page, Sample[]>) =>
     Object.fromEntries(
       pages.map((p) => [p, { ...summary(taken[p].map((s) => s.server)), wall: summary(taken[p].map((s) => s.wall)) }]),
     ) as Record<Page, ReturnType<typeof summary> & { wall: ReturnType<typeof summary> }>;
-  const figures = figuresOf(loaded.samples);
-  const idleFigures = figuresOf(idle.samples);
+  const figures = of(loadedSamples);
+  const idle = of(idleSamples);
   return {
-    database: kind,
-    seedMs,
-    checks,
     ...figures,
     runViewRatio: round(figures.runView.p95 / figures.runViewBaseline.p95),
     repositoryPageRatio: round(figures.repositoryPage.p95 / figures.repositoryPageBaseline.p95),
-    load: {
-      measuredSeconds: round(measuredSeconds, 1),
-      deliveriesDuringMeasurement,
-      reviewsDuringMeasurement,
-      reviewsPerSecond: round(reviewsDuringMeasurement / measuredSeconds),
-      /** The machine's 1-minute load average before and after the window (2 cores: other work shows here too). */
-      loadAverage: [round(loadBefore), round(loadAfter)],
-      reviewsBefore,
-      reviewsPosted: gh.reviews.length,
-      deliveries,
-      turns: Object.fromEntries(turnRows.map((t) => [t.status, Number(t.n)])),
-    },
-    /** The same pages with the workers idle (deliveries stopped), unpaced: for comparison, not judged. */
     idle: {
-      reviewsDuring: reviewsDuringIdle,
-      runView: idleFigures.runView,
-      runViewBaseline: idleFigures.runViewBaseline,
-      repositoryPage: idleFigures.repositoryPage,
-      repositoryPageBaseline: idleFigures.repositoryPageBaseline,
-      homePage: idleFigures.homePage,
-      operatorPage: idleFigures.operatorPage,
+      runView: idle.runView,
+      runViewBaseline: idle.runViewBaseline,
+      repositoryPage: idle.repositoryPage,
+      repositoryPageBaseline: idle.repositoryPageBaseline,
+      homePage: idle.homePage,
+      operatorPage: idle.operatorPage,
     },
-    signIn: { ...session.steps, github: Object.fromEntries(gh.oauth.counts) },
-    unmatchedGitHubRequests: gh.unmatched.length,
-    unmatchedSample: [...new Set(gh.unmatched)].slice(0, 10),
-    stoppedCleanly,
-    log: app.logPath,
   };
 }
 

@@ -367,6 +367,19 @@ export const refusals = pgTable(
 );
 
 /**
+ * Each repository's scorecard revision: raised by the commit of every transaction that changes one of its runs,
+ * findings or turns (deferred triggers, drizzle/0017_scorecard_revisions.sql), once per transaction. A scorecard
+ * read at a revision stays right until the revision moves (src/web/queries/scorecard-cache.ts). A repository
+ * nothing was written for since the triggers were added has no row: revision 0.
+ */
+export const scorecardRevisions = pgTable("scorecard_revisions", {
+  repositoryId: bigint("repository_id", { mode: "number" }).primaryKey(),
+  revision: bigint("revision", { mode: "number" }).notNull().default(0),
+  /** The transaction that raised it last (txid_current()): a transaction raises it once, whatever it wrote. */
+  raisedBy: bigint("raised_by", { mode: "number" }),
+});
+
+/**
  * A person signed in to the run view. The row's id is the SHA-256 of the cookie's random value (the cookie
  * alone cannot be forged from the table); their GitHub user-to-server token is kept encrypted (AES-256-GCM,
  * a key derived from the App's OAuth client secret), never rendered or logged.

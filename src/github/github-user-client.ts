@@ -65,89 +65,9 @@ export function createGitHubUserClient(options: {
 }): GitHubUserClient {
   const fetchFn = options.fetch ?? globalThis.fetch;
   const api = options.apiUrl.replace(/\/+$/, "");
-
-  async function send(action: string, url: string, init: RequestInit): Promise<{ data: unknown; headers: Headers }> {
-    let response: Response;
-    try {
-      response = await fetchFn(url, init);
-    } catch (error) {
-      throw new GitHubError(
-        "unreachable",
-        undefined,
-        `${action}: no answer from GitHub (${(error as Error).message})`,
-        {
-          cause: error,
-        },
-      );
-    }
-    const text = await response.text();
-    let data: unknown = text;
-    try {
-      data = text === "" ? undefined : JSON.parse(text);
-    } catch {
-      // not JSON: kept as text for the error message
-    }
-    if (!response.ok) {
-      const headers = Object.fromEntries(response.headers.entries());
-      throw toGitHubError(
-        { status: response.status, request: { method: init.method ?? "GET", url }, response: { headers, data } },
-        action,
-      );
-    }
-    return { data, headers: response.headers };
-  }
-
-  const asUser = (token: string): RequestInit => ({
-    headers: {
-      accept: "application/vnd.github+json",
-      authorization: `Bearer ${token}`,
-      "x-github-api-version": "2022-11-28",
-    },
-  });
-
-  /** Every page of a list GitHub wraps in `{ total_count, [key]: [...] }`, following `Link: rel="next"`. */
-  async function paginate<T>(action: string, first: string, key: string, token: string): Promise<T[]> {
-    const items: T[] = [];
-    let url: string | undefined = first;
-    while (url) {
-      const { data, headers } = await send(action, url, asUser(token));
-      const page = (data as Record<string, unknown> | undefined)?.[key];
-      if (!Array.isArray(page)) throw new GitHubError("other", 200, `${action}: the answer has no ${key} list`);
-      items.push(...(page as T[]));
-      url = nextLink(headers.get("link"));
-    }
-    return items;
-  }
-
+  const send: Send = (action, url, init) => sendToGitHub(fetchFn, action, url, init);
   return {
-    async exchangeCode({ clientId, clientSecret, code, redirectUri }) {
-      const body = new URLSearchParams({
-        client_id: clientId,
-        client_secret: clientSecret,
-        code,
-        redirect_uri: redirectUri,
-      });
-      const { data } = await send("exchange the sign-in code", `${options.webOrigin}/login/oauth/access_token`, {
-        method: "POST",
-        headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-        body: body.toString(),
-      });
-      const answer = (data ?? {}) as Record<string, unknown>;
-      if (typeof answer.error === "string")
-        throw new OAuthExchangeError(
-          answer.error,
-          typeof answer.error_description === "string" ? answer.error_description : undefined,
-        );
-      if (typeof answer.access_token !== "string" || answer.access_token === "")
-        throw new OAuthExchangeError("no_access_token", "the answer carried no access_token");
-      const expiresIn = Number(answer.expires_in);
-      return {
-        token: answer.access_token,
-        ...(answer.expires_in !== undefined && Number.isFinite(expiresIn) && expiresIn > 0
-          ? { expiresInSeconds: expiresIn }
-          : {}),
-      };
-    },
+    exchangeCode: (exchange) => exchangeCode(send, options.webOrigin, exchange),
 
     async user(token) {
       const { data } = await send("GET /user", `${api}/user`, asUser(token));
@@ -159,6 +79,7 @@ export function createGitHubUserClient(options: {
 
     async reachableRepositoryIds(token) {
       const installations = await paginate<{ id: number }>(
+        send,
         "GET /user/installations",
         `${api}/user/installations?per_page=${PER_PAGE}`,
         "installations",
@@ -167,6 +88,7 @@ export function createGitHubUserClient(options: {
       const ids = new Set<number>();
       for (const installation of installations) {
         const repositories = await paginate<{ id: number }>(
+          send,
           `GET /user/installations/${installation.id}/repositories`,
           `${api}/user/installations/${installation.id}/repositories?per_page=${PER_PAGE}`,
           "repositories",
@@ -184,6 +106,96 @@ export function createGitHubUserClient(options: {
         ? { login: owner.login, id: owner.id, type: owner.type }
         : undefined;
     },
+  };
+}
+
+type Send = (action: string, url: string, init: RequestInit) => Promise<{ data: unknown; headers: Headers }>;
+
+/** One request to GitHub: its answer read (JSON when it is), a failure or a refusal thrown as a GitHubError. */
+async function sendToGitHub(
+  fetchFn: Fetch,
+  action: string,
+  url: string,
+  init: RequestInit,
+): Promise<{ data: unknown; headers: Headers }> {
+  let response: Response;
+  try {
+    response = await fetchFn(url, init);
+  } catch (error) {
+    throw new GitHubError("unreachable", undefined, `${action}: no answer from GitHub (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  const text = await response.text();
+  let data: unknown = text;
+  try {
+    data = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: kept as text for the error message
+  }
+  if (!response.ok) {
+    const headers = Object.fromEntries(response.headers.entries());
+    throw toGitHubError(
+      { status: response.status, request: { method: init.method ?? "GET", url }, response: { headers, data } },
+      action,
+    );
+  }
+  return { data, headers: response.headers };
+}
+
+const asUser = (token: string): RequestInit => ({
+  headers: {
+    accept: "application/vnd.github+json",
+    authorization: `Bearer ${token}`,
+    "x-github-api-version": "2022-11-28",
+  },
+});
+
+/** Every page of a list GitHub wraps in `{ total_count, [key]: [...] }`, following `Link: rel="next"`. */
+async function paginate<T>(send: Send, action: string, first: string, key: string, token: string): Promise<T[]> {
+  const items: T[] = [];
+  let url: string | undefined = first;
+  while (url) {
+    const { data, headers } = await send(action, url, asUser(token));
+    const page = (data as Record<string, unknown> | undefined)?.[key];
+    if (!Array.isArray(page)) throw new GitHubError("other", 200, `${action}: the answer has no ${key} list`);
+    items.push(...(page as T[]));
+    url = nextLink(headers.get("link"));
+  }
+  return items;
+}
+
+/** POST {web}/login/oauth/access_token: GitHub's `error` answer an OAuthExchangeError, else the token. */
+async function exchangeCode(
+  send: Send,
+  webOrigin: string,
+  { clientId, clientSecret, code, redirectUri }: Parameters<GitHubUserClient["exchangeCode"]>[0],
+): Promise<UserToken> {
+  const body = new URLSearchParams({
+    client_id: clientId,
+    client_secret: clientSecret,
+    code,
+    redirect_uri: redirectUri,
+  });
+  const { data } = await send("exchange the sign-in code", `${webOrigin}/login/oauth/access_token`, {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+    body: body.toString(),
+  });
+  const answer = (data ?? {}) as Record<string, unknown>;
+  if (typeof answer.error === "string")
+    throw new OAuthExchangeError(
+      answer.error,
+      typeof answer.error_description === "string" ? answer.error_description : undefined,
+    );
+  if (typeof answer.access_token !== "string" || answer.access_token === "")
+    throw new OAuthExchangeError("no_access_token", "the answer carried no access_token");
+  const expiresIn = Number(answer.expires_in);
+  return {
+    token: answer.access_token,
+    ...(answer.expires_in !== undefined && Number.isFinite(expiresIn) && expiresIn > 0
+      ? { expiresInSeconds: expiresIn }
+      : {}),
   };
 }
 

@@ -94,130 +94,155 @@ function newDraft(): FileDraft {
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
+/** Where parseDiff is: the files read so far, the file and hunk being read, how many lines the hunk still expects. */
+interface DiffReader {
+  files: Map<string, DiffFile>;
+  draft: FileDraft | null;
+  hunk: MutableHunk | null;
+  oldLeft: number;
+  newLeft: number;
+  /** The RIGHT-side number of the hunk's next line. */
+  newNo: number;
+  /** Inside a combined (merge) diff, which is skipped up to the next `diff --git`. */
+  skipping: boolean;
+}
+
 export function parseDiff(unifiedDiff: string): DiffIndex {
-  const files = new Map<string, DiffFile>();
   const lines = unifiedDiff.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-
-  let draft: FileDraft | null = null;
-  /** The hunk being read and how many old/new lines it still expects. */
-  let hunk: MutableHunk | null = null;
-  let oldLeft = 0;
-  let newLeft = 0;
-  let newNo = 0;
-  /** Inside a combined (merge) diff, which is skipped up to the next `diff --git`. */
-  let skipping = false;
-
-  const finish = (): void => {
-    if (draft) addFile(files, draft);
-    draft = null;
-    hunk = null;
+  const reader: DiffReader = {
+    files: new Map(),
+    draft: null,
+    hunk: null,
+    oldLeft: 0,
+    newLeft: 0,
+    newNo: 0,
+    skipping: false,
   };
-
   for (const raw of lines) {
-    if (hunk && (oldLeft > 0 || newLeft > 0)) {
-      const first = raw[0];
-      // An empty line inside a hunk is a context line whose leading space was stripped (some
-      // tools and editors strip trailing whitespace from patches).
-      if (first === " " || first === undefined || (first === "\r" && raw.length === 1)) {
-        hunk.commentable.add(newNo);
-        newNo++;
-        oldLeft--;
-        newLeft--;
-        continue;
-      }
-      if (first === "+") {
-        hunk.commentable.add(newNo);
-        hunk.added.add(newNo);
-        newNo++;
-        newLeft--;
-        continue;
-      }
-      if (first === "-") {
-        oldLeft--;
-        continue;
-      }
-      if (first === "\\") continue; // "\ No newline at end of file"
-      // Anything else means the hunk was shorter than its header said; read it as a header line.
-      hunk = null;
-    }
-
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-
-    if (line.startsWith("diff --git ")) {
-      finish();
-      skipping = false;
-      draft = newDraft();
-      const names = splitGitHeader(line.slice("diff --git ".length));
-      if (names) {
-        draft.gitOld = stripPrefix(names[0], "a/");
-        draft.gitNew = stripPrefix(names[1], "b/");
-      }
-      continue;
-    }
-    if (line.startsWith("diff --cc ") || line.startsWith("diff --combined ")) {
-      // Combined (merge) diffs have no single RIGHT side; skip the file.
-      finish();
-      skipping = true;
-      continue;
-    }
-    if (skipping) continue;
-    if (line.startsWith("\\")) continue; // no-newline marker after a hunk's last line
-
-    const header = HUNK_HEADER.exec(line);
-    if (header) {
-      if (!draft) continue; // a hunk outside any file: nothing to attach it to
-      const oldStart = Number(header[1]);
-      const oldLines = header[2] === undefined ? 1 : Number(header[2]);
-      const newStart = Number(header[3]);
-      const newLines = header[4] === undefined ? 1 : Number(header[4]);
-      hunk = { oldStart, oldLines, newStart, newLines, commentable: new Set(), added: new Set() };
-      draft.hunks.push(hunk);
-      oldLeft = oldLines;
-      newLeft = newLines;
-      newNo = newStart;
-      continue;
-    }
-
-    if (line.startsWith("--- ")) {
-      // Without a `diff --git` header (plain `diff -u`), `---` starts the next file.
-      if (!draft || draft.hunks.length > 0 || draft.minus !== undefined) {
-        finish();
-        draft = newDraft();
-      }
-      draft.minus = parseFileLabel(line.slice(4), "a/");
-      continue;
-    }
-    if (!draft) continue;
-
-    if (line.startsWith("+++ ")) {
-      draft.plus = parseFileLabel(line.slice(4), "b/");
-    } else if (line.startsWith("new file mode ")) {
-      draft.newFileMode = true;
-    } else if (line.startsWith("deleted file mode ")) {
-      draft.deletedFileMode = true;
-    } else if (line.startsWith("rename from ")) {
-      draft.renameFrom = unquote(line.slice("rename from ".length));
-    } else if (line.startsWith("rename to ")) {
-      draft.renameTo = unquote(line.slice("rename to ".length));
-    } else if (line.startsWith("copy from ")) {
-      draft.copyFrom = unquote(line.slice("copy from ".length));
-    } else if (line.startsWith("copy to ")) {
-      draft.copyTo = unquote(line.slice("copy to ".length));
-    } else if (line === "GIT binary patch") {
-      draft.binary = true;
-    } else if (line.startsWith("Binary files ") && line.endsWith(" differ")) {
-      draft.binary = true;
-      const names = splitBinaryLine(line.slice("Binary files ".length, -" differ".length));
-      if (names) {
-        draft.binaryOld = parseFileLabel(names[0], "a/");
-        draft.binaryNew = parseFileLabel(names[1], "b/");
-      }
-    }
-    // index, similarity index, old mode, new mode, ...: nothing to record.
+    if (reader.hunk && (reader.oldLeft > 0 || reader.newLeft > 0) && readHunkLine(reader, reader.hunk, raw)) continue;
+    readHeaderLine(reader, raw.endsWith("\r") ? raw.slice(0, -1) : raw);
   }
-  finish();
-  return { files };
+  finishFile(reader);
+  return { files: reader.files };
+}
+
+function finishFile(reader: DiffReader): void {
+  if (reader.draft) addFile(reader.files, reader.draft);
+  reader.draft = null;
+  reader.hunk = null;
+}
+
+/**
+ * A line of the hunk being read: true when it was one (context, added, removed or a no-newline marker);
+ * false, with the hunk ended, when it is anything else (the hunk was shorter than its header said).
+ */
+function readHunkLine(reader: DiffReader, hunk: MutableHunk, raw: string): boolean {
+  const first = raw[0];
+  // An empty line inside a hunk is a context line whose leading space was stripped (some
+  // tools and editors strip trailing whitespace from patches).
+  if (first === " " || first === undefined || (first === "\r" && raw.length === 1)) {
+    hunk.commentable.add(reader.newNo);
+    reader.newNo++;
+    reader.oldLeft--;
+    reader.newLeft--;
+    return true;
+  }
+  if (first === "+") {
+    hunk.commentable.add(reader.newNo);
+    hunk.added.add(reader.newNo);
+    reader.newNo++;
+    reader.newLeft--;
+    return true;
+  }
+  if (first === "-") {
+    reader.oldLeft--;
+    return true;
+  }
+  if (first === "\\") return true; // "\ No newline at end of file"
+  // Anything else means the hunk was shorter than its header said; read it as a header line.
+  reader.hunk = null;
+  return false;
+}
+
+/** A line outside a hunk (its `\r` dropped): a file's start, a hunk's header, or one of the file's headers. */
+function readHeaderLine(reader: DiffReader, line: string): void {
+  if (line.startsWith("diff --git ")) {
+    finishFile(reader);
+    reader.skipping = false;
+    reader.draft = newDraft();
+    const names = splitGitHeader(line.slice("diff --git ".length));
+    if (names) {
+      reader.draft.gitOld = stripPrefix(names[0], "a/");
+      reader.draft.gitNew = stripPrefix(names[1], "b/");
+    }
+    return;
+  }
+  if (line.startsWith("diff --cc ") || line.startsWith("diff --combined ")) {
+    // Combined (merge) diffs have no single RIGHT side; skip the file.
+    finishFile(reader);
+    reader.skipping = true;
+    return;
+  }
+  if (reader.skipping) return;
+  if (line.startsWith("\\")) return; // no-newline marker after a hunk's last line
+
+  const header = HUNK_HEADER.exec(line);
+  if (header) {
+    if (reader.draft) startHunk(reader, reader.draft, header); // a hunk outside any file: nothing to attach it to
+    return;
+  }
+  if (line.startsWith("--- ")) {
+    // Without a `diff --git` header (plain `diff -u`), `---` starts the next file.
+    if (!reader.draft || reader.draft.hunks.length > 0 || reader.draft.minus !== undefined) {
+      finishFile(reader);
+      reader.draft = newDraft();
+    }
+    reader.draft.minus = parseFileLabel(line.slice(4), "a/");
+    return;
+  }
+  if (reader.draft) readFileHeader(reader.draft, line);
+}
+
+function startHunk(reader: DiffReader, draft: FileDraft, header: RegExpExecArray): void {
+  const oldStart = Number(header[1]);
+  const oldLines = header[2] === undefined ? 1 : Number(header[2]);
+  const newStart = Number(header[3]);
+  const newLines = header[4] === undefined ? 1 : Number(header[4]);
+  reader.hunk = { oldStart, oldLines, newStart, newLines, commentable: new Set(), added: new Set() };
+  draft.hunks.push(reader.hunk);
+  reader.oldLeft = oldLines;
+  reader.newLeft = newLines;
+  reader.newNo = newStart;
+}
+
+/** The file's own headers (`+++`, modes, renames, copies, binary): what they say, on its draft. */
+function readFileHeader(draft: FileDraft, line: string): void {
+  if (line.startsWith("+++ ")) {
+    draft.plus = parseFileLabel(line.slice(4), "b/");
+  } else if (line.startsWith("new file mode ")) {
+    draft.newFileMode = true;
+  } else if (line.startsWith("deleted file mode ")) {
+    draft.deletedFileMode = true;
+  } else if (line.startsWith("rename from ")) {
+    draft.renameFrom = unquote(line.slice("rename from ".length));
+  } else if (line.startsWith("rename to ")) {
+    draft.renameTo = unquote(line.slice("rename to ".length));
+  } else if (line.startsWith("copy from ")) {
+    draft.copyFrom = unquote(line.slice("copy from ".length));
+  } else if (line.startsWith("copy to ")) {
+    draft.copyTo = unquote(line.slice("copy to ".length));
+  } else if (line === "GIT binary patch") {
+    draft.binary = true;
+  } else if (line.startsWith("Binary files ") && line.endsWith(" differ")) {
+    draft.binary = true;
+    const names = splitBinaryLine(line.slice("Binary files ".length, -" differ".length));
+    if (names) {
+      draft.binaryOld = parseFileLabel(names[0], "a/");
+      draft.binaryNew = parseFileLabel(names[1], "b/");
+    }
+  }
+  // index, similarity index, old mode, new mode, ...: nothing to record.
 }
 
 function addFile(files: Map<string, DiffFile>, draft: FileDraft): void {

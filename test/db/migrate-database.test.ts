@@ -31,6 +31,7 @@ describe.each(kinds)("migrations on %s", (kind) => {
       "run_agent_sessions",
       "run_commands",
       "runs",
+      "scorecard_revisions",
       "turns",
       "web_sessions",
       "webhook_deliveries",

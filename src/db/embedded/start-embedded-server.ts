@@ -71,11 +71,46 @@ export async function startEmbeddedServer(
   const socketPath = join(socket.dir, `.s.PGSQL.${EMBEDDED_PORT}`);
   rmSync(socketPath, { force: true }); // left by a process that was killed (we own the directory now)
 
-  let child: ChildProcess;
+  const child = forkDatabaseProcess(lock, cleanUp);
+  const watched = watchDatabaseProcess(child);
   try {
-    // Plain node with its own options whatever loader runs the app (tsx, vitest): the entry is JavaScript. Its stdout is PGlite's
-    // chatter; its stderr (a crash) goes to the app's.
-    child = fork(fileURLToPath(new URL("./pglite-server-process.mjs", import.meta.url)), [], {
+    await untilReady(child, {
+      dataDir: dir,
+      socketPath,
+      maxConnections: MAX_CONNECTIONS,
+      sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_EMBEDDED_BUFFERS_MB,
+    });
+  } catch (error) {
+    await watched.ended();
+    cleanUp();
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    socketDir: socket.dir,
+    url: embeddedUrl(socket.dir),
+    pid: child.pid!,
+    failure: () => (stopping ? undefined : watched.failure()),
+    stop() {
+      stopping ??= (async () => {
+        watched.askToStop();
+        await watched.ended();
+        cleanUp();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/**
+ * The database process, plain node with its own options whatever loader runs the app (tsx, vitest): the entry
+ * is JavaScript. Its stdout is PGlite's chatter; its stderr (a crash) goes to the app's. Named in the lock
+ * before it opens the files; `cleanUp` when it cannot be started.
+ */
+function forkDatabaseProcess(lock: DataDirLock | undefined, cleanUp: () => void): ChildProcess {
+  try {
+    const child = fork(fileURLToPath(new URL("./pglite-server-process.mjs", import.meta.url)), [], {
       execArgv: [...EMBEDDED_DB_NODE_OPTIONS],
       stdio: ["ignore", "ignore", "inherit", "ipc"],
       serialization: "json",
@@ -83,12 +118,18 @@ export async function startEmbeddedServer(
     if (child.pid === undefined) throw new Error("the embedded database process could not be started");
     runInBackground(child.pid);
     lock?.recordServer(child.pid);
+    return child;
   } catch (error) {
     cleanUp();
     throw error;
   }
+}
+
+/** Why the database process stopped on its own (its exit, an error, a failure it reported), and its ending. */
+function watchDatabaseProcess(child: ChildProcess) {
   let failure: Error | undefined;
   let exited = false;
+  let stopAsked = false;
   const exit = new Promise<void>((resolveExit) =>
     child.once("exit", (code, signal) => {
       exited = true;
@@ -101,68 +142,48 @@ export async function startEmbeddedServer(
     if (typeof message === "object" && message !== null && "failed" in message)
       failure ??= new Error(`the embedded database failed: ${String(message.failed)}`);
   });
-  /**
-   * Waits for the process to exit once asked to (by "stop", or by closing the channel, after which it
-   * closes PGlite and exits); killed past 15 s (it ignores SIGTERM).
-   */
-  const ended = async () => {
-    if (exited) return;
-    if (child.connected && !stopAsked) child.disconnect();
-    const timeout = new Promise<"timeout">((done) => setTimeout(done, 15_000, "timeout").unref());
-    if ((await Promise.race([exit, timeout])) === "timeout") {
-      child.kill("SIGKILL");
-      await exit;
-    }
-  };
-  let stopAsked = false;
-  try {
-    await new Promise<void>((ready, fail) => {
-      child.once("error", fail);
-      child.once("exit", (code, signal) =>
-        fail(
-          new Error(
-            `the embedded database process exited while starting (${signal ? `signal ${signal}` : `code ${code}`})`,
-          ),
-        ),
-      );
-      child.once("message", (message) =>
-        message === "ready"
-          ? ready()
-          : fail(new Error(`the embedded database did not start: ${JSON.stringify(message)}`)),
-      );
-      child.send({
-        start: {
-          dataDir: dir,
-          socketPath,
-          maxConnections: MAX_CONNECTIONS,
-          sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_EMBEDDED_BUFFERS_MB,
-        },
-      });
-    });
-  } catch (error) {
-    await ended();
-    cleanUp();
-    throw error;
-  }
-
-  let stopping: Promise<void> | undefined;
   return {
-    socketDir: socket.dir,
-    url: embeddedUrl(socket.dir),
-    pid: child.pid,
-    failure: () => (stopping ? undefined : failure),
-    stop() {
-      stopping ??= (async () => {
-        if (child.connected) {
-          stopAsked = true;
-          child.send("stop");
-        }
-        await ended();
-        cleanUp();
-      })();
-      return stopping;
+    failure: () => failure,
+    /** Asks the process to close PGlite (its files flushed) and exit. */
+    askToStop() {
+      if (!child.connected) return;
+      stopAsked = true;
+      child.send("stop");
+    },
+    /**
+     * Waits for the process to exit once asked to (by "stop", or by closing the channel, after which it
+     * closes PGlite and exits); killed past 15 s (it ignores SIGTERM).
+     */
+    async ended() {
+      if (exited) return;
+      if (child.connected && !stopAsked) child.disconnect();
+      const timeout = new Promise<"timeout">((done) => setTimeout(done, 15_000, "timeout").unref());
+      if ((await Promise.race([exit, timeout])) === "timeout") {
+        child.kill("SIGKILL");
+        await exit;
+      }
     },
   };
+}
+
+/** Sends the process its start message and waits for its "ready"; rejects when it fails or exits first. */
+function untilReady(child: ChildProcess, start: Record<string, unknown>): Promise<void> {
+  return new Promise<void>((ready, fail) => {
+    child.once("error", fail);
+    child.once("exit", (code, signal) =>
+      fail(
+        new Error(
+          `the embedded database process exited while starting (${signal ? `signal ${signal}` : `code ${code}`})`,
+        ),
+      ),
+    );
+    child.once("message", (message) =>
+      message === "ready"
+        ? ready()
+        : fail(new Error(`the embedded database did not start: ${JSON.stringify(message)}`)),
+    );
+    child.send({ start });
+  });
 }
 
 function socketDirFor(dir: string | undefined): { dir: string; temporary: boolean } {

@@ -23,43 +23,13 @@ export function findingDetails(
   const place = f.path
     ? untrustedText(f.line ? `${f.path}:${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ""}` : f.path)
     : undefined;
-  const comment =
-    f.commentId !== null
-      ? link(`${pullUrl}${pullRequestAnchor.reviewComment(f.commentId)}`, "inline comment on GitHub", "external")
-      : f.reviewId !== null
-        ? link(`${pullUrl}${pullRequestAnchor.review(f.reviewId)}`, "in the review's body on GitHub", "external")
-        : undefined;
   return html`<details class="finding" id="${id}">
     <summary>
       <strong>${id}</strong> <span class="severity-${classToken(f.severity)}">${untrustedText(f.severity)}</span>
       <span class="status status-${classToken(f.status)}">${untrustedText(f.status)}</span>
       ${untrustedText(f.title)}${place && html` <code class="place">${place}</code>`}
     </summary>
-    <dl class="facts">
-      <dt>Action</dt>
-      <dd>${untrustedText(f.action)}</dd>
-      ${
-        f.dismissReason !== null &&
-        html`<dt>Dismissed because</dt>
-          <dd>${untrustedText(f.dismissReason)}</dd>`
-      }${ruling(f, pullUrl)}${
-        f.verification !== null &&
-        html`<dt>Verification</dt>
-          <dd>${untrustedText(f.verification)}</dd>`
-      }${
-        f.introducedTurnId !== null &&
-        html`<dt>Raised in</dt>
-          <dd>${turnLink(f.introducedTurnId)}</dd>`
-      }${
-        f.resolvedTurnId !== null &&
-        html`<dt>Resolved in</dt>
-          <dd>${turnLink(f.resolvedTurnId)}</dd>`
-      }${
-        comment &&
-        html`<dt>Comment</dt>
-          <dd>${comment}</dd>`
-      }
-    </dl>
+    ${findingFacts(f, pullUrl)}
     <pre class="body">${untrustedText(f.body)}</pre>
     ${
       f.executions.length > 0 &&
@@ -76,6 +46,41 @@ export function findingDetails(
         : html`<p class="empty">No history recorded.</p>`
     }
   </details>`;
+}
+
+/** What was decided of a finding and where: its action, dismissal, ruling, verification, turns and GitHub comment. */
+function findingFacts(f: FindingRow, pullUrl: string): HtmlSafe {
+  const comment =
+    f.commentId !== null
+      ? link(`${pullUrl}${pullRequestAnchor.reviewComment(f.commentId)}`, "inline comment on GitHub", "external")
+      : f.reviewId !== null
+        ? link(`${pullUrl}${pullRequestAnchor.review(f.reviewId)}`, "in the review's body on GitHub", "external")
+        : undefined;
+  return html`<dl class="facts">
+    <dt>Action</dt>
+    <dd>${untrustedText(f.action)}</dd>
+    ${
+      f.dismissReason !== null &&
+      html`<dt>Dismissed because</dt>
+        <dd>${untrustedText(f.dismissReason)}</dd>`
+    }${ruling(f, pullUrl)}${
+      f.verification !== null &&
+      html`<dt>Verification</dt>
+        <dd>${untrustedText(f.verification)}</dd>`
+    }${
+      f.introducedTurnId !== null &&
+      html`<dt>Raised in</dt>
+        <dd>${turnLink(f.introducedTurnId)}</dd>`
+    }${
+      f.resolvedTurnId !== null &&
+      html`<dt>Resolved in</dt>
+        <dd>${turnLink(f.resolvedTurnId)}</dd>`
+    }${
+      comment &&
+      html`<dt>Comment</dt>
+        <dd>${comment}</dd>`
+    }
+  </dl>`;
 }
 
 function ruling(f: FindingRow, pullUrl: string): HtmlSafe | undefined {

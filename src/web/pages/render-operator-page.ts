@@ -33,63 +33,9 @@ export function renderOperatorPage(
   const body = html`<h1>Operator</h1>
     ${scorecard && scorecardSection(scorecard, { byRepository: true })}
     <h2>Queues</h2>
-    ${
-      view.queues.length
-        ? html`<table class="queues">
-            <thead>
-              <tr>
-                <th>Queue</th>
-                <th class="num">Queued</th>
-                <th class="num">Active</th>
-                <th class="num">Failed</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${view.queues.map(
-                (q) =>
-                  html`<tr>
-                    <td><code>${untrustedText(q.name)}</code></td>
-                    <td class="num">${formatCount(q.queued)}</td>
-                    <td class="num">${formatCount(q.active)}</td>
-                    <td class="num">${formatCount(q.failed)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : html`<p class="empty">No queues.</p>`
-    }
+    ${queuesTable(view.queues)}
     <h2>Workers</h2>
-    ${
-      view.workers.length
-        ? html`<div class="table-scroll">
-            <table class="workers">
-              <thead>
-                <tr>
-                  <th>Host</th>
-                  <th class="num">PID</th>
-                  <th>Role</th>
-                  <th>Started</th>
-                  <th>Last beat</th>
-                  <th class="num">Jobs</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${view.workers.map(
-                  (w) =>
-                    html`<tr>
-                      <td>${untrustedText(w.host)}</td>
-                      <td class="num">${w.pid}</td>
-                      <td>${untrustedText(w.role)}</td>
-                      <td>${timeElement(w.startedAt)}</td>
-                      <td>${timeElement(w.beatAt)}</td>
-                      <td class="num">${formatCount(w.jobs)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-        : html`<p class="empty">No workers are beating.</p>`
-    }
+    ${workersTable(view.workers)}
     <h2>Failed jobs <span class="muted">(newest ${formatCount(view.failedJobs.length)})</span></h2>
     ${
       view.failedJobs.length
@@ -97,26 +43,7 @@ export function renderOperatorPage(
         : html`<p class="empty">No failed jobs.</p>`
     }
     <h2>Refusals <span class="muted">(newest ${formatCount(view.refusals.length)})</span></h2>
-    ${
-      view.refusals.length
-        ? html`<div class="table-scroll">
-            <table class="refusals">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Kind</th>
-                  <th>Where</th>
-                  <th>Who</th>
-                  <th>Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${view.refusals.map((r) => refusal(r, redact))}
-              </tbody>
-            </table>
-          </div>`
-        : html`<p class="empty">No refusals.</p>`
-    }`;
+    ${refusalsTable(view.refusals, redact)}`;
   return layout({
     title: "Operator",
     user: ctx.user,
@@ -124,6 +51,88 @@ export function renderOperatorPage(
     breadcrumbs: [{ label: "Repositories", href: "/repos" }, { label: "Operator" }],
     body,
   });
+}
+
+/** Each queue's queued, active and failed jobs. */
+function queuesTable(queues: OperatorView["queues"]): HtmlSafe {
+  return queues.length
+    ? html`<table class="queues">
+        <thead>
+          <tr>
+            <th>Queue</th>
+            <th class="num">Queued</th>
+            <th class="num">Active</th>
+            <th class="num">Failed</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${queues.map(
+            (q) =>
+              html`<tr>
+                <td><code>${untrustedText(q.name)}</code></td>
+                <td class="num">${formatCount(q.queued)}</td>
+                <td class="num">${formatCount(q.active)}</td>
+                <td class="num">${formatCount(q.failed)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    : html`<p class="empty">No queues.</p>`;
+}
+
+/** The workers beating: where, since when, their last beat and jobs done. */
+function workersTable(workers: OperatorView["workers"]): HtmlSafe {
+  return workers.length
+    ? html`<div class="table-scroll">
+        <table class="workers">
+          <thead>
+            <tr>
+              <th>Host</th>
+              <th class="num">PID</th>
+              <th>Role</th>
+              <th>Started</th>
+              <th>Last beat</th>
+              <th class="num">Jobs</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${workers.map(
+              (w) =>
+                html`<tr>
+                  <td>${untrustedText(w.host)}</td>
+                  <td class="num">${w.pid}</td>
+                  <td>${untrustedText(w.role)}</td>
+                  <td>${timeElement(w.startedAt)}</td>
+                  <td>${timeElement(w.beatAt)}</td>
+                  <td class="num">${formatCount(w.jobs)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>`
+    : html`<p class="empty">No workers are beating.</p>`;
+}
+
+/** The newest refusals, their reasons redacted. */
+function refusalsTable(refusals: RefusalRow[], redact: Redact): HtmlSafe {
+  return refusals.length
+    ? html`<div class="table-scroll">
+        <table class="refusals">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Kind</th>
+              <th>Where</th>
+              <th>Who</th>
+              <th>Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${refusals.map((r) => refusal(r, redact))}
+          </tbody>
+        </table>
+      </div>`
+    : html`<p class="empty">No refusals.</p>`;
 }
 
 function where(repositoryFullName: string | null, prNumber: number | null): HtmlSafe {

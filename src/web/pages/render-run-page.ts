@@ -33,33 +33,7 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
   const repositoryUrl = githubRepositoryUrl(webOrigin, repo);
   const pullUrl = `${repositoryUrl}/pull/${run.prNumber}`;
   const body = html`<h1>${untrustedText(run.title)} <span class="muted">#${run.prNumber}</span></h1>
-    <dl class="facts">
-      <dt>Author</dt>
-      <dd>${untrustedText(run.author)}</dd>
-      <dt>Branches</dt>
-      <dd><code>${untrustedText(run.baseRef)}</code> ← <code>${untrustedText(run.headRef)}</code></dd>
-      <dt>State</dt>
-      <dd>
-        <span class="status status-${classToken(run.state)}">${untrustedText(run.state)}</span
-        >${run.draft && html` <span class="muted">draft</span>`}
-      </dd>
-      <dt>Labels</dt>
-      <dd>
-        ${run.labels.length ? run.labels.map((l) => html`<span class="label">${untrustedText(l)}</span>`) : html`<span class="muted">none</span>`}
-      </dd>
-      <dt>Head</dt>
-      <dd>
-        <span class="sha">${untrustedText(shortSha(run.headSha))}</span> · last reviewed
-        ${run.lastReviewedSha ? html`<span class="sha">${untrustedText(shortSha(run.lastReviewedSha))}</span>` : html`<span class="muted">never</span>`}
-      </dd>
-      <dt>On GitHub</dt>
-      <dd>
-        ${link(pullUrl, untrustedText(`${repo}#${run.prNumber}`), "external")}${run.summaryCommentId !== null && html` · ${link(`${pullUrl}${pullRequestAnchor.issueComment(run.summaryCommentId)}`, "the bot's summary", "external")}`}
-      </dd>
-      <dt>Run</dt>
-      <dd>started ${timeElement(run.createdAt)}, updated ${timeElement(run.updatedAt)}</dd>
-    </dl>
-    ${totalsTable(totals)}
+    ${runFacts(run, pullUrl)} ${totalsTable(totals)}
     <details class="section" id="turns" open>
       <summary>
         <h2>
@@ -102,6 +76,37 @@ export function renderRunPage(view: RunView, ctx: PageContext): string {
     ],
     body,
   });
+}
+
+/** Who opened the PR, its branches, state, labels, head and last reviewed commit, links to it on GitHub, the run's times. */
+function runFacts(run: RunView["run"], pullUrl: string): HtmlSafe {
+  const repo = run.repositoryFullName;
+  return html`<dl class="facts">
+    <dt>Author</dt>
+    <dd>${untrustedText(run.author)}</dd>
+    <dt>Branches</dt>
+    <dd><code>${untrustedText(run.baseRef)}</code> ← <code>${untrustedText(run.headRef)}</code></dd>
+    <dt>State</dt>
+    <dd>
+      <span class="status status-${classToken(run.state)}">${untrustedText(run.state)}</span
+      >${run.draft && html` <span class="muted">draft</span>`}
+    </dd>
+    <dt>Labels</dt>
+    <dd>
+      ${run.labels.length ? run.labels.map((l) => html`<span class="label">${untrustedText(l)}</span>`) : html`<span class="muted">none</span>`}
+    </dd>
+    <dt>Head</dt>
+    <dd>
+      <span class="sha">${untrustedText(shortSha(run.headSha))}</span> · last reviewed
+      ${run.lastReviewedSha ? html`<span class="sha">${untrustedText(shortSha(run.lastReviewedSha))}</span>` : html`<span class="muted">never</span>`}
+    </dd>
+    <dt>On GitHub</dt>
+    <dd>
+      ${link(pullUrl, untrustedText(`${repo}#${run.prNumber}`), "external")}${run.summaryCommentId !== null && html` · ${link(`${pullUrl}${pullRequestAnchor.issueComment(run.summaryCommentId)}`, "the bot's summary", "external")}`}
+    </dd>
+    <dt>Run</dt>
+    <dd>started ${timeElement(run.createdAt)}, updated ${timeElement(run.updatedAt)}</dd>
+  </dl>`;
 }
 
 function totalsTable(totals: RunView["totals"]): HtmlSafe {

@@ -16,6 +16,31 @@ export async function readRepositoryView(
   pageSize = 50,
 ): Promise<RepositoryView> {
   const page = Math.max(1, Math.floor(filter.page) || 1);
+  const { fullName, total, authors, pageRuns } = await readRunsPage(db, repositoryId, filter, page, pageSize);
+  const ids = pageRuns.map((r) => r.id);
+  const [severities, spend] =
+    ids.length === 0 ? [[], []] : await Promise.all([openBySeverity(db, ids), spendOf(db, ids)]);
+  return {
+    repositoryId,
+    fullName,
+    filter: { ...filter, page },
+    pullRequests: pullRequestRows(pageRuns, severities, spend),
+    total,
+    pageSize,
+    authors,
+  };
+}
+
+type PageRun = Awaited<ReturnType<typeof readRunsPage>>["pageRuns"][number];
+
+/** The repository's name (its newest run's), how many runs match, every author, and the page's runs. */
+async function readRunsPage(
+  db: Database,
+  repositoryId: number,
+  filter: RepositoryFilter,
+  page: number,
+  pageSize: number,
+) {
   const matching = and(
     eq(runs.repositoryId, repositoryId),
     filter.state === "all" ? undefined : eq(runs.state, filter.state),
@@ -51,9 +76,23 @@ export async function readRepositoryView(
       .limit(pageSize)
       .offset((page - 1) * pageSize),
   ]);
-  const ids = pageRuns.map((r) => r.id);
-  const [severities, spend] =
-    ids.length === 0 ? [[], []] : await Promise.all([openBySeverity(db, ids), spendOf(db, ids)]);
+  return {
+    fullName: named[0]?.fullName ?? "",
+    total: counted?.total ?? 0,
+    authors: authors
+      .map((a) => a.author)
+      .filter((a) => a !== "")
+      .sort((a, b) => a.localeCompare(b)),
+    pageRuns,
+  };
+}
+
+/** The page's runs as the page lists them, with their open findings by severity, turns and spend. */
+function pullRequestRows(
+  pageRuns: PageRun[],
+  severities: Awaited<ReturnType<typeof openBySeverity>>,
+  spend: Awaited<ReturnType<typeof spendOf>>,
+): PullRequestRow[] {
   const openBy = new Map<number, PullRequestRow["openFindings"]>();
   for (const s of severities) {
     const counts = openBy.get(s.runId) ?? { error: 0, warning: 0, info: 0 };
@@ -61,30 +100,19 @@ export async function readRepositoryView(
     openBy.set(s.runId, counts);
   }
   const spendBy = new Map(spend.map((s) => [s.runId, s]));
-  return {
-    repositoryId,
-    fullName: named[0]?.fullName ?? "",
-    filter: { ...filter, page },
-    pullRequests: pageRuns.map((r) => ({
-      number: r.number,
-      title: r.title,
-      author: r.author,
-      state: r.state as PullRequestState,
-      draft: r.draft,
-      openFindings: openBy.get(r.id) ?? { error: 0, warning: 0, info: 0 },
-      headSha: r.headSha,
-      lastReviewedSha: r.lastReviewedSha,
-      turns: spendBy.get(r.id)?.turns ?? 0,
-      spendUsd: spendBy.get(r.id)?.spendUsd ?? 0,
-      updatedAt: r.updatedAt,
-    })),
-    total: counted?.total ?? 0,
-    pageSize,
-    authors: authors
-      .map((a) => a.author)
-      .filter((a) => a !== "")
-      .sort((a, b) => a.localeCompare(b)),
-  };
+  return pageRuns.map((r) => ({
+    number: r.number,
+    title: r.title,
+    author: r.author,
+    state: r.state as PullRequestState,
+    draft: r.draft,
+    openFindings: openBy.get(r.id) ?? { error: 0, warning: 0, info: 0 },
+    headSha: r.headSha,
+    lastReviewedSha: r.lastReviewedSha,
+    turns: spendBy.get(r.id)?.turns ?? 0,
+    spendUsd: spendBy.get(r.id)?.spendUsd ?? 0,
+    updatedAt: r.updatedAt,
+  }));
 }
 
 function openBySeverity(db: Database, runIds: number[]) {
