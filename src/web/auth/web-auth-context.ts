@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { EnvConfig } from "../../config/env-config.js";
+import type { EnvConfig } from "../../config/env/env-config.js";
 import type { createWebSessionStore } from "../../db/web-session-store.js";
 import { OAUTH_CALLBACK_PATH } from "../../domain/oauth-callback-path.js";
 import type { createGitHubUserClient } from "../../github/github-user-client.js";
