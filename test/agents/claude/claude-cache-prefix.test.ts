@@ -1,34 +1,21 @@
-import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ClaudeCodeAgent } from "../../../src/agents/claude/claude-code.js";
 import type { AgentRunOptions } from "../../../src/agents/types.js";
 import { startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { featureWorkspace, type CommitIn } from "../../helpers/feature-workspace.js";
 import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const T = 60_000;
 let server: FakeAnthropicServer;
 let home: string;
 let workspace: string;
-
-function git(...args: string[]): void {
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: workspace });
-}
-
-/** A new commit in the workspace, as a push checked out between two turns is. */
-function commit(file: string, text: string, subject: string): void {
-  writeFileSync(join(workspace, file), text);
-  git("add", "-A");
-  git("commit", "-q", "-m", subject);
-}
+let commit: CommitIn;
 
 beforeEach(async () => {
   server = await startFakeAnthropicServer();
   home = tempDir("nm-claude-prefix-home-");
   workspace = tempDir("nm-claude-prefix-ws-");
-  git("init", "-q", "-b", "feature");
-  commit("app.ts", "export const a = 1;\n", "first commit subject");
+  commit = featureWorkspace(workspace);
 });
 afterEach(async () => {
   await server.close();

@@ -1,33 +1,21 @@
-import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodexAgent } from "../../../src/agents/codex/codex.js";
 import type { AgentRunOptions } from "../../../src/agents/types.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../../helpers/fake-openai-server.js";
+import { featureWorkspace, type CommitIn } from "../../helpers/feature-workspace.js";
 import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 const T = 90_000;
 let server: FakeOpenAIServer;
 let homeDir: string;
 let workspace: string;
-
-function git(...args: string[]): void {
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: workspace });
-}
-
-function commit(file: string, text: string, subject: string): void {
-  writeFileSync(join(workspace, file), text);
-  git("add", "-A");
-  git("commit", "-q", "-m", subject);
-}
+let commit: CommitIn;
 
 beforeEach(async () => {
   server = await startFakeOpenAIServer();
   homeDir = tempDir("nm-codex-prefix-home-");
   workspace = tempDir("nm-codex-prefix-ws-");
-  git("init", "-q", "-b", "feature");
-  commit("app.ts", "export const a = 1;\n", "first commit subject");
+  commit = featureWorkspace(workspace);
 });
 afterEach(async () => {
   await server.close();

@@ -1,32 +1,21 @@
-import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GeminiAgent } from "../../../src/agents/gemini/index.js";
 import type { AgentRunOptions } from "../../../src/agents/types.js";
 import { startFakeGeminiServer, type FakeGeminiServer } from "../../helpers/fake-gemini-server.js";
+import { featureWorkspace, type CommitIn } from "../../helpers/feature-workspace.js";
 import { removeTempDirs, tempDir } from "../../helpers/temp-dir.js";
 
 let server: FakeGeminiServer;
 let homeDir: string;
 let workspace: string;
-
-function git(...args: string[]): void {
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: workspace });
-}
-
-function commit(file: string, text: string, subject: string): void {
-  writeFileSync(join(workspace, file), text);
-  git("add", "-A");
-  git("commit", "-q", "-m", subject);
-}
+let commit: CommitIn;
 
 beforeEach(async () => {
   server = await startFakeGeminiServer();
   homeDir = tempDir("nm-gemini-prefix-home-");
   workspace = join(tempDir("nm-gemini-prefix-ws-"), "repo");
-  execFileSync("git", ["init", "-q", "-b", "feature", workspace]);
-  commit("app.ts", "export const a = 1;\n", "first commit subject");
+  commit = featureWorkspace(workspace);
 });
 afterEach(async () => {
   await server.close();
