@@ -73,8 +73,8 @@ describe("production start (npm run build, node dist/index.js)", { timeout: 120_
   it("finds every file it looks up relative to its own modules", () => {
     const script = `
       const [sandbox, claude, codex, migrate, version] = await Promise.all([
-        import("./dist/agents/sandbox/bubblewrap-sandbox.js"), import("./dist/agents/claude-code.js"),
-        import("./dist/agents/codex.js"), import("./dist/db/migrate-database.js"), import("./dist/version.js"),
+        import("./dist/agents/sandbox/bubblewrap-sandbox.js"), import("./dist/agents/claude/claude-code.js"),
+        import("./dist/agents/codex/codex.js"), import("./dist/db/migrate-database.js"), import("./dist/version.js"),
       ]);
       console.log(JSON.stringify({
         bridge: sandbox.MODEL_BRIDGE_SCRIPT, claude: claude.DEFAULT_CLAUDE_CLI, codex: codex.DEFAULT_CODEX_CLI,
